@@ -1,0 +1,38 @@
+"""Engine configuration: the knobs the services read.
+
+`app.settings.Settings` extends this model with the HTTP-facing settings and the env/TOML
+sources, so there is one Settings object while `services` never imports `app`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class EngineConfig(BaseModel):
+    data_dir: Path = Field(Path("nbcritic-data"), description="Notebooks and the SQLite journal.")
+    kernel_name: str = Field("python3", description="Jupyter kernelspec for new kernels.")
+    kernel_transport: Literal["ipc", "tcp"] = Field(
+        "ipc",
+        description="ipc avoids the TCP port race of kernels started together.",
+    )
+    pool_size: int = Field(2, ge=0, le=64, description="Warm kernels kept pre-started.")
+    kernel_start_timeout: float = Field(60.0, gt=0)
+    cell_timeout: float = Field(120.0, gt=0, description="Seconds before a cell is interrupted.")
+    interrupt_grace: float = Field(
+        5.0, gt=0, description="Seconds to wait after an interrupt before restarting the kernel."
+    )
+    idle_kernel_timeout: float = Field(
+        3600.0, ge=0, description="Idle seconds before a notebook kernel is shut (0: never)."
+    )
+    output_budget_bytes: int = Field(
+        1_000_000, ge=1024, description="Per-cell output kept; beyond it head and tail are kept."
+    )
+    fsync_writes: bool = Field(True, description="fsync notebook files before the atomic rename.")
+    kernel_env_denylist: list[str] = Field(
+        default_factory=list,
+        description="Extra environment variable names never passed to kernels.",
+    )

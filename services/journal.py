@@ -1,0 +1,161 @@
+"""The execution journal: every execution step as an event with a sequence number (SQLite).
+
+Streaming (SSE with Last-Event-ID) and post-mortems read it; the sequence number is the event id.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .database import open_sqlite
+from .status import ExecutionState
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS executions (
+    id TEXT PRIMARY KEY,
+    notebook_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    cell_ids TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    finished_at REAL,
+    result TEXT
+);
+CREATE INDEX IF NOT EXISTS executions_notebook ON executions(notebook_id, created_at);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    execution_id TEXT NOT NULL,
+    notebook_id TEXT NOT NULL,
+    cell_id TEXT,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    ts REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_execution ON events(execution_id, seq);
+"""
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    execution_id: str
+    notebook_id: str
+    cell_id: str | None
+    type: str
+    data: dict[str, Any]
+    ts: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "execution_id": self.execution_id,
+                "notebook_id": self.notebook_id, "cell_id": self.cell_id,
+                "type": self.type, "data": self.data, "ts": self.ts}
+
+
+@dataclass(frozen=True)
+class ExecutionRecord:
+    id: str
+    notebook_id: str
+    kind: str
+    cell_ids: list[str]
+    state: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+
+
+class Journal:
+    def __init__(self, path: Path):
+        self.path = path
+        self._conn = open_sqlite(path)
+        self._conn.executescript(SCHEMA)
+        self._write_lock = threading.Lock()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def append(self, execution_id: str, notebook_id: str, cell_id: str | None,
+               type_: str, data: dict[str, Any]) -> Event:
+        ts = time.time()
+        payload = json.dumps(data, ensure_ascii=False, default=str)
+        with self._write_lock:
+            cur = self._conn.execute(
+                "INSERT INTO events (execution_id, notebook_id, cell_id, type, data, ts)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (execution_id, notebook_id, cell_id, type_, payload, ts),
+            )
+        return Event(cur.lastrowid or 0, execution_id, notebook_id, cell_id, type_, data, ts)
+
+    def events(self, execution_id: str, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        rows = self._conn.execute(
+            "SELECT * FROM events WHERE execution_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (execution_id, after_seq, limit),
+        ).fetchall()
+        return [_event(row) for row in rows]
+
+    def notebook_events(self, notebook_id: str, after_seq: int = 0,
+                        limit: int = 1000) -> list[Event]:
+        rows = self._conn.execute(
+            "SELECT * FROM events WHERE notebook_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (notebook_id, after_seq, limit),
+        ).fetchall()
+        return [_event(row) for row in rows]
+
+    def create_execution(self, execution_id: str, notebook_id: str, kind: str,
+                         cell_ids: list[str]) -> None:
+        with self._write_lock:
+            self._conn.execute(
+                "INSERT INTO executions (id, notebook_id, kind, cell_ids, state, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (execution_id, notebook_id, kind, json.dumps(cell_ids),
+                 ExecutionState.QUEUED.value, time.time()),
+            )
+
+    def set_state(self, execution_id: str, state: ExecutionState,
+                  result: dict[str, Any] | None = None) -> None:
+        with self._write_lock:
+            if state is ExecutionState.DONE:
+                self._conn.execute(
+                    "UPDATE executions SET state = ?, finished_at = ?, result = ? WHERE id = ?",
+                    (state.value, time.time(), json.dumps(result, default=str), execution_id),
+                )
+            else:
+                self._conn.execute("UPDATE executions SET state = ? WHERE id = ?",
+                                   (state.value, execution_id))
+
+    def execution(self, execution_id: str) -> ExecutionRecord | None:
+        row = self._conn.execute("SELECT * FROM executions WHERE id = ?",
+                                 (execution_id,)).fetchone()
+        return _execution(row) if row else None
+
+    def executions(self, notebook_id: str, limit: int = 50) -> list[ExecutionRecord]:
+        rows = self._conn.execute(
+            "SELECT * FROM executions WHERE notebook_id = ? ORDER BY created_at DESC LIMIT ?",
+            (notebook_id, limit),
+        ).fetchall()
+        return [_execution(row) for row in rows]
+
+    def unfinished(self) -> list[ExecutionRecord]:
+        rows = self._conn.execute(
+            "SELECT * FROM executions WHERE state != ?", (ExecutionState.DONE.value,)
+        ).fetchall()
+        return [_execution(row) for row in rows]
+
+
+def _event(row: sqlite3.Row) -> Event:
+    return Event(row["seq"], row["execution_id"], row["notebook_id"], row["cell_id"],
+                 row["type"], json.loads(row["data"]), row["ts"])
+
+
+def _execution(row: sqlite3.Row) -> ExecutionRecord:
+    return ExecutionRecord(
+        id=row["id"], notebook_id=row["notebook_id"], kind=row["kind"],
+        cell_ids=json.loads(row["cell_ids"]), state=row["state"],
+        created_at=row["created_at"], finished_at=row["finished_at"],
+        result=json.loads(row["result"]) if row["result"] else None,
+    )

@@ -1,0 +1,218 @@
+"""One running kernel, driven through jupyter_client's async API.
+
+A session executes one request at a time and always waits for the execute reply before the
+next request, so replies never belong to an aborted or interleaved request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from queue import Empty
+from typing import Any
+
+from jupyter_client.asynchronous.client import AsyncKernelClient
+from jupyter_client.manager import AsyncKernelManager
+
+log = logging.getLogger(__name__)
+
+LIVENESS_POLL = 0.2  # seconds between is_alive checks while a cell runs
+READY_POLL = 0.02  # re-ask kernel_info this often: readier than wait_for_ready's 0.2 s IOPub wait
+
+
+class KernelStartError(RuntimeError):
+    pass
+
+
+@dataclass
+class RawOutcome:
+    """What the kernel said about one execute request, before status mapping."""
+
+    reply: dict[str, Any] | None = None  # execute_reply content
+    timed_out: bool = False
+    interrupted: bool = False  # interrupted on a user's request
+    dead: bool = False
+    kernel_unusable: bool = False  # did not come back after an interrupt
+    started: float = field(default_factory=time.time)
+    finished: float = 0.0
+
+
+class KernelSession:
+    def __init__(self, km: AsyncKernelManager, kc: AsyncKernelClient, runtime_dir: Path):
+        self.km = km
+        self.kc = kc
+        self.runtime_dir = runtime_dir
+        self.kernel_id = km.kernel_id or uuid.uuid4().hex
+        self.last_used = time.monotonic()
+        self.busy = False
+        self._interrupt_requested = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @classmethod
+    async def start(
+        cls,
+        *,
+        kernel_name: str,
+        transport: str,
+        runtime_dir: Path,
+        env: dict[str, str],
+        timeout: float,
+    ) -> KernelSession:
+        kernel_id = uuid.uuid4().hex
+        # Short, unique paths: an IPC socket path must stay under ~100 bytes.
+        conn_file = runtime_dir / f"k-{kernel_id[:12]}.json"
+        km = AsyncKernelManager(kernel_name=kernel_name, transport=transport,
+                                connection_file=str(conn_file))
+        if transport == "ipc":
+            km.ip = str(runtime_dir / f"k-{kernel_id[:12]}")
+        km.kernel_id = kernel_id
+        try:
+            await km.start_kernel(env=env)
+        except Exception as exc:
+            raise KernelStartError(f"kernel {kernel_name!r} failed to start: {exc}") from exc
+        kc = km.client()
+        kc.start_channels()
+        session = cls(km, kc, runtime_dir)
+        try:
+            await session._wait_ready(timeout)
+        except BaseException:
+            await session.shutdown(now=True)
+            raise
+        return session
+
+    async def _wait_ready(self, timeout: float) -> None:
+        """Ready = a kernel_info reply on shell and a message on IOPub (the SUB is connected)."""
+        deadline = time.monotonic() + timeout
+
+        async def check() -> None:
+            if time.monotonic() > deadline:
+                raise KernelStartError(f"kernel did not become ready within {timeout:.0f} s")
+            if not await self.km.is_alive():
+                raise KernelStartError("kernel died during start-up")
+
+        got_reply = False
+        while not got_reply:
+            await check()
+            self.kc.kernel_info()
+            with contextlib.suppress(Empty):
+                msg = await self.kc.get_shell_msg(timeout=READY_POLL)
+                got_reply = msg["msg_type"] == "kernel_info_reply"
+        # Every request makes the kernel publish busy/idle; seeing one proves IOPub is connected.
+        while True:
+            await check()
+            try:
+                await self.kc.get_iopub_msg(timeout=READY_POLL)
+                break
+            except Empty:
+                self.kc.kernel_info()
+        await self._drain()
+
+    async def _drain(self) -> None:
+        for getter in (self.kc.get_shell_msg, self.kc.get_iopub_msg):
+            while True:
+                try:
+                    await getter(timeout=0)
+                except Empty:
+                    break
+
+    async def is_alive(self) -> bool:
+        return await self.km.is_alive()
+
+    async def interrupt(self) -> None:
+        self._interrupt_requested = True
+        await self.km.interrupt_kernel()
+
+    async def restart(self) -> None:
+        """Restart in place (same connection), then wait until the kernel answers."""
+        await self.km.restart_kernel(now=True)
+        await self._wait_ready(30.0)
+
+    async def shutdown(self, now: bool = False) -> None:
+        with contextlib.suppress(Exception):
+            self.kc.stop_channels()
+        try:
+            await self.km.shutdown_kernel(now=now)
+        except Exception:  # a kernel that is already gone
+            log.debug("shutdown of kernel %s raised", self.kernel_id, exc_info=True)
+            with contextlib.suppress(Exception):
+                await self.km._async_kill_kernel()
+
+    # -- execution ------------------------------------------------------------------------
+
+    async def execute(
+        self,
+        code: str,
+        *,
+        timeout: float,
+        interrupt_grace: float,
+        on_message: Callable[[dict[str, Any]], None],
+        silent: bool = False,
+        store_history: bool = True,
+    ) -> RawOutcome:
+        """Run `code`; feed every IOPub message of this request to `on_message`.
+
+        On the deadline: interrupt, wait `interrupt_grace` for the reply, else mark the kernel
+        unusable (the caller replaces it). A dead kernel is noticed within LIVENESS_POLL.
+        """
+        self.busy = True
+        self._interrupt_requested = False
+        outcome = RawOutcome()
+        try:
+            msg_id = self.kc.execute(code, silent=silent, store_history=store_history,
+                                     allow_stdin=False, stop_on_error=False)
+            await self._collect(msg_id, timeout, interrupt_grace, on_message, outcome)
+        finally:
+            outcome.interrupted = self._interrupt_requested and not outcome.timed_out
+            outcome.finished = time.time()
+            self.busy = False
+            self.last_used = time.monotonic()
+        return outcome
+
+    async def _collect(self, msg_id: str, timeout: float, grace: float,
+                       on_message: Callable[[dict[str, Any]], None], outcome: RawOutcome) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        idle = False
+        while not (idle and outcome.reply is not None):
+            now = loop.time()
+            if now >= deadline:
+                if outcome.timed_out:  # the interrupt did not bring it back either
+                    outcome.kernel_unusable = True
+                    return
+                outcome.timed_out = True
+                with contextlib.suppress(Exception):
+                    await self.km.interrupt_kernel()
+                deadline = loop.time() + grace
+                continue
+            wait = min(deadline - now, LIVENESS_POLL)
+            if idle:  # IOPub is done; the reply is (almost always) already queued
+                try:
+                    msg = await self.kc.get_shell_msg(timeout=wait)
+                except Empty:
+                    if not await self.km.is_alive():
+                        outcome.dead = True
+                        return
+                    continue
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    outcome.reply = msg["content"]
+                continue
+            try:
+                msg = await self.kc.get_iopub_msg(timeout=wait)
+            except Empty:
+                if not await self.km.is_alive():
+                    outcome.dead = True
+                    return
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "status":
+                idle = msg["content"]["execution_state"] == "idle"
+                continue
+            on_message(msg)

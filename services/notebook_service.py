@@ -1,0 +1,523 @@
+"""NotebookService: notebooks, cells, kernels, and `execute_cell`, the flow of DESIGN.md.
+
+One kernel per notebook (from the warm pool), one execution per notebook at a time (an
+asyncio.Lock, whose waiters are served in order), different notebooks in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from nbformat import NotebookNode
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
+
+from .cell_result import CellResult
+from .config import EngineConfig
+from .execution_events import ExecutionHub
+from .journal import Journal
+from .kernel_pool import KernelPool
+from .kernel_session import KernelSession, RawOutcome
+from .notebook_store import (
+    CellNotFound,
+    NotebookNotFound,
+    NotebookStore,
+    find_cell,
+    parse_notebook,
+)
+from .outputs import OutputCollector
+from .status import CellStatus, ExecutionState
+
+log = logging.getLogger(__name__)
+
+META = "nbcritic"  # cell.metadata key this service owns
+
+
+class CellNotExecutable(Exception):
+    """The cell cannot run as asked (not a code cell, or a prompt with no code generator)."""
+
+
+@dataclass
+class ExecuteOptions:
+    timeout: float | None = None  # seconds; None -> config.cell_timeout
+    stop_on_error: bool = True  # run-all: stop at the first cell that is not ok
+
+
+def cell_prompt(cell: NotebookNode) -> str | None:
+    prompt = cell.get("metadata", {}).get(META, {}).get("prompt")
+    return prompt if isinstance(prompt, str) and prompt.strip() else None
+
+
+def _tags(cell: NotebookNode) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
+
+
+class NotebookService:
+    def __init__(self, config: EngineConfig):
+        self.config = config
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes)
+        self.journal = Journal(config.data_dir / "journal.sqlite3")
+        self.hub = ExecutionHub(self.journal)
+        self.pool = KernelPool(config)
+        self._kernels: dict[str, KernelSession] = {}
+        self._kernel_locks: dict[str, asyncio.Lock] = {}
+        self._exec_locks: dict[str, asyncio.Lock] = {}
+        self._tasks: dict[str, asyncio.Task[list[CellResult]]] = {}
+        self._replaced: set[str] = set()  # kernel ids replaced on request mid-execution
+        # notebook -> display id -> cell id -> output indices (for update_display_data)
+        self._displays: dict[str, dict[str, dict[str, list[int]]]] = {}
+        self._reaper: asyncio.Task[None] | None = None
+        self._started = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._recover_unfinished()
+        self.pool.start()
+        if self.config.idle_kernel_timeout > 0:
+            self._reaper = asyncio.create_task(self._reap_idle_kernels())
+        self._started = True
+
+    async def stop(self) -> None:
+        """Abort running executions and shut every kernel down (no orphans)."""
+        if self._reaper:
+            self._reaper.cancel()
+        for task in list(self._tasks.values()):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._kernels.clear()
+        await self.pool.close()
+        self.journal.close()
+        self._started = False
+
+    def _recover_unfinished(self) -> None:
+        """Executions cut off by a killed service end as `aborted` in the journal."""
+        for record in self.journal.unfinished():
+            self.hub.finish(record.id, record.notebook_id, {
+                "state": ExecutionState.DONE.value, "status": CellStatus.ABORTED.value,
+                "reason": "the service stopped before this execution finished", "results": [],
+            })
+
+    # -- notebooks -----------------------------------------------------------------------
+
+    async def create_notebook(self, notebook_id: str | None = None,
+                              content: str | bytes | dict[str, Any] | None = None) -> str:
+        nb = parse_notebook(content) if content is not None else None
+        return await self.store.create(notebook_id, nb)
+
+    def list_notebooks(self) -> list[dict[str, Any]]:
+        summaries = []
+        for notebook_id in self.store.list_ids():
+            try:
+                nb = self.store.read(notebook_id)
+            except Exception as exc:  # a broken file on disk must not hide the others
+                summaries.append({"id": notebook_id, "error": str(exc)})
+                continue
+            summaries.append({"id": notebook_id, "cells": len(nb.cells),
+                              "kernel": self.kernel_state(notebook_id)})
+        return summaries
+
+    def get_notebook(self, notebook_id: str) -> NotebookNode:
+        return self.store.read(notebook_id)
+
+    async def delete_notebook(self, notebook_id: str) -> None:
+        self.store.read(notebook_id)  # 404 before touching the kernel
+        await self.shutdown_kernel(notebook_id)
+        await self.store.delete(notebook_id)
+
+    # -- cells ---------------------------------------------------------------------------
+
+    async def add_cell(self, notebook_id: str, *, source: str = "", prompt: str | None = None,
+                       cell_type: str = "code", position: int | None = None,
+                       metadata: dict[str, Any] | None = None) -> NotebookNode:
+        maker = {"code": new_code_cell, "markdown": new_markdown_cell, "raw": new_raw_cell}
+        cell = maker[cell_type](source=source)
+        if metadata:
+            cell.metadata.update(metadata)
+        if prompt is not None:
+            cell.metadata.setdefault(META, {})["prompt"] = prompt
+
+        def change(nb: NotebookNode) -> NotebookNode:
+            index = len(nb.cells) if position is None else max(0, min(position, len(nb.cells)))
+            nb.cells.insert(index, cell)
+            return cell
+
+        return await self.store.update(notebook_id, change)
+
+    def get_cell(self, notebook_id: str, cell_id: str) -> NotebookNode:
+        return find_cell(self.store.read(notebook_id), cell_id)[1]
+
+    async def update_cell(self, notebook_id: str, cell_id: str, *, source: str | None = None,
+                          prompt: str | None = None,
+                          metadata: dict[str, Any] | None = None) -> NotebookNode:
+        def change(nb: NotebookNode) -> NotebookNode:
+            _, cell = find_cell(nb, cell_id)
+            if metadata is not None:
+                keep = cell.metadata.get(META)
+                cell.metadata = NotebookNode(metadata)
+                if keep is not None and META not in metadata:
+                    cell.metadata[META] = keep
+            if source is not None:
+                cell.source = source
+            if prompt is not None:
+                cell.metadata.setdefault(META, {})["prompt"] = prompt
+            return cell
+
+        return await self.store.update(notebook_id, change)
+
+    async def delete_cell(self, notebook_id: str, cell_id: str) -> None:
+        def change(nb: NotebookNode) -> None:
+            index, _ = find_cell(nb, cell_id)
+            del nb.cells[index]
+
+        await self.store.update(notebook_id, change)
+
+    async def move_cell(self, notebook_id: str, cell_id: str, position: int) -> NotebookNode:
+        def change(nb: NotebookNode) -> NotebookNode:
+            index, cell = find_cell(nb, cell_id)
+            del nb.cells[index]
+            nb.cells.insert(max(0, min(position, len(nb.cells))), cell)
+            return cell
+
+        return await self.store.update(notebook_id, change)
+
+    # -- execution -----------------------------------------------------------------------
+
+    async def execute_cell(self, notebook_id: str, cell_id: str,
+                           options: ExecuteOptions | None = None) -> CellResult:
+        """Run one cell and wait for its final result (the execution keeps its resource id)."""
+        execution_id = self.start_execution(notebook_id, [cell_id], options)
+        results = await asyncio.shield(self._tasks[execution_id])
+        return results[0]
+
+    async def run_all(self, notebook_id: str,
+                      options: ExecuteOptions | None = None) -> list[CellResult]:
+        execution_id = self.start_execution(notebook_id, None, options)
+        return await asyncio.shield(self._tasks[execution_id])
+
+    def start_execution(self, notebook_id: str, cell_ids: list[str] | None,
+                        options: ExecuteOptions | None = None) -> str:
+        """Queue an execution (one cell, or all cells when `cell_ids` is None); return its id.
+
+        Bad requests fail here, before anything is queued.
+        """
+        nb = self.store.read(notebook_id)
+        if cell_ids is None:
+            kind, targets = "run_all", [c.id for c in nb.cells if c.cell_type == "code"]
+        else:
+            kind, targets = "cell", cell_ids
+            for cell_id in cell_ids:
+                self._check_executable(find_cell(nb, cell_id)[1])
+        execution_id = uuid.uuid4().hex
+        self.journal.create_execution(execution_id, notebook_id, kind, targets)
+        self.hub.emit(execution_id, notebook_id, None, "status",
+                      {"state": ExecutionState.QUEUED.value, "kind": kind, "cells": targets})
+        task = asyncio.create_task(
+            self._run_execution(execution_id, notebook_id, targets, options or ExecuteOptions())
+        )
+        self._tasks[execution_id] = task
+        task.add_done_callback(lambda _t: self._tasks.pop(execution_id, None))
+        return execution_id
+
+    def _check_executable(self, cell: NotebookNode) -> None:
+        if cell.cell_type != "code":
+            raise CellNotExecutable(f"cell {cell.id} is a {cell.cell_type} cell, not code")
+        if not cell.source.strip() and cell_prompt(cell) is not None:
+            # Seam for the code generator (issue 4): a prompt cell needs one.
+            raise CellNotExecutable(
+                f"cell {cell.id} has a prompt but no code, and no code generator is configured "
+                "(set ANTHROPIC_API_KEY)"
+            )
+
+    async def _run_execution(self, execution_id: str, notebook_id: str, cell_ids: list[str],
+                             options: ExecuteOptions) -> list[CellResult]:
+        results: list[CellResult] = []
+        summary: dict[str, Any] = {"state": ExecutionState.DONE.value}
+        try:
+            async with self._exec_locks.setdefault(notebook_id, asyncio.Lock()):
+                self.journal.set_state(execution_id, ExecutionState.RUNNING)
+                self.hub.emit(execution_id, notebook_id, None, "status",
+                              {"state": ExecutionState.RUNNING.value})
+                for cell_id in cell_ids:
+                    result = await self._run_cell(execution_id, notebook_id, cell_id, options)
+                    results.append(result)
+                    if options.stop_on_error and not (result.acceptable or result.skipped):
+                        break
+        except asyncio.CancelledError:
+            summary["reason"] = "cancelled: the service is stopping"
+            summary["status"] = CellStatus.ABORTED.value
+            raise
+        except (NotebookNotFound, CellNotFound) as exc:
+            summary["status"] = CellStatus.ABORTED.value
+            summary["reason"] = f"{type(exc).__name__}: {exc} (deleted while queued)"
+        except Exception as exc:
+            log.exception("execution %s failed", execution_id)
+            summary["status"] = CellStatus.ABORTED.value
+            summary["reason"] = f"internal error: {type(exc).__name__}"
+        finally:
+            summary.setdefault("status", _overall(results))
+            summary["results"] = [r.as_dict() for r in results]
+            summary["not_run"] = [c for c in cell_ids if c not in {r.cell_id for r in results}]
+            self.hub.finish(execution_id, notebook_id, summary)
+        return results
+
+    async def _run_cell(self, execution_id: str, notebook_id: str, cell_id: str,
+                        options: ExecuteOptions) -> CellResult:
+        """DESIGN.md's flow for one cell. Critic (issue 3) and retry (issue 4) plug in at the
+        marked seams; today one attempt runs and its result is final."""
+        # 1. load the cell
+        cell = self.get_cell(notebook_id, cell_id)
+        result = CellResult(notebook_id, cell_id, execution_id, CellStatus.OK)
+        if cell.cell_type != "code" or "skip-execution" in _tags(cell):
+            result.skipped = True
+            self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
+            return result
+        self._check_executable(cell)
+        code = cell.source
+        # 2. the notebook's kernel (we hold the notebook's execution lock)
+        session = await self._kernel_for(notebook_id, execution_id)
+        # 3. execute, collecting IOPub into nbformat outputs
+        attempt_no = 1
+        self.hub.emit(execution_id, notebook_id, cell_id, "attempt_started",
+                      {"attempt": attempt_no, "code": code})
+        collector = OutputCollector(self.config.output_budget_bytes)
+        on_message = self._output_sink(execution_id, notebook_id, cell_id, collector)
+        timeout = options.timeout or self.config.cell_timeout
+        raw = await session.execute(code, timeout=timeout,
+                                    interrupt_grace=self.config.interrupt_grace,
+                                    on_message=on_message)
+        self.hub.flush(execution_id)
+        status = self._status_of(raw, session)
+        if status in (CellStatus.DEAD_KERNEL, CellStatus.TIMEOUT) and (
+            raw.dead or raw.kernel_unusable
+        ):
+            await self._replace_kernel(notebook_id, session, execution_id, status)
+        error = _error_of(status, raw, collector, timeout)
+        if error and not collector.error:
+            collector.add_error(error)  # visible in JupyterLab as well
+        # 4/5/6/7. seams: ErrorAnalyzer on `error`, AnalysisCritic on `ok`, iteration control.
+        result.status = status
+        result.error = error
+        result.execution_count = collector.execution_count or (raw.reply or {}).get(
+            "execution_count")
+        result.outputs = [dict(o) for o in collector.outputs()]
+        result.output_truncated = collector.truncated
+        result.expected_error = status is CellStatus.ERROR and "raises-exception" in _tags(cell)
+        result.started_at, result.finished_at = _iso(raw.started), _iso(raw.finished)
+        result.duration_ms = round((raw.finished - raw.started) * 1000, 3)
+        result.attempts = [{
+            "attempt": attempt_no, "code": code, "status": status.value,
+            "started_at": result.started_at, "duration_ms": result.duration_ms,
+            "execution_count": result.execution_count, "error": error,
+        }]
+        # 8. persist outputs and metadata
+        await self._persist(result, collector)
+        self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
+        return result
+
+    def _output_sink(self, execution_id: str, notebook_id: str, cell_id: str,
+                     collector: OutputCollector) -> Callable[[dict[str, Any]], None]:
+        announced = False
+
+        def on_message(msg: dict[str, Any]) -> None:
+            nonlocal announced
+            event = collector.handle(msg)
+            if collector.truncated and not announced:
+                announced = True
+                self.hub.emit(execution_id, notebook_id, cell_id, "output_truncated",
+                              {"budget_bytes": collector.budget_bytes})
+            if event is None:
+                return
+            type_, data = event
+            if type_ == "stream":
+                self.hub.stream(execution_id, notebook_id, cell_id, data["name"], data["text"])
+            else:
+                self.hub.emit(execution_id, notebook_id, cell_id, type_, data)
+
+        return on_message
+
+    def _status_of(self, raw: RawOutcome, session: KernelSession) -> CellStatus:
+        if session.kernel_id in self._replaced:
+            self._replaced.discard(session.kernel_id)
+            return CellStatus.ABORTED  # restarted or shut down on request mid-execution
+        if raw.dead:
+            return CellStatus.DEAD_KERNEL
+        if raw.timed_out:
+            return CellStatus.TIMEOUT
+        if raw.interrupted:
+            return CellStatus.INTERRUPTED
+        reply_status = (raw.reply or {}).get("status")
+        if reply_status == "ok":
+            return CellStatus.OK
+        if reply_status == "aborted":
+            return CellStatus.ABORTED
+        return CellStatus.ERROR
+
+    async def _persist(self, result: CellResult, collector: OutputCollector) -> None:
+        positions = collector.display_positions()
+
+        def change(nb: NotebookNode) -> None:
+            try:
+                _, cell = find_cell(nb, result.cell_id)
+            except CellNotFound:
+                return  # deleted while running: the journal still has the result
+            cell.outputs = [NotebookNode(o) for o in result.outputs]
+            cell.execution_count = result.execution_count
+            meta = cell.metadata.setdefault(META, {})
+            meta.update({
+                "status": result.status.value,
+                "execution_id": result.execution_id,
+                "timing": {"started_at": result.started_at, "finished_at": result.finished_at,
+                           "duration_ms": result.duration_ms},
+                "attempts": result.attempts,
+            })
+            if result.output_truncated:
+                meta["output_truncated"] = True
+            else:
+                meta.pop("output_truncated", None)
+            self._apply_foreign_display_updates(nb, result.notebook_id, collector)
+
+        await self.store.update(result.notebook_id, change)
+        displays = self._displays.setdefault(result.notebook_id, {})
+        for display_id, indices in positions.items():
+            displays.setdefault(display_id, {})[result.cell_id] = indices
+
+    def _apply_foreign_display_updates(self, nb: NotebookNode, notebook_id: str,
+                                       collector: OutputCollector) -> None:
+        """update_display_data for a display shown by an earlier cell (as nbclient does)."""
+        known = self._displays.get(notebook_id, {})
+        for display_id, update in collector.foreign_updates.items():
+            for other_id, indices in known.get(display_id, {}).items():
+                try:
+                    _, other = find_cell(nb, other_id)
+                except CellNotFound:
+                    continue
+                for index in indices:
+                    if index < len(other.outputs) and "data" in other.outputs[index]:
+                        other.outputs[index]["data"] = update["data"]
+                        other.outputs[index]["metadata"] = update["metadata"]
+
+    # -- kernels -------------------------------------------------------------------------
+
+    def kernel_state(self, notebook_id: str) -> dict[str, Any] | None:
+        session = self._kernels.get(notebook_id)
+        if session is None:
+            return None
+        return {"id": session.kernel_id, "busy": session.busy,
+                "idle_seconds": round(time.monotonic() - session.last_used, 3)}
+
+    async def _kernel_for(self, notebook_id: str, execution_id: str | None = None) -> KernelSession:
+        async with self._kernel_locks.setdefault(notebook_id, asyncio.Lock()):
+            session = self._kernels.get(notebook_id)
+            if session is not None and await session.is_alive():
+                return session
+            if session is not None:
+                self.pool.discard(session)
+            warm = self.pool.warm_count > 0
+            session = await self.pool.acquire()
+            self._kernels[notebook_id] = session
+            if execution_id:
+                self.hub.emit(execution_id, notebook_id, None, "kernel",
+                              {"event": "started", "kernel_id": session.kernel_id, "warm": warm})
+            return session
+
+    async def _replace_kernel(self, notebook_id: str, session: KernelSession,
+                              execution_id: str, status: CellStatus) -> None:
+        if self._kernels.get(notebook_id) is session:
+            del self._kernels[notebook_id]
+        self.pool.discard(session, now=True)
+        self.hub.emit(execution_id, notebook_id, None, "kernel",
+                      {"event": "replaced", "kernel_id": session.kernel_id,
+                       "reason": status.value})
+
+    async def ensure_kernel(self, notebook_id: str) -> dict[str, Any]:
+        self.store.read(notebook_id)
+        await self._kernel_for(notebook_id)
+        state = self.kernel_state(notebook_id)
+        assert state is not None
+        return state
+
+    async def interrupt(self, notebook_id: str) -> bool:
+        """Interrupt the running cell, if any; True when a kernel was there to interrupt."""
+        self.store.read(notebook_id)
+        session = self._kernels.get(notebook_id)
+        if session is None:
+            return False
+        await session.interrupt()
+        return True
+
+    async def restart(self, notebook_id: str) -> dict[str, Any]:
+        """A fresh namespace: swap in a warm kernel; a running cell ends `aborted`."""
+        self.store.read(notebook_id)
+        await self._drop_kernel(notebook_id)
+        return await self.ensure_kernel(notebook_id)
+
+    async def shutdown_kernel(self, notebook_id: str) -> bool:
+        return await self._drop_kernel(notebook_id)
+
+    async def _drop_kernel(self, notebook_id: str) -> bool:
+        async with self._kernel_locks.setdefault(notebook_id, asyncio.Lock()):
+            session = self._kernels.pop(notebook_id, None)
+            if session is None:
+                return False
+            if session.busy:
+                self._replaced.add(session.kernel_id)
+            self.pool.discard(session, now=session.busy)
+            return True
+
+    async def _reap_idle_kernels(self) -> None:
+        interval = max(0.5, min(60.0, self.config.idle_kernel_timeout / 4))
+        while True:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for notebook_id, session in list(self._kernels.items()):
+                lock = self._exec_locks.get(notebook_id)
+                if session.busy or (lock is not None and lock.locked()):
+                    continue
+                if now - session.last_used >= self.config.idle_kernel_timeout:
+                    log.info("shutting down idle kernel of notebook %s", notebook_id)
+                    with contextlib.suppress(Exception):
+                        await self._drop_kernel(notebook_id)
+
+
+def _overall(results: list[CellResult]) -> str:
+    for result in results:
+        if not (result.acceptable or result.skipped):
+            return result.status.value
+    return CellStatus.OK.value
+
+
+def _error_of(status: CellStatus, raw: RawOutcome, collector: OutputCollector,
+              timeout: float) -> dict[str, Any] | None:
+    if status is CellStatus.DEAD_KERNEL:
+        return {"ename": "DeadKernelError", "evalue": "the kernel died while executing the cell;"
+                " the notebook gets a fresh kernel on the next execution", "traceback": []}
+    if status is CellStatus.TIMEOUT:
+        how = ("the kernel did not answer the interrupt and was replaced"
+               if raw.kernel_unusable else "the cell was interrupted")
+        return {"ename": "CellTimeoutError",
+                "evalue": f"cell exceeded its {timeout:g} s timeout; {how}", "traceback": []}
+    if status is CellStatus.ABORTED:
+        return {"ename": "ExecutionAborted", "evalue": "the kernel was restarted or shut down"
+                " while the cell ran", "traceback": []}
+    if status in (CellStatus.ERROR, CellStatus.INTERRUPTED):
+        if collector.error:
+            return collector.error
+        reply = raw.reply or {}
+        return {k: reply.get(k, "" if k != "traceback" else []) for k in
+                ("ename", "evalue", "traceback")}
+    return None
+
