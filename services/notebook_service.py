@@ -200,13 +200,22 @@ class NotebookService:
                            options: ExecuteOptions | None = None) -> CellResult:
         """Run one cell and wait for its final result (the execution keeps its resource id)."""
         execution_id = self.start_execution(notebook_id, [cell_id], options)
-        results = await asyncio.shield(self._tasks[execution_id])
+        results = await self.wait(execution_id)
+        if not results:
+            raise CellNotFound(cell_id)  # deleted while queued
         return results[0]
 
     async def run_all(self, notebook_id: str,
                       options: ExecuteOptions | None = None) -> list[CellResult]:
         execution_id = self.start_execution(notebook_id, None, options)
-        return await asyncio.shield(self._tasks[execution_id])
+        return await self.wait(execution_id)
+
+    async def wait(self, execution_id: str) -> list[CellResult]:
+        """Results of a running execution; a caller that goes away does not cancel it."""
+        task = self._tasks.get(execution_id)
+        if task is None:
+            return []
+        return await asyncio.shield(task)
 
     def start_execution(self, notebook_id: str, cell_ids: list[str] | None,
                         options: ExecuteOptions | None = None) -> str:

@@ -1,0 +1,33 @@
+# Two commands on a fresh machine (Python 3.11 + pip): `make run` and `make test`.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+EXTRAS ?= dev,analysis,bench
+
+.PHONY: install run test lint bench clean
+
+$(STAMP): pyproject.toml requirements.lock
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c requirements.lock -e '.[$(EXTRAS)]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## the service on the embedded default: local ipykernel, ./nbcritic-data (files + SQLite)
+run: $(STAMP)
+	$(VENV)/bin/nbcritic serve $(ARGS)
+
+## the whole test suite (real kernels) and the linter
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) bench/execute_latency.py
+
+clean:
+	rm -rf $(VENV) nbcritic-data .pytest_cache .ruff_cache

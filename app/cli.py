@@ -1,0 +1,116 @@
+"""`nbcritic serve` (the service) and `nbcritic run` (headless execution, like papermill)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from nbformat.v4 import nbjson
+
+EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nbcritic", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the REST service")
+    serve.add_argument("--host", help="bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 8765)")
+    serve.add_argument("--data-dir", type=Path,
+                       help="notebooks and journal (default ./nbcritic-data)")
+    serve.add_argument("--token", help="bearer token (default: generated and printed)")
+    serve.add_argument("--pool-size", type=int, help="warm kernels kept ready (default 2)")
+    serve.add_argument("--log-level", default="info")
+
+    run = sub.add_parser("run", help="execute a notebook headless and write the executed copy")
+    run.add_argument("notebook", type=Path, help="the .ipynb to execute")
+    run.add_argument("-o", "--output", type=Path,
+                     help="where to write the executed notebook (default NAME.nbcritic.ipynb)")
+    run.add_argument("--timeout", type=float, help="seconds per cell (default 120)")
+    run.add_argument("--continue-on-error", action="store_true",
+                     help="run the remaining cells after a failure")
+    return parser
+
+
+def _settings(**overrides: Any) -> Any:
+    from .settings import Settings
+
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .main import create_app
+
+    settings = _settings(host=args.host, port=args.port, data_dir=args.data_dir,
+                         token=args.token, pool_size=args.pool_size)
+    generated = settings.token is None
+    token = settings.ensure_token()
+    app = create_app(settings)
+    where = f"http://{settings.host}:{settings.port}"
+    print(f"nbcritic serving {settings.data_dir.resolve()} at {where}  (API docs: {where}/docs)",
+          file=sys.stderr)
+    print(f"token{' (generated)' if generated else ''}: {token}", file=sys.stderr, flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
+    return EXIT_OK
+
+
+async def _run_notebook(source: Path, output: Path, timeout: float | None,
+                        stop_on_error: bool) -> int:
+    from services.notebook_service import ExecuteOptions, NotebookService
+    from services.notebook_store import InvalidNotebook
+
+    data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-run-"))
+    service = NotebookService(_settings(data_dir=data_dir, pool_size=0))
+    await service.start()
+    try:
+        try:
+            notebook_id = await service.create_notebook("run", source.read_bytes())
+        except InvalidNotebook as exc:
+            print(f"nbcritic run: {source}: invalid notebook: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        results = await service.run_all(
+            notebook_id, ExecuteOptions(timeout=timeout, stop_on_error=stop_on_error))
+        output.write_text(nbjson.writes(service.get_notebook(notebook_id)) + "\n",
+                          encoding="utf-8")
+    finally:
+        await service.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    failed = [r for r in results if not (r.acceptable or r.skipped)]
+    ran = {r.cell_id for r in results}
+    for index, result in enumerate(results, 1):
+        mark = "skipped" if result.skipped else result.status.value
+        if result.expected_error:
+            mark += " (expected: raises-exception)"
+        line = f"  [{index}] cell {result.cell_id}: {mark}"
+        if result.error and not result.acceptable:
+            line += f" - {result.error['ename']}: {result.error['evalue']}"
+        print(line, file=sys.stderr)
+    print(f"nbcritic run: {len(ran)} cell(s) run, {len(failed)} not ok; wrote {output}",
+          file=sys.stderr)
+    return EXIT_CELL_FAILED if failed else EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.notebook.is_file():
+        print(f"nbcritic run: {args.notebook}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    output = args.output or args.notebook.with_suffix(".nbcritic.ipynb")
+    return asyncio.run(_run_notebook(args.notebook, output, args.timeout,
+                                     not args.continue_on_error))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    return {"serve": serve, "run": run}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

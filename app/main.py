@@ -1,0 +1,62 @@
+"""The FastAPI application: wiring of settings, auth, limits, errors and routers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from fastapi import Depends, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
+
+from services.notebook_service import NotebookService
+
+from .auth import require_token
+from .errors import install_error_handlers
+from .routers import executions, kernels, notebooks
+from .settings import Settings
+
+try:
+    VERSION = version("nbcritic")
+except PackageNotFoundError:  # running from a source tree
+    VERSION = "0.0.0+source"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    token = settings.ensure_token()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service = NotebookService(settings)
+        await service.start()
+        app.state.service = service
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="nbcritic", version=VERSION, lifespan=lifespan,
+                  description="Notebook execution with an analysis critic. Authenticate with "
+                              "`Authorization: Bearer <token>` (all routes but /health).")
+    app.state.settings = settings
+    app.state.token = token
+    install_error_handlers(app)
+    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
+                           allow_methods=["*"], allow_headers=["*"],
+                           expose_headers=["Location"])
+
+    @app.get("/health", tags=["health"])
+    async def health() -> dict[str, Any]:
+        service: NotebookService | None = getattr(app.state, "service", None)
+        return {"status": "ok" if service else "starting", "version": VERSION,
+                "warm_kernels": service.pool.warm_count if service else 0}
+
+    auth = [Depends(require_token)]
+    for router in (notebooks.router, executions.router, kernels.router):
+        app.include_router(router, dependencies=auth)
+    return app

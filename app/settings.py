@@ -1,0 +1,62 @@
+"""The one Settings object: env vars `NBCRITIC_*`, an optional TOML file, and defaults.
+
+It extends the engine's `EngineConfig` with what only the faces need (bind address, token,
+CORS, body limit, LLM credentials), so services receive it without importing `app`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from services.config import EngineConfig
+
+CONFIG_ENV = "NBCRITIC_CONFIG"  # path of an optional TOML file
+
+
+class Settings(EngineConfig, BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="NBCRITIC_", extra="ignore")
+
+    host: str = Field("127.0.0.1", description="Bind address; loopback unless asked otherwise.")
+    port: int = Field(8765, ge=0, le=65535)
+    token: SecretStr | None = Field(None, description="Bearer token; generated when unset.")
+    cors_origins: list[str] = Field(default_factory=list, description="CORS off when empty.")
+    max_body_bytes: int = Field(25 * 1024 * 1024, ge=1024,
+                                description="Largest request body or upload accepted (413).")
+    anthropic_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "NBCRITIC_ANTHROPIC_API_KEY"))
+    anthropic_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL", "NBCRITIC_ANTHROPIC_BASE_URL"))
+    model: str = Field("claude-sonnet-4-5", description="Claude model for generation and critique.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        toml_path = os.environ.get(CONFIG_ENV)
+        if toml_path:
+            if not Path(toml_path).is_file():
+                raise FileNotFoundError(f"{CONFIG_ENV}={toml_path}: no such file")
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        return tuple(sources)
+
+    def ensure_token(self) -> str:
+        """The configured token, or a fresh one (the CLI prints it)."""
+        if self.token is None or not self.token.get_secret_value():
+            self.token = SecretStr(secrets.token_urlsafe(24))
+        return self.token.get_secret_value()
