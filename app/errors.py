@@ -61,13 +61,9 @@ def install_error_handlers(app: FastAPI) -> None:
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = getattr(exc, "code", None) or _HTTP_CODES.get(exc.status_code, "error")
-        detail = exc.detail
-        if exc.status_code == 413:
-            limit = request.app.state.settings.max_body_bytes
-            detail = f"request body exceeds the limit of {limit:,} bytes"
-        return error_response(exc.status_code, detail, code, headers=exc.headers)
+        return error_response(exc.status_code, exc.detail, code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def internal(_request: Request, exc: Exception) -> JSONResponse:

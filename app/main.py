@@ -9,11 +9,11 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from services.notebook_service import NotebookService
 
 from .auth import require_token
+from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
 from .routers import executions, kernels, notebooks
 from .settings import Settings
@@ -44,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.token = token
     install_error_handlers(app)
-    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
                            allow_methods=["*"], allow_headers=["*"],

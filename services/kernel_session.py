@@ -135,14 +135,19 @@ class KernelSession:
         await self._wait_ready(30.0)
 
     async def shutdown(self, now: bool = False) -> None:
-        with contextlib.suppress(Exception):
-            self.kc.stop_channels()
         try:
             await self.km.shutdown_kernel(now=now)
         except Exception:  # a kernel that is already gone
             log.debug("shutdown of kernel %s raised", self.kernel_id, exc_info=True)
             with contextlib.suppress(Exception):
                 await self.km._async_kill_kernel()
+        # A running execute() notices the dead kernel within LIVENESS_POLL; close the client's
+        # sockets only after it returned, or its pending recv would be cancelled under it.
+        deadline = time.monotonic() + 5 * LIVENESS_POLL + 1
+        while self.busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        with contextlib.suppress(Exception):
+            self.kc.stop_channels()
 
     # -- execution ------------------------------------------------------------------------
 

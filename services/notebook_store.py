@@ -64,11 +64,8 @@ def parse_notebook(content: str | bytes | dict[str, Any]) -> NotebookNode:
         raise InvalidNotebook("a notebook is a JSON object")
     if raw.get("nbformat") != 4:
         raise InvalidNotebook(f"only nbformat 4 is supported, got nbformat={raw.get('nbformat')!r}")
+    _validate(copy.deepcopy(raw))  # first: rejoining lines assumes a sane structure
     nb = nbjson.JSONReader().to_notebook(copy.deepcopy(raw))  # rejoins line lists
-    try:
-        nbformat.validate(nb)
-    except nbformat.ValidationError as exc:
-        raise InvalidNotebook(str(exc.message)) from exc
     if nb.get("nbformat_minor", 0) < 5:
         nb.nbformat_minor = 5
         for cell in nb.cells:
@@ -77,11 +74,14 @@ def parse_notebook(content: str | bytes | dict[str, Any]) -> NotebookNode:
     return nb
 
 
-def _validate(nb: NotebookNode) -> None:
+def _validate(nb: NotebookNode | dict[str, Any]) -> None:
     try:
         nbformat.validate(nb)
     except nbformat.ValidationError as exc:
         raise InvalidNotebook(str(exc.message)) from exc
+    except (KeyError, TypeError, AttributeError) as exc:  # nbformat trips on some shapes
+        raise InvalidNotebook(f"malformed notebook structure ({type(exc).__name__}: {exc})"
+                              ) from exc
 
 
 def find_cell(nb: NotebookNode, cell_id: str) -> tuple[int, NotebookNode]:
