@@ -10,7 +10,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from tests.conftest import LiveServer, new_notebook as make_notebook
+from tests.conftest import LiveServer
+from tests.conftest import new_notebook as make_notebook
 
 
 def _events(client: httpx.Client, url: str, headers: dict[str, str] | None = None,

@@ -158,7 +158,8 @@ async def test_two_executes_on_one_notebook_queue_without_interleaving(
     service: NotebookService,
 ) -> None:
     nb = await service.create_notebook("queue")
-    code = "import time\nfor i in range(5):\n    print('{tag}', i, flush=True)\n    time.sleep(0.05)"
+    code = ("import time\nfor i in range(5):\n"
+            "    print('{tag}', i, flush=True)\n    time.sleep(0.05)")
     first = await _cell(service, nb, code.format(tag="A"))
     second = await _cell(service, nb, code.format(tag="B"))
     ra, rb = await asyncio.gather(service.execute_cell(nb, first),
