@@ -222,3 +222,14 @@ def test_graceful_stop_leaves_no_kernels_and_generated_token_works(server_dir: P
     # uvicorn re-raises the signal after its graceful shutdown (lifespan ran)
     assert server.proc.returncode in (0, -signal.SIGTERM)
     assert [p for p in kernels if _alive(p)] == []  # gone by the time serve exits
+
+
+def test_the_demo_notebook_runs_clean(tmp_path: Path) -> None:
+    out = tmp_path / "demo.out.ipynb"
+    proc = _run("run", str(ROOT / "notebooks" / "demo.ipynb"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    executed = nbformat.read(out, as_version=4)
+    kinds = {o["output_type"] for c in executed.cells if c.cell_type == "code" for o in c.outputs}
+    assert {"execute_result", "display_data", "stream"} <= kinds
+    assert any("image/png" in o.get("data", {}) for c in executed.cells
+               if c.cell_type == "code" for o in c.outputs)
