@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS events (
     ts REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_execution ON events(execution_id, seq);
+CREATE INDEX IF NOT EXISTS events_notebook ON events(notebook_id, type, seq);
 """
 
 
@@ -98,12 +99,14 @@ class Journal:
         ).fetchall()
         return [_event(row) for row in rows]
 
-    def notebook_events(self, notebook_id: str, after_seq: int = 0,
-                        limit: int = 1000) -> list[Event]:
-        rows = self._conn.execute(
-            "SELECT * FROM events WHERE notebook_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (notebook_id, after_seq, limit),
-        ).fetchall()
+    def notebook_events(self, notebook_id: str, after_seq: int = 0, limit: int = 1000,
+                        types: tuple[str, ...] | None = None) -> list[Event]:
+        query = "SELECT * FROM events WHERE notebook_id = ? AND seq > ?"
+        params: list[Any] = [notebook_id, after_seq]
+        if types:
+            query += f" AND type IN ({', '.join('?' * len(types))})"
+            params.extend(types)
+        rows = self._conn.execute(query + " ORDER BY seq LIMIT ?", (*params, limit)).fetchall()
         return [_event(row) for row in rows]
 
     def create_execution(self, execution_id: str, notebook_id: str, kind: str,

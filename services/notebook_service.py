@@ -22,7 +22,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 from .cell_result import CellResult
 from .config import EngineConfig
 from .execution_events import ExecutionHub
-from .journal import Journal
+from .journal import Event, Journal
 from .kernel_pool import KernelPool
 from .kernel_session import KernelSession, RawOutcome
 from .notebook_store import (
@@ -84,6 +84,7 @@ class NotebookService:
     # -- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
+        await self._replay_unwritten_results()
         self._recover_unfinished()
         self.pool.start()
         if self.config.idle_kernel_timeout > 0:
@@ -99,6 +100,7 @@ class NotebookService:
         if self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         self._kernels.clear()
+        await self.store.flush_all()
         await self.pool.close()
         self.journal.close()
         self._started = False
@@ -158,7 +160,7 @@ class NotebookService:
         return await self.store.update(notebook_id, change)
 
     def get_cell(self, notebook_id: str, cell_id: str) -> NotebookNode:
-        return find_cell(self.store.read(notebook_id), cell_id)[1]
+        return self.store.read_cell(notebook_id, cell_id)
 
     async def update_cell(self, notebook_id: str, cell_id: str, *, source: str | None = None,
                           prompt: str | None = None,
@@ -334,7 +336,6 @@ class NotebookService:
         }]
         # 8. persist outputs and metadata
         await self._persist(result, collector)
-        self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
         return result
 
     def _output_sink(self, execution_id: str, notebook_id: str, cell_id: str,
@@ -376,40 +377,67 @@ class NotebookService:
         return CellStatus.ERROR
 
     async def _persist(self, result: CellResult, collector: OutputCollector) -> None:
-        positions = collector.display_positions()
+        """Journal the `final` event and apply it to the notebook in one step (no await in
+        between, so a client that saw `final` reads the new outputs). The file is written in
+        the background; the journal replays results a killed service had not written yet."""
+        data = result.as_dict()
+        emitted = False
 
         def change(nb: NotebookNode) -> None:
-            try:
-                _, cell = find_cell(nb, result.cell_id)
-            except CellNotFound:
-                return  # deleted while running: the journal still has the result
-            cell.outputs = [NotebookNode(o) for o in result.outputs]
-            cell.execution_count = result.execution_count
-            meta = cell.metadata.setdefault(META, {})
-            meta.update({
-                "status": result.status.value,
-                "execution_id": result.execution_id,
-                "timing": {"started_at": result.started_at, "finished_at": result.finished_at,
-                           "duration_ms": result.duration_ms},
-                "attempts": result.attempts,
-            })
-            if result.output_truncated:
-                meta["output_truncated"] = True
-            else:
-                meta.pop("output_truncated", None)
-            self._apply_foreign_display_updates(nb, result.notebook_id, collector)
+            nonlocal emitted
+            event = self.hub.emit(result.execution_id, result.notebook_id, result.cell_id,
+                                  "final", data)
+            emitted = True
+            nb.metadata.setdefault(META, {})["journal_seq"] = event.seq
+            apply_result(nb, data)
+            self._apply_foreign_display_updates(nb, result.notebook_id, result.cell_id,
+                                                collector)
 
-        await self.store.update(result.notebook_id, change)
+        try:
+            await self.store.update(result.notebook_id, change, durable=False)
+        except NotebookNotFound:
+            pass  # deleted while running: the journal still has the result
+        finally:
+            if not emitted:
+                self.hub.emit(result.execution_id, result.notebook_id, result.cell_id,
+                              "final", data)
         displays = self._displays.setdefault(result.notebook_id, {})
-        for display_id, indices in positions.items():
+        for cells in displays.values():  # the cell's old outputs (and their ids) are gone
+            cells.pop(result.cell_id, None)
+        for display_id, indices in collector.display_positions().items():
             displays.setdefault(display_id, {})[result.cell_id] = indices
 
+    async def _replay_unwritten_results(self) -> None:
+        """Apply `final` events newer than what each notebook file records (a kill can land
+        between the journal write and the background file write)."""
+        for notebook_id in self.store.list_ids():
+            try:
+                nb = self.store.read(notebook_id)
+            except Exception:
+                log.warning("notebook %s could not be read for replay", notebook_id)
+                continue
+            applied = nb.metadata.get(META, {}).get("journal_seq", 0)
+            finals = self.journal.notebook_events(notebook_id, applied, types=("final",))
+            if not finals:
+                continue
+
+            def change(nb: NotebookNode, finals: list[Event] = finals) -> None:
+                for event in finals:
+                    apply_result(nb, event.data)
+                nb.metadata.setdefault(META, {})["journal_seq"] = finals[-1].seq
+
+            await self.store.update(notebook_id, change)
+            log.info("replayed %d result(s) into notebook %s", len(finals), notebook_id)
+
     def _apply_foreign_display_updates(self, nb: NotebookNode, notebook_id: str,
+                                       collector_cell_id: str,
                                        collector: OutputCollector) -> None:
         """update_display_data for a display shown by an earlier cell (as nbclient does)."""
         known = self._displays.get(notebook_id, {})
         for display_id, update in collector.foreign_updates.items():
             for other_id, indices in known.get(display_id, {}).items():
+                if other_id == collector_cell_id:
+                    continue  # the collector already updated its own cell
                 try:
                     _, other = find_cell(nb, other_id)
                 except CellNotFound:
@@ -500,6 +528,29 @@ class NotebookService:
                     log.info("shutting down idle kernel of notebook %s", notebook_id)
                     with contextlib.suppress(Exception):
                         await self._drop_kernel(notebook_id)
+
+
+def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
+    """Write one cell result (CellResult.as_dict()) into the notebook; False if the cell is gone."""
+    try:
+        _, cell = find_cell(nb, result["cell_id"])
+    except CellNotFound:
+        return False
+    cell.outputs = [NotebookNode(o) for o in result["outputs"]]
+    cell.execution_count = result["execution_count"]
+    meta = cell.metadata.setdefault(META, {})
+    meta.update({
+        "status": result["status"],
+        "execution_id": result["execution_id"],
+        "timing": {"started_at": result["started_at"], "finished_at": result["finished_at"],
+                   "duration_ms": result["duration_ms"]},
+        "attempts": result["attempts"],
+    })
+    if result.get("output_truncated"):
+        meta["output_truncated"] = True
+    else:
+        meta.pop("output_truncated", None)
+    return True
 
 
 def _overall(results: list[CellResult]) -> str:
