@@ -10,9 +10,20 @@ from .errors import ApiError
 
 
 def require_token(request: Request) -> None:
+    _check(request, allow_query=False)
+
+
+def require_token_or_query(request: Request) -> None:
+    """For pages a browser opens (/docs): `?token=` works as well as the header."""
+    _check(request, allow_query=True)
+
+
+def _check(request: Request, allow_query: bool) -> None:
     expected: str = request.app.state.token
     header = request.headers.get("authorization", "")
     scheme, _, supplied = header.partition(" ")
+    if allow_query and not header and request.query_params.get("token"):
+        scheme, supplied = "bearer", request.query_params["token"]
     if scheme.lower() != "bearer" or not supplied:
         raise ApiError(401, "missing bearer token (Authorization: Bearer <token>)",
                        "unauthorized", headers={"WWW-Authenticate": "Bearer"})

@@ -6,13 +6,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+from urllib.parse import quote
 
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from services.notebook_service import NotebookService
 
-from .auth import require_token
+from .auth import require_token, require_token_or_query
 from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
 from .routers import executions, kernels, notebooks
@@ -39,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.stop()
 
     app = FastAPI(title="nbcritic", version=VERSION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None, openapi_url=None,  # served below, with auth
                   description="Notebook execution with an analysis critic. Authenticate with "
                               "`Authorization: Bearer <token>` (all routes but /health).")
     app.state.settings = settings
@@ -55,6 +59,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service: NotebookService | None = getattr(app.state, "service", None)
         return {"status": "ok" if service else "starting", "version": VERSION,
                 "warm_kernels": service.pool.warm_count if service else 0}
+
+    @app.get("/openapi.json", include_in_schema=False,
+             dependencies=[Depends(require_token_or_query)])
+    async def openapi() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    @app.get("/docs", include_in_schema=False, dependencies=[Depends(require_token_or_query)])
+    async def docs(request: Request) -> HTMLResponse:
+        """Swagger UI; open it as /docs?token=<token>."""
+        supplied = request.query_params.get("token", "")
+        return get_swagger_ui_html(openapi_url=f"/openapi.json?token={quote(supplied)}",
+                                   title="nbcritic API")
 
     auth = [Depends(require_token)]
     for router in (notebooks.router, executions.router, kernels.router):

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, make_settings
 from tests.conftest import new_notebook as make_notebook
 
 
@@ -58,8 +58,15 @@ def test_health_needs_no_token_everything_else_does(live_server: LiveServer) -> 
         assert right.get("/api/notebooks").status_code == 200
 
 
-def test_openapi_docs_are_served(api: httpx.Client) -> None:
-    assert api.get("/docs").status_code == 200
+def test_openapi_docs_are_served_with_the_token(api: httpx.Client,
+                                                live_server: LiveServer) -> None:
+    with live_server.client(token=None) as anonymous:
+        assert anonymous.get("/docs").status_code == 401
+        assert anonymous.get("/openapi.json").status_code == 401
+        page = anonymous.get("/docs", params={"token": live_server.settings.token
+                                              .get_secret_value()})
+        assert page.status_code == 200 and "swagger" in page.text.lower()
+        assert "/openapi.json?token=" in page.text
     spec = api.get("/openapi.json").json()
     assert "/api/notebooks/{notebook_id}/cells/{cell_id}/execute" in spec["paths"]
     assert "/api/executions/{execution_id}/events" in spec["paths"]
@@ -326,6 +333,23 @@ def test_kernel_endpoints(api: httpx.Client) -> None:
     assert api.post(f"/api/notebooks/{nb}/cells/{probe}/execute").json()["status"] == "ok"
     assert api.delete(f"/api/notebooks/{nb}/kernel").status_code == 204
     assert api.get(f"/api/notebooks/{nb}/kernel").json() == {"kernel": None}
+
+
+def test_cors_is_off_unless_configured(live_server: LiveServer, tmp_path_factory:
+                                       pytest.TempPathFactory) -> None:
+    preflight = {"Origin": "http://notebook.example", "Access-Control-Request-Method": "POST"}
+    with live_server.client() as plain:
+        assert live_server.settings.host == "127.0.0.1"
+        response = plain.options("/api/notebooks", headers=preflight)
+        assert "access-control-allow-origin" not in response.headers
+    settings = make_settings(tmp_path_factory.mktemp("cors"), pool_size=0,
+                             cors_origins=["http://notebook.example"])
+    with LiveServer(settings) as server, server.client() as client:
+        response = client.options("/api/notebooks", headers=preflight)
+        assert response.headers["access-control-allow-origin"] == "http://notebook.example"
+        other = client.options("/api/notebooks", headers={**preflight,
+                                                           "Origin": "http://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
 
 
 def test_a_crashing_cell_leaves_other_notebooks_working(api: httpx.Client) -> None:
