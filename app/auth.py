@@ -9,11 +9,11 @@ from fastapi import Request
 from .errors import ApiError
 
 
-def require_token(request: Request) -> None:
+async def require_token(request: Request) -> None:
     _check(request, allow_query=False)
 
 
-def require_token_or_query(request: Request) -> None:
+async def require_token_or_query(request: Request) -> None:
     """For pages a browser opens (/docs): `?token=` works as well as the header."""
     _check(request, allow_query=True)
 

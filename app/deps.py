@@ -1,4 +1,4 @@
-"""Shared request dependencies."""
+"""Shared request dependencies (async: a plain `def` one costs a thread-pool hop)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from fastapi import Depends, Header, Query, Request
 from services.notebook_service import NotebookService
 
 
-def get_service(request: Request) -> NotebookService:
+async def get_service(request: Request) -> NotebookService:
     return request.app.state.service
 
 
 Service = Annotated[NotebookService, Depends(get_service)]
 
 
-def wants_async(
+async def wants_async(
     prefer: Annotated[str | None, Header(description="`respond-async` for 202 + Location")] = None,
     wait: Annotated[bool, Query(description="false: return 202 + Location at once")] = True,
 ) -> bool:

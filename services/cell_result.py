@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .status import CellStatus
@@ -31,6 +31,7 @@ class CellResult:
         return self.status is CellStatus.OK or self.expected_error
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        """Shallow (the outputs are shared, not copied: a result is not changed once built)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["status"] = self.status.value
         return data

@@ -5,6 +5,7 @@ Streaming (SSE with Last-Event-ID) and post-mortems read it; the sequence number
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import threading
@@ -71,20 +72,45 @@ class ExecutionRecord:
 
 
 class Journal:
+    """Inside a running event loop, writes made in one loop iteration share one commit (done
+    by a call_soon callback, so before anything the loop sends out in a later iteration).
+    Without a loop every write commits at once."""
+
     def __init__(self, path: Path):
         self.path = path
         self._conn = open_sqlite(path)
         self._conn.executescript(SCHEMA)
         self._write_lock = threading.Lock()
+        self._commit_pending = False
 
     def close(self) -> None:
+        self.commit()
         self._conn.close()
+
+    def commit(self) -> None:
+        with self._write_lock:
+            if self._commit_pending:
+                self._commit_pending = False
+                self._conn.execute("COMMIT")
+
+    def _begin(self) -> None:
+        """Called with the write lock held, before a write."""
+        if self._commit_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # autocommit
+        self._conn.execute("BEGIN")
+        self._commit_pending = True
+        loop.call_soon(self.commit)
 
     def append(self, execution_id: str, notebook_id: str, cell_id: str | None,
                type_: str, data: dict[str, Any]) -> Event:
         ts = time.time()
         payload = json.dumps(data, ensure_ascii=False, default=str)
         with self._write_lock:
+            self._begin()
             cur = self._conn.execute(
                 "INSERT INTO events (execution_id, notebook_id, cell_id, type, data, ts)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -112,6 +138,7 @@ class Journal:
     def create_execution(self, execution_id: str, notebook_id: str, kind: str,
                          cell_ids: list[str]) -> None:
         with self._write_lock:
+            self._begin()
             self._conn.execute(
                 "INSERT INTO executions (id, notebook_id, kind, cell_ids, state, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -122,6 +149,7 @@ class Journal:
     def set_state(self, execution_id: str, state: ExecutionState,
                   result: dict[str, Any] | None = None) -> None:
         with self._write_lock:
+            self._begin()
             if state is ExecutionState.DONE:
                 self._conn.execute(
                     "UPDATE executions SET state = ?, finished_at = ?, result = ? WHERE id = ?",

@@ -393,8 +393,10 @@ class NotebookService:
             self._apply_foreign_display_updates(nb, result.notebook_id, result.cell_id,
                                                 collector)
 
+        # cross-cell display updates touch other cells: then copy the whole notebook
+        touches = None if collector.foreign_updates else result.cell_id
         try:
-            await self.store.update(result.notebook_id, change, durable=False)
+            await self.store.update(result.notebook_id, change, durable=False, touches=touches)
         except NotebookNotFound:
             pass  # deleted while running: the journal still has the result
         finally:

@@ -23,6 +23,7 @@ from nbformat.v4.nbbase import random_cell_id
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
+WRITE_BEHIND_DELAY = 0.05  # seconds a background write waits to coalesce changes
 NOTEBOOK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -160,11 +161,15 @@ class NotebookStore:
         return notebook_id
 
     async def update(self, notebook_id: str, change: Callable[[NotebookNode], T],
-                     *, durable: bool = True) -> T:
+                     *, durable: bool = True, touches: str | None = None) -> T:
         """Read-modify-write under the notebook's lock; nothing changes if `change` raises or
-        the result is not a valid notebook."""
+        the result is not a valid notebook.
+
+        `touches`: the id of the only cell `change` modifies (besides notebook metadata);
+        the other cells are shared with the previous version instead of deep-copied.
+        """
         async with self.lock(notebook_id):
-            nb = self.read(notebook_id)
+            nb = self._copy_for_change(notebook_id, touches)
             result = change(nb)
             _validate(nb)
             previous = self._cache.get(notebook_id)
@@ -200,6 +205,15 @@ class NotebookStore:
 
     # -- internals ---------------------------------------------------------------------
 
+    def _copy_for_change(self, notebook_id: str, touches: str | None) -> NotebookNode:
+        current = self._load(notebook_id)
+        if touches is None:
+            return copy.deepcopy(current)
+        nb = NotebookNode({k: v for k, v in current.items() if k not in ("cells", "metadata")})
+        nb.metadata = copy.deepcopy(current.metadata)
+        nb.cells = [copy.deepcopy(c) if c.get("id") == touches else c for c in current.cells]
+        return nb
+
     def _write_lock(self, notebook_id: str) -> asyncio.Lock:
         return self._write_locks.setdefault(notebook_id, asyncio.Lock())
 
@@ -233,6 +247,8 @@ class NotebookStore:
 
     async def _background_flush(self, notebook_id: str) -> None:
         try:
+            # a short delay turns a burst of cell results into one file write
+            await asyncio.sleep(WRITE_BEHIND_DELAY)
             await self._flush(notebook_id)
         except Exception:  # kept in memory; the next write or shutdown tries again
             log.exception("background write of notebook %s failed", notebook_id)

@@ -14,10 +14,30 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from nbformat import NotebookNode
-from nbformat.v4 import new_output, output_from_msg
+from nbformat import NotebookNode, from_dict
 
 OUTPUT_MSG_TYPES = {"stream", "display_data", "execute_result", "error"}
+
+
+def new_output(output_type: str, **fields: Any) -> NotebookNode:
+    """nbformat's `new_output` without its per-output jsonschema validation (a hot path:
+    the whole notebook is validated on every write anyway)."""
+    return from_dict({"output_type": output_type, **fields})
+
+
+def output_from_msg(msg: dict[str, Any]) -> NotebookNode:
+    """nbformat's `output_from_msg`, same fields, without the per-output validation."""
+    msg_type = msg["header"]["msg_type"]
+    content = msg["content"]
+    if msg_type == "stream":
+        return new_output(msg_type, name=content["name"], text=content["text"])
+    if msg_type == "error":
+        return new_output(msg_type, ename=content["ename"], evalue=content["evalue"],
+                          traceback=content["traceback"])
+    fields = {"metadata": content["metadata"], "data": content["data"]}
+    if msg_type == "execute_result":
+        fields["execution_count"] = content["execution_count"]
+    return new_output(msg_type, **fields)
 
 
 def _utf8_len(text: str) -> int:

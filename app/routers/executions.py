@@ -41,7 +41,8 @@ async def execute_cell(notebook_id: str, cell_id: str, service: Service, run_asy
         record = service.journal.execution(execution_id)
         raise ApiError(409, (record.result or {}).get("reason", "execution aborted")
                        if record else "execution aborted", "execution_aborted")
-    return results[0].as_dict()
+    # a JSONResponse skips FastAPI's jsonable_encoder walk over the outputs (hot path)
+    return JSONResponse(results[0].as_dict())
 
 
 @router.post("/notebooks/{notebook_id}/run",
