@@ -225,7 +225,7 @@ class NotebookService:
 
         Bad requests fail here, before anything is queued.
         """
-        nb = self.store.read(notebook_id)
+        nb = self.store.peek(notebook_id)
         if cell_ids is None:
             kind, targets = "run_all", [c.id for c in nb.cells if c.cell_type == "code"]
         else:

@@ -140,6 +140,10 @@ class NotebookStore:
         """A deep copy of the current notebook (callers may mutate it freely)."""
         return copy.deepcopy(self._load(notebook_id))
 
+    def peek(self, notebook_id: str) -> NotebookNode:
+        """The current notebook itself, not a copy: read it, never change it."""
+        return self._load(notebook_id)
+
     def read_cell(self, notebook_id: str, cell_id: str) -> NotebookNode:
         return copy.deepcopy(find_cell(self._load(notebook_id), cell_id)[1])
 
