@@ -294,7 +294,21 @@ async def drain(kc: Any, wait: float = 0.05) -> None:
                 await getter(timeout=wait)
 
 
-class RawAsync(Target):
+class RawKernelTarget(Target):
+    """A bare kernel driven by a jupyter_client client; both raw paths tear down alike."""
+
+    km: AsyncKernelManager | None
+    kc: Any
+
+    async def teardown(self) -> None:
+        kc, km, self.kc, self.km = self.kc, self.km, None, None
+        if kc is not None:
+            kc.stop_channels()
+        if km is not None:
+            await km.shutdown_kernel(now=True)
+
+
+class RawAsync(RawKernelTarget):
     def __init__(self, workdir: Path, transport: str):
         self.workdir, self.transport = workdir, transport
         self.name = f"raw jupyter_client ({transport})"
@@ -315,15 +329,9 @@ class RawAsync(Target):
         await raw_execute(self.kc)
         return time.perf_counter() - t0
 
-    async def teardown(self) -> None:
-        kc, km, self.kc, self.km = self.kc, self.km, None, None
-        if kc is not None:
-            kc.stop_channels()
-        if km is not None:
-            await km.shutdown_kernel(now=True)
 
 
-class RawBlocking(Target):
+class RawBlocking(RawKernelTarget):
     name = "raw jupyter_client, blocking (ipc)"
     what = "BlockingKernelClient (zmq poll, no event loop) over ipc"
 
@@ -343,12 +351,6 @@ class RawBlocking(Target):
         blocking_execute(self.kc)
         return time.perf_counter() - t0
 
-    async def teardown(self) -> None:
-        kc, km, self.kc, self.km = self.kc, self.km, None, None
-        if kc is not None:
-            kc.stop_channels()
-        if km is not None:
-            await km.shutdown_kernel(now=True)
 
 
 class InProcessService(Target):
