@@ -12,7 +12,8 @@ from typing import Any
 
 from nbformat.v4 import nbjson
 
-EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE, EXIT_FINDINGS = 0, 1, 2, 3
+FAIL_ON = ("critical", "high", "medium", "never")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, help="seconds per cell (default 120)")
     run.add_argument("--continue-on-error", action="store_true",
                      help="run the remaining cells after a failure")
+    run.add_argument("--fail-on", choices=FAIL_ON, default="high",
+                     help="exit 3 when the critic reports a finding this severe or worse "
+                          "(default high; `never` only lists them)")
+    run.add_argument("--no-critic", action="store_true", help="do not review the cells")
+    run.add_argument("--disable-rule", action="append", default=[], metavar="ID",
+                     help="skip a rule id, family or prefix (repeatable)")
     return parser
 
 
@@ -62,8 +69,7 @@ def serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _run_notebook(source: Path, output: Path, timeout: float | None,
-                        stop_on_error: bool) -> int:
+async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) -> int:
     from services.notebook_service import ExecuteOptions, NotebookService
     from services.notebook_store import InvalidNotebook
 
@@ -76,8 +82,9 @@ async def _run_notebook(source: Path, output: Path, timeout: float | None,
         except InvalidNotebook as exc:
             print(f"nbcritic run: {source}: invalid notebook: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        results = await service.run_all(
-            notebook_id, ExecuteOptions(timeout=timeout, stop_on_error=stop_on_error))
+        results = await service.run_all(notebook_id, ExecuteOptions(
+            timeout=args.timeout, stop_on_error=not args.continue_on_error,
+            critic=not args.no_critic, disabled_rules=tuple(args.disable_rule)))
         output.write_text(nbjson.writes(service.get_notebook(notebook_id)) + "\n",
                           encoding="utf-8")
     finally:
@@ -93,9 +100,32 @@ async def _run_notebook(source: Path, output: Path, timeout: float | None,
         if result.error and not result.acceptable:
             line += f" - {result.error['ename']}: {result.error['evalue']}"
         print(line, file=sys.stderr)
-    print(f"nbcritic run: {len(ran)} cell(s) run, {len(failed)} not ok; wrote {output}",
-          file=sys.stderr)
-    return EXIT_CELL_FAILED if failed else EXIT_OK
+        for finding in (result.critique or {}).get("findings", []):
+            lines = ",".join(str(n) for n in finding.get("evidence", {}).get("lines", []))
+            print(f"      {finding['severity'].upper()} ({finding['confidence']:.2f}) "
+                  f"{finding['rule_id']}{f' line {lines}' if lines else ''}: "
+                  f"{finding['title']}\n        {finding['explanation']}", file=sys.stderr)
+    gating = _gating_findings(results, args.fail_on)
+    print(f"nbcritic run: {len(ran)} cell(s) run, {len(failed)} not ok, "
+          f"{_count_findings(results)} finding(s), {gating} at or above --fail-on "
+          f"{args.fail_on}; wrote {output}", file=sys.stderr)
+    if failed:
+        return EXIT_CELL_FAILED
+    return EXIT_FINDINGS if gating else EXIT_OK
+
+
+def _count_findings(results: list[Any]) -> int:
+    return sum(len((r.critique or {}).get("findings", [])) for r in results)
+
+
+def _gating_findings(results: list[Any], fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    from critics import Severity
+
+    floor = Severity(fail_on)
+    return sum(1 for r in results for f in (r.critique or {}).get("findings", [])
+               if Severity(f["severity"]) >= floor)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"nbcritic run: {args.notebook}: no such file", file=sys.stderr)
         return EXIT_USAGE
     output = args.output or args.notebook.with_suffix(".nbcritic.ipynb")
-    return asyncio.run(_run_notebook(args.notebook, output, args.timeout,
-                                     not args.continue_on_error))
+    return asyncio.run(_run_notebook(args.notebook, output, args))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from services.notebook_service import NotebookService
 from .auth import require_token, require_token_or_query
 from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
-from .routers import executions, kernels, notebooks
+from .routers import critic, executions, kernels, notebooks
 from .settings import Settings
 
 try:
@@ -73,6 +73,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                    title="nbcritic API")
 
     auth = [Depends(require_token)]
-    for router in (notebooks.router, executions.router, kernels.router):
+    for router in (notebooks.router, executions.router, kernels.router, critic.router):
         app.include_router(router, dependencies=auth)
     return app

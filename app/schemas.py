@@ -38,10 +38,17 @@ class CellMove(Body):
     position: int = Field(..., ge=0)
 
 
-class ExecuteRequest(Body):
+class CriticOptions(Body):
+    critic: bool = Field(True, description="Review `ok` results with the critic.")
+    disabled_rules: list[str] = Field(
+        default_factory=list, max_length=200,
+        description="Rule ids, families or prefixes (`leakage.*`) to skip for this request.")
+
+
+class ExecuteRequest(CriticOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds for the cell.")
 
 
-class RunAllRequest(Body):
+class RunAllRequest(CriticOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds per cell.")
     stop_on_error: bool = True

@@ -24,6 +24,7 @@ class CellResult:
     skipped: bool = False  # `skip-execution` tag, or not a code cell
     output_truncated: bool = False
     expected_error: bool = False  # `raises-exception` tag and the cell raised
+    critique: dict[str, Any] | None = None  # critics.Critique.to_dict() of an `ok` result
 
     @property
     def acceptable(self) -> bool:

@@ -36,3 +36,22 @@ class EngineConfig(BaseModel):
         default_factory=list,
         description="Extra environment variable names never passed to kernels.",
     )
+    # -- the critic ---------------------------------------------------------------------
+    critic_enabled: bool = Field(True, description="Review every successful cell.")
+    critic_min_confidence: float = Field(
+        0.8, ge=0, le=1, description="A critical finding blocks only at or above this confidence."
+    )
+    critic_disabled_rules: list[str] = Field(
+        default_factory=list,
+        description="Rule ids, families or id prefixes (`leakage.*`) never run; `claude` turns "
+        "the Claude critic off.",
+    )
+    critic_llm: bool = Field(
+        True, description="Use the Claude critic too when an Anthropic API key is configured."
+    )
+    introspection_budget_ms: float = Field(
+        25.0, gt=0, description="Time the kernel may spend reading facts for the critic."
+    )
+    introspection_timeout: float = Field(
+        5.0, gt=0, description="Seconds before an introspection request is abandoned."
+    )

@@ -160,6 +160,7 @@ class KernelSession:
         on_message: Callable[[dict[str, Any]], None],
         silent: bool = False,
         store_history: bool = True,
+        user_expressions: dict[str, str] | None = None,
     ) -> RawOutcome:
         """Run `code`; feed every IOPub message of this request to `on_message`.
 
@@ -171,6 +172,7 @@ class KernelSession:
         outcome = RawOutcome()
         try:
             msg_id = self.kc.execute(code, silent=silent, store_history=store_history,
+                                     user_expressions=user_expressions,
                                      allow_stdin=False, stop_on_error=False)
             await self._collect(msg_id, timeout, interrupt_grace, on_message, outcome)
         finally:

@@ -19,7 +19,16 @@ from typing import Any
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
+from critics import CriticError, Critique
+
 from .cell_result import CellResult
+from .cell_review import (
+    CellReviewer,
+    ReviewPlan,
+    cell_disabled_rules,
+    prior_code_of,
+    skip_reason,
+)
 from .config import EngineConfig
 from .execution_events import ExecutionHub
 from .journal import Event, Journal
@@ -48,6 +57,8 @@ class CellNotExecutable(Exception):
 class ExecuteOptions:
     timeout: float | None = None  # seconds; None -> config.cell_timeout
     stop_on_error: bool = True  # run-all: stop at the first cell that is not ok
+    critic: bool = True  # review `ok` results (when the critic is enabled in settings)
+    disabled_rules: tuple[str, ...] = ()  # per request, on top of settings and cell metadata
 
 
 def cell_prompt(cell: NotebookNode) -> str | None:
@@ -64,8 +75,9 @@ def _iso(ts: float) -> str:
 
 
 class NotebookService:
-    def __init__(self, config: EngineConfig):
+    def __init__(self, config: EngineConfig, *, reviewer: CellReviewer | None = None):
         self.config = config
+        self.reviewer = reviewer or CellReviewer(config)
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes)
         self.journal = Journal(config.data_dir / "journal.sqlite3")
@@ -298,8 +310,11 @@ class NotebookService:
             return result
         self._check_executable(cell)
         code = cell.source
+        review = self._review_plan(notebook_id, cell, options)
         # 2. the notebook's kernel (we hold the notebook's execution lock)
         session = await self._kernel_for(notebook_id, execution_id)
+        if review is not None:
+            await self.reviewer.read_before(session, review)
         # 3. execute, collecting IOPub into nbformat outputs
         attempt_no = 1
         self.hub.emit(execution_id, notebook_id, cell_id, "attempt_started",
@@ -319,7 +334,14 @@ class NotebookService:
         error = _error_of(status, raw, collector, timeout)
         if error and not collector.error:
             collector.add_error(error)  # visible in JupyterLab as well
-        # 4/5/6/7. seams: ErrorAnalyzer on `error`, AnalysisCritic on `ok`, iteration control.
+        # 5. review an `ok` result from execution evidence
+        if status is CellStatus.OK and review is not None:
+            result.critique = await self._critique(session, review, code, collector)
+            self.hub.emit(execution_id, notebook_id, cell_id, "critique", result.critique)
+        elif status is CellStatus.OK:
+            result.critique = {**Critique(skipped=True).to_dict(),
+                               "reason": self._skip_reason(cell, options)}
+        # 4/6/7. seams: ErrorAnalyzer on `error`, ScientificValidityError, iteration control.
         result.status = status
         result.error = error
         result.execution_count = collector.execution_count or (raw.reply or {}).get(
@@ -337,6 +359,35 @@ class NotebookService:
         # 8. persist outputs and metadata
         await self._persist(result, collector)
         return result
+
+    async def _critique(self, session: KernelSession, review: ReviewPlan, code: str,
+                        collector: OutputCollector) -> dict[str, Any]:
+        """The critic never fails a cell: an internal error becomes a critic error."""
+        try:
+            critique = await self.reviewer.review(session, review, code,
+                                                  [dict(o) for o in collector.outputs()])
+        except Exception as exc:
+            log.exception("the critic failed")
+            critique = Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")])
+        return critique.to_dict()
+
+    def _skip_reason(self, cell: NotebookNode, options: ExecuteOptions) -> str:
+        if not self.config.critic_enabled:
+            return "the critic is disabled in settings"
+        if not options.critic:
+            return "the request asked for no critique"
+        return skip_reason(cell) or "skipped"
+
+    def _review_plan(self, notebook_id: str, cell: NotebookNode,
+                     options: ExecuteOptions) -> ReviewPlan | None:
+        if not (self.config.critic_enabled and options.critic) or skip_reason(cell):
+            return None
+        try:
+            prior = prior_code_of(self.store.peek(notebook_id), cell.id)
+        except NotebookNotFound:
+            prior = ""
+        return self.reviewer.plan(cell.source, prior,
+                                  cell_disabled_rules(cell) + list(options.disabled_rules))
 
     def _output_sink(self, execution_id: str, notebook_id: str, cell_id: str,
                      collector: OutputCollector) -> Callable[[dict[str, Any]], None]:
@@ -552,6 +603,10 @@ def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
         meta["output_truncated"] = True
     else:
         meta.pop("output_truncated", None)
+    if result.get("critique") is not None:
+        meta["critique"] = result["critique"]
+    else:  # an error or a skipped cell: an older critique is about outputs that are gone
+        meta.pop("critique", None)
     return True
 
 

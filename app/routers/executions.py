@@ -32,7 +32,9 @@ async def execute_cell(notebook_id: str, cell_id: str, service: Service, run_asy
                        body: ExecuteRequest | None = None) -> Any:
     """Execute one cell. Waits for the final result unless `Prefer: respond-async` or
     `?wait=false` asks for an execution resource (202 + Location)."""
-    options = ExecuteOptions(timeout=body.timeout if body else None)
+    body = body or ExecuteRequest()
+    options = ExecuteOptions(timeout=body.timeout, critic=body.critic,
+                             disabled_rules=tuple(body.disabled_rules))
     execution_id = service.start_execution(notebook_id, [cell_id], options)
     if run_async:
         return _accepted(execution_id)
@@ -51,7 +53,8 @@ async def run_all(notebook_id: str, service: Service, run_async: Async,
                   body: RunAllRequest | None = None) -> Any:
     """Run every code cell in order (stopping at the first failure unless told otherwise)."""
     body = body or RunAllRequest()
-    options = ExecuteOptions(timeout=body.timeout, stop_on_error=body.stop_on_error)
+    options = ExecuteOptions(timeout=body.timeout, stop_on_error=body.stop_on_error,
+                             critic=body.critic, disabled_rules=tuple(body.disabled_rules))
     execution_id = service.start_execution(notebook_id, None, options)
     if run_async:
         return _accepted(execution_id)

@@ -1,0 +1,128 @@
+"""The critic step of a cell's flow (DESIGN.md step 5): decide whether the cell is
+reviewed, read facts from its kernel before and after it runs, run `AnalysisCritic`.
+
+Introspection goes through its own silent execute request (no history, no output, nothing
+written to the user's namespace), bounded by `introspection_timeout`; a failed or slow
+introspection leaves the rules to work from the code and outputs alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from nbformat import NotebookNode
+
+from critics import AnalysisCritic, Critique
+from critics.critic import LLMCritic
+
+from .cell_evidence import (
+    ProbePlan,
+    build_evidence,
+    parse_reply,
+    plan_probe,
+    request_for,
+    user_expression,
+)
+from .config import EngineConfig
+from .kernel_session import KernelSession
+
+log = logging.getLogger(__name__)
+
+META = "nbcritic"
+SKIP_TAG = "nbcritic-skip"
+PRIOR_CODE_CHARS = 20_000
+_KEY = "nbcritic_facts"
+
+
+@dataclass
+class ReviewPlan:
+    prior_code: str
+    probe: ProbePlan
+    disabled: list[str] = field(default_factory=list)
+    before: dict[str, Any] | None = None
+    before_ms: float = 0.0
+
+
+def skip_reason(cell: NotebookNode) -> str | None:
+    """Why the critic must not review this cell, if the user said so."""
+    if SKIP_TAG in cell.get("metadata", {}).get("tags", []):
+        return f"tag {SKIP_TAG}"
+    if cell.get("metadata", {}).get(META, {}).get("skip_critic") is True:
+        return "metadata nbcritic.skip_critic"
+    return None
+
+
+def cell_disabled_rules(cell: NotebookNode) -> list[str]:
+    rules = cell.get("metadata", {}).get(META, {}).get("disabled_rules", [])
+    return [r for r in rules if isinstance(r, str)] if isinstance(rules, list) else []
+
+
+def prior_code_of(nb: NotebookNode, cell_id: str) -> str:
+    """The code cells above `cell_id` (their imports and data loading), last part kept."""
+    parts: list[str] = []
+    for cell in nb.cells:
+        if cell.get("id") == cell_id:
+            break
+        if cell.cell_type == "code" and cell.source.strip():
+            parts.append(cell.source)
+    text = "\n\n".join(parts)
+    return text[-PRIOR_CODE_CHARS:]
+
+
+class CellReviewer:
+    def __init__(self, config: EngineConfig, critic: AnalysisCritic | None = None,
+                 llm: LLMCritic | None = None):
+        self.config = config
+        use_llm = llm if config.critic_llm else None
+        self.critic = critic or AnalysisCritic(disabled=config.critic_disabled_rules,
+                                               llm=use_llm)
+        self._installed: set[str] = set()  # kernel ids that hold the facts module
+
+    def plan(self, code: str, prior_code: str, disabled: list[str]) -> ReviewPlan:
+        return ReviewPlan(prior_code, plan_probe(code, prior_code), disabled)
+
+    async def read_before(self, session: KernelSession, plan: ReviewPlan) -> None:
+        """Rows of the names the cell filters in place, before it runs."""
+        if not plan.probe.before:
+            return
+        t0 = time.perf_counter()
+        plan.before = await self._probe(session, request_for(
+            plan.probe, before=True, budget_ms=self.config.introspection_budget_ms))
+        plan.before_ms = (time.perf_counter() - t0) * 1000
+
+    async def review(self, session: KernelSession, plan: ReviewPlan, code: str,
+                     outputs: list[dict[str, Any]]) -> Critique:
+        t0 = time.perf_counter()
+        if plan.probe.empty:
+            facts: dict[str, Any] = {}
+        else:
+            facts = await self._probe(session, request_for(
+                plan.probe, budget_ms=self.config.introspection_budget_ms))
+        ms = (time.perf_counter() - t0) * 1000 + plan.before_ms
+        evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms)
+        return await self.critic.areview(evidence, disabled=plan.disabled)
+
+    async def _probe(self, session: KernelSession, request: dict[str, Any]) -> dict[str, Any]:
+        installed = session.kernel_id in self._installed
+        facts = await self._ask(session, user_expression(request, installed))
+        if installed and "KeyError" in facts.get("error", ""):  # restarted in place
+            facts = await self._ask(session, user_expression(request))
+        if "error" not in facts:
+            self._installed.add(session.kernel_id)
+        return facts
+
+    async def _ask(self, session: KernelSession, expression: str) -> dict[str, Any]:
+        raw = await session.execute(
+            "", silent=True, store_history=False, user_expressions={_KEY: expression},
+            timeout=self.config.introspection_timeout,
+            interrupt_grace=self.config.interrupt_grace, on_message=_ignore)
+        if raw.timed_out or raw.dead:
+            return {"error": "introspection timed out" if raw.timed_out else "kernel died"}
+        return parse_reply(raw.reply, _KEY)
+
+
+def _ignore(_msg: dict[str, Any]) -> None:
+    """A silent request publishes nothing the user should see."""

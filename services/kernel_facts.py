@@ -1,0 +1,315 @@
+"""Facts about the objects a cell created or used, read inside the kernel.
+
+This module is self-contained (standard library only; numpy/pandas/scipy used when the
+kernel already imported them) because its source is sent into the user's kernel and run in
+a private module object: nothing is added to the user's namespace, nothing is printed, no
+history is written. The same `collect()` runs in-process for the IPython magics.
+
+`collect(ns, request)` returns a JSON string: {"objects": {...}, "samples": [...],
+"elapsed_ms": float, "truncated": bool, "errors": [...]}. The keys of each object and sample
+are the fields of `critics.evidence.ObjectFacts` and `SampleFacts`.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import json
+import math
+import sys
+import time
+from typing import Any
+
+SKIP_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "display"}
+MAX_COLUMNS = 60
+MAX_VALUES = 200
+SAMPLE_ROWS = 100_000
+# Methods and functions a sample expression may call when it is re-evaluated: side-effect
+# free selections and conversions only.
+SAFE_METHODS = {
+    "dropna", "to_numpy", "astype", "ravel", "flatten", "copy", "abs", "head", "tail",
+    "reset_index", "squeeze", "notna", "isna", "notnull", "isnull", "between", "isin",
+    "groupby", "get_group", "tolist", "values", "fillna", "query", "clip", "round", "mean",
+    "sum", "log", "log1p", "sqrt", "exp", "asarray", "array", "diff", "sort_values",
+    "to_list", "unique", "filter", "xs", "loc", "iloc", "reshape",
+}
+SAFE_NODES = (
+    ast.Expression, ast.Name, ast.Load, ast.Attribute, ast.Subscript, ast.Slice, ast.Constant,
+    ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.keyword,
+    ast.cmpop, ast.boolop, ast.operator, ast.unaryop, ast.Call,
+)
+
+
+def is_safe_expression(source: str) -> bool:
+    """Only names, attributes, subscripts, comparisons, arithmetic and SAFE_METHODS calls."""
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, SAFE_NODES):
+            return False
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Attribute) and node.func.attr in SAFE_METHODS
+        ):
+            return False
+    return True
+
+
+def _public_name(obj: Any) -> str:
+    """`pandas.DataFrame` rather than `pandas.core.frame.DataFrame`; private modules
+    dropped (`sklearn.preprocessing._data` -> `sklearn.preprocessing`)."""
+    module = getattr(obj, "__module__", None) or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", "") or ""
+    top = module.split(".")[0]
+    if top and getattr(sys.modules.get(top), name, None) is obj:
+        return f"{top}.{name}"
+    public = ".".join(p for p in module.split(".") if not p.startswith("_"))
+    return f"{public}.{name}" if public else name
+
+
+def _number(x: Any) -> float | int | bool | None:
+    try:
+        if isinstance(x, bool):
+            return x
+        if isinstance(x, int):
+            return x
+        f = float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if math.isnan(f) or math.isinf(f):
+        return None
+    if hasattr(x, "dtype") and getattr(x.dtype, "kind", "") in "iu":
+        return int(x)
+    return f
+
+
+def _numbers(seq: Any, limit: int = MAX_VALUES) -> list[float] | None:
+    out: list[float] = []
+    for i, item in enumerate(seq):
+        if i >= limit:
+            break
+        n = _number(item)
+        if n is None or isinstance(n, bool):
+            if isinstance(item, float) or (hasattr(item, "dtype") and item != item):
+                continue  # NaN: skip, keep the rest
+            return None
+        out.append(float(n))
+    return out or None
+
+
+def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
+    facts["kind"] = "dataframe"
+    facts["shape"] = [int(df.shape[0]), int(df.shape[1])]
+    cols = list(df.columns[:MAX_COLUMNS])
+    part = df[cols] if len(df.columns) > MAX_COLUMNS else df
+    facts["dtypes"] = {str(c): str(t) for c, t in part.dtypes.items()}
+    facts["missing"] = {str(c): int(v) for c, v in part.isna().sum().items()}
+    sample = part if len(part) <= SAMPLE_ROWS else part.head(SAMPLE_ROWS)
+    try:
+        facts["unique"] = {str(c): int(v) for c, v in sample.nunique().items()}
+    except TypeError:  # unhashable cells (lists)
+        facts["unique"] = {}
+
+
+def _series_facts(s: Any, facts: dict[str, Any]) -> None:
+    facts["kind"] = "series"
+    facts["shape"] = [int(s.shape[0])]
+    facts["dtypes"] = {"": str(s.dtype)}
+    facts["missing"] = {"": int(s.isna().sum())}
+    sample = s if len(s) <= SAMPLE_ROWS else s.head(SAMPLE_ROWS)
+    with contextlib.suppress(TypeError):
+        facts["unique"] = {"": int(sample.nunique())}
+    if len(s) <= MAX_VALUES and s.dtype.kind in "iufb":
+        facts["values"] = _numbers(s.tolist())
+
+
+def _array_facts(a: Any, facts: dict[str, Any]) -> None:
+    import numpy as np
+
+    facts["kind"] = "ndarray"
+    facts["shape"] = [int(d) for d in a.shape]
+    facts["dtypes"] = {"": str(a.dtype)}
+    if a.dtype.kind == "f":
+        facts["missing"] = {"": int(np.isnan(a).sum())}
+    if a.size <= SAMPLE_ROWS and a.dtype.kind in "iufbU":
+        facts["unique"] = {"": int(np.unique(a).size)}
+    if a.ndim <= 1 and a.size <= MAX_VALUES and a.dtype.kind in "iuf":
+        facts["values"] = _numbers(a.tolist())
+    elif a.ndim == 0 and a.dtype.kind in "iufb":
+        facts["value"] = _number(a.item())
+
+
+def _estimator_facts(est: Any, facts: dict[str, Any]) -> None:
+    facts["kind"] = "estimator"
+    fitted = [k for k in vars(est) if k.endswith("_") and not k.startswith("__")]
+    facts["fitted"] = bool(fitted)
+    on: dict[str, Any] = {}
+    for attr in ("n_features_in_", "n_samples_seen_", "best_score_"):
+        v = getattr(est, attr, None) if attr in vars(est) else None
+        if v is not None:
+            n = _number(v) if not hasattr(v, "__len__") else _number(max(v))
+            if n is not None:
+                on[attr] = n
+    names = vars(est).get("feature_names_in_")
+    if names is not None:
+        on["feature_names_in_"] = [str(x) for x in list(names)[:MAX_COLUMNS]]
+    best = vars(est).get("best_params_")
+    if isinstance(best, dict):
+        on["best_params_"] = {str(k): repr(v)[:80] for k, v in best.items()}
+    facts["fitted_on"] = on
+    try:
+        params = est.get_params(deep=False)
+    except Exception:
+        params = {}
+    facts["params"] = {k: v for k, v in params.items()
+                       if v is None or isinstance(v, bool | int | float | str)}
+
+
+def _result_facts(obj: Any, facts: dict[str, Any]) -> None:
+    """scipy test results (statistic, pvalue) and statsmodels fitted results."""
+    facts["kind"] = "result"
+    params: dict[str, Any] = {}
+    for attr in ("statistic", "pvalue", "rsquared", "rsquared_adj", "correlation"):
+        try:
+            v = getattr(obj, attr)
+        except Exception:
+            continue
+        n = _number(v)
+        if n is not None:
+            params[attr] = n
+    pv = getattr(obj, "pvalues", None)
+    if pv is not None:
+        with contextlib.suppress(TypeError):
+            facts["values"] = _numbers(list(pv))
+    facts["params"] = params
+    if "pvalue" in params:
+        facts["value"] = params["pvalue"]
+
+
+def describe(name: str, obj: Any, shallow: bool = False) -> dict[str, Any]:
+    facts: dict[str, Any] = {"name": name, "type": _public_name(type(obj))}
+    cls = type(obj)
+    mod = cls.__module__ or ""
+    if isinstance(obj, type(sys)):
+        facts.update(kind="module", qualname=obj.__name__, type="module")
+        return facts
+    if isinstance(obj, type):
+        facts.update(kind="class", qualname=_public_name(obj))
+        return facts
+    if mod.startswith("pandas") and cls.__name__ == "DataFrame":
+        if shallow:
+            facts.update(kind="dataframe", shape=[int(x) for x in obj.shape])
+        else:
+            _frame_facts(obj, facts)
+        return facts
+    if mod.startswith("pandas") and cls.__name__ == "Series":
+        if shallow:
+            facts.update(kind="series", shape=[int(obj.shape[0])])
+        else:
+            _series_facts(obj, facts)
+        return facts
+    if mod == "numpy" and cls.__name__ == "ndarray":
+        if shallow:
+            facts.update(kind="ndarray", shape=[int(d) for d in obj.shape])
+        else:
+            _array_facts(obj, facts)
+        return facts
+    if callable(obj) and not hasattr(obj, "get_params") and (
+        hasattr(obj, "__code__") or type(obj).__name__ in ("builtin_function_or_method", "ufunc")
+    ):
+        facts.update(kind="callable", qualname=_public_name(obj))
+        return facts
+    number = _number(obj) if isinstance(obj, int | float) or mod == "numpy" else None
+    if number is not None:
+        facts.update(kind="scalar", value=number)
+        return facts
+    if isinstance(obj, str):
+        facts.update(kind="scalar", value=obj[:200], length=len(obj))
+        return facts
+    if hasattr(obj, "get_params") and hasattr(obj, "fit"):
+        _estimator_facts(obj, facts)
+        return facts
+    if hasattr(obj, "pvalue") or hasattr(obj, "pvalues") or hasattr(obj, "rsquared"):
+        _result_facts(obj, facts)
+        return facts
+    if isinstance(obj, list | tuple | dict | set):
+        facts.update(kind="sequence", length=len(obj))
+        if not shallow:
+            items = list(obj.values()) if isinstance(obj, dict) else list(obj)
+            facts["values"] = _numbers(items)
+        return facts
+    if hasattr(obj, "__len__"):
+        with contextlib.suppress(Exception):
+            facts["length"] = len(obj)
+    return facts
+
+
+def sample_facts(value: Any) -> dict[str, Any]:
+    """Size, spread, skewness and a Shapiro-Wilk p-value of a numeric sample."""
+    import numpy as np
+
+    arr = np.asarray(value, dtype=float).ravel()
+    missing = int(np.isnan(arr).sum())
+    arr = arr[~np.isnan(arr)]
+    n = int(arr.size)
+    out: dict[str, Any] = {"n": n, "missing": missing}
+    if n == 0:
+        return out
+    out["n_unique"] = int(np.unique(arr).size)
+    out["integer_valued"] = bool(np.all(arr == np.round(arr)))
+    out["mean"] = float(arr.mean())
+    out["min"], out["max"] = float(arr.min()), float(arr.max())
+    if n > 1:
+        out["std"] = float(arr.std(ddof=1))
+    if n >= 3 and out.get("std"):
+        centred = arr - arr.mean()
+        m2 = float(np.mean(centred**2))
+        out["skew"] = float(np.mean(centred**3) / m2**1.5) if m2 > 0 else 0.0
+        if out["n_unique"] > 2:
+            try:
+                from scipy.stats import shapiro
+
+                sample = arr if n <= 5000 else arr[:: max(1, n // 5000)][:5000]
+                p = float(shapiro(sample).pvalue)
+                out["normal_p"] = None if math.isnan(p) else p
+            except Exception:
+                pass
+    return out
+
+
+def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
+    t0 = time.perf_counter()
+    if isinstance(request, str):
+        request = json.loads(request)
+    budget = float(request.get("budget_ms", 25.0)) / 1000
+    shallow = request.get("mode") == "before"
+    objects: dict[str, Any] = {}
+    samples: list[dict[str, Any]] = []
+    errors: list[str] = []
+    truncated = False
+    for name in request.get("names", []):
+        if time.perf_counter() - t0 > budget:
+            truncated = True
+            break
+        if name in SKIP_NAMES or name.startswith("_") or name not in ns:
+            continue
+        try:
+            objects[name] = describe(name, ns[name], shallow=shallow)
+        except Exception as exc:
+            errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    for spec in request.get("samples", []):
+        if time.perf_counter() - t0 > budget:
+            truncated = True
+            break
+        expr = spec.get("expr", "")
+        if not is_safe_expression(expr):
+            continue
+        try:
+            value = eval(compile(expr, "<nbcritic-sample>", "eval"), {"__builtins__": {}}, ns)
+            samples.append({**spec, **sample_facts(value)})
+        except Exception as exc:
+            errors.append(f"{expr[:60]}: {type(exc).__name__}: {exc}")
+    elapsed = (time.perf_counter() - t0) * 1000
+    return json.dumps({"objects": objects, "samples": samples, "elapsed_ms": elapsed,
+                       "truncated": truncated, "errors": errors[:20]}, default=str)

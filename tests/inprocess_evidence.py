@@ -1,0 +1,48 @@
+"""Evidence for a snippet run in this process: the same `kernel_facts.collect` the kernel
+runs, without a kernel, for fast rule tests. Integration tests get evidence from a real
+kernel through the service."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import textwrap
+import warnings
+from typing import Any
+
+import matplotlib
+
+from critics.evidence import Evidence
+from services.cell_evidence import gather_in_process, snapshot_before
+
+matplotlib.use("Agg")
+
+
+def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None) -> Evidence:
+    """Run `setup` then `code` in a fresh namespace (stdout/stderr captured as stream
+    outputs, as Jupyter would show them) and gather the evidence for `code`."""
+    code, setup = textwrap.dedent(code), textwrap.dedent(setup)
+    ns = {} if ns is None else ns
+    if setup:
+        exec(compile(setup, "<setup>", "exec"), ns)
+    before = snapshot_before(code, ns, setup)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _to_stream(err)
+        exec(compile(code, "<cell>", "exec"), ns)
+    outputs = [{"output_type": "stream", "name": name, "text": buf.getvalue()}
+               for name, buf in (("stdout", out), ("stderr", err)) if buf.getvalue()]
+    return gather_in_process(code, ns, outputs, prior_code=setup, before=before)
+
+
+def _to_stream(stream: io.StringIO):  # type: ignore[no-untyped-def]
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        stream.write(warnings.formatwarning(message, category, filename, lineno, line))
+    return show
+
+
+def evidence(code: str, **kwargs: Any) -> Evidence:
+    """Evidence from code alone (no execution): for rules that read only the AST."""
+    return Evidence(code=textwrap.dedent(code), **kwargs)
