@@ -1,0 +1,242 @@
+"""Recall and false-positive rate of the AnalysisCritic on the labeled corpus, per family,
+and the critic's time per cell (rules, introspection).
+
+Every case runs for real: a notebook per case (its `setup` cell, then the cell under
+review) executed by NotebookService in a fresh kernel from the warm pool, the critique read
+from the cell's result. Rules only: the Claude critic is off (no model is ever called here).
+
+    .venv/bin/python bench/critic_eval.py            # all cases, writes bench/README.md
+    .venv/bin/python bench/critic_eval.py --split dev --no-write --show-misses
+
+Scoring: a flawed case is caught when a finding of its family has severity medium or
+worse (recall; "strict recall" asks for high or worse). A sound case is a false positive
+when any finding is high or critical (the issue's definition).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.critic_corpus import FAMILIES, Case, all_cases  # noqa: E402
+from critics import Severity  # noqa: E402
+
+README = ROOT / "bench" / "README.md"
+START, END = "<!-- critic_eval:start -->", "<!-- critic_eval:end -->"
+RECALL_TARGET, FP_TARGET, RULES_MS_TARGET, INTROSPECTION_MS_TARGET = 0.9, 0.05, 5.0, 30.0
+
+
+@dataclass
+class Scored:
+    case: Case
+    status: str
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    rules_ms: float = 0.0
+    introspection_ms: float = 0.0
+    cell_ms: float = 0.0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def caught(self, floor: str = "medium") -> bool:
+        return any(f["family"] == self.case.family and Severity(f["severity"]) >= floor
+                   for f in self.findings)
+
+    @property
+    def false_positive(self) -> bool:
+        return any(Severity(f["severity"]) >= "high" for f in self.findings)
+
+
+async def run_cases(cases: list[Case], pool_size: int) -> list[Scored]:
+    from services.config import EngineConfig
+    from services.notebook_service import NotebookService
+
+    data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-critic-eval-"))
+    service = NotebookService(EngineConfig(data_dir=data_dir, pool_size=pool_size,
+                                           critic_llm=False, cell_timeout=60))
+    await service.start()
+    scored: list[Scored] = []
+    try:
+        for i, case in enumerate(cases, 1):
+            notebook_id = await service.create_notebook(f"case-{i}")
+            if case.setup:
+                setup = await service.add_cell(notebook_id, source=case.setup)
+                await service.execute_cell(notebook_id, setup.id)
+            cell = await service.add_cell(notebook_id, source=case.code)
+            result = await service.execute_cell(notebook_id, cell.id)
+            critique = result.critique or {}
+            timing = critique.get("timing_ms", {})
+            scored.append(Scored(case, result.status.value, critique.get("findings", []),
+                                 timing.get("rules", 0.0), timing.get("introspection", 0.0),
+                                 result.duration_ms, critique.get("errors", [])))
+            await service.delete_notebook(notebook_id)  # its kernel goes; the next is fresh
+            print(f"\r{i}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
+    finally:
+        print(file=sys.stderr)
+        await service.stop()
+    return scored
+
+
+def run_in_process(cases: list[Case]) -> list[Scored]:
+    """Development mode: same facts, collected in this process (no kernel, no timing)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from inprocess_evidence import run_and_gather
+
+    from critics import AnalysisCritic
+
+    critic = AnalysisCritic(load_plugins=False)
+    out = []
+    for case in cases:
+        ev = run_and_gather(case.code, case.setup)
+        critique = critic.review(ev)
+        out.append(Scored(case, "ok", [f.to_dict() for f in critique.findings],
+                          critique.rules_ms, ev.introspection_ms, 0.0,
+                          [e.__dict__ for e in critique.errors]))
+    return out
+
+
+def _rate(num: int, den: int) -> str:
+    return f"{num / den:.2f} ({num}/{den})" if den else "-"
+
+
+def report(scored: list[Scored]) -> tuple[str, dict[str, Any]]:
+    rows = []
+    totals: dict[str, Any] = {}
+    for split in ("dev", "holdout", "all"):
+        part = [s for s in scored if split == "all" or s.case.split == split]
+        flawed = [s for s in part if s.case.flawed]
+        sound = [s for s in part if not s.case.flawed]
+        totals[split] = {
+            "flawed": len(flawed), "sound": len(sound),
+            "recall": sum(s.caught() for s in flawed) / len(flawed) if flawed else None,
+            "strict_recall": (sum(s.caught("high") for s in flawed) / len(flawed)
+                              if flawed else None),
+            "fp_rate": sum(s.false_positive for s in sound) / len(sound) if sound else None,
+        }
+        rows.append(f"| {split} | {_rate(sum(s.caught() for s in flawed), len(flawed))} | "
+                    f"{_rate(sum(s.caught('high') for s in flawed), len(flawed))} | "
+                    f"{_rate(sum(s.false_positive for s in sound), len(sound))} |")
+    fam_rows = []
+    for family in FAMILIES:
+        flawed = [s for s in scored if s.case.family == family]
+        twins = {s.case.twin for s in flawed}
+        sound = [s for s in scored if not s.case.flawed and s.case.id in twins]
+        fam_rows.append(
+            f"| {family} | {_rate(sum(s.caught() for s in flawed), len(flawed))} | "
+            f"{_rate(sum(s.caught('high') for s in flawed), len(flawed))} | "
+            f"{_rate(sum(s.false_positive for s in sound), len(sound))} |")
+    general = [s for s in scored if not s.case.flawed and not s.case.twin]
+    fam_rows.append(f"| ordinary sound analyses | - | - | "
+                    f"{_rate(sum(s.false_positive for s in general), len(general))} |")
+    rules = [s.rules_ms for s in scored]
+    intro = [s.introspection_ms for s in scored]
+    cell = [s.cell_ms for s in scored if s.cell_ms]
+    timing = {
+        "rules_ms_median": statistics.median(rules), "rules_ms_p90": _p90(rules),
+        "introspection_ms_median": statistics.median(intro), "introspection_ms_p90": _p90(intro),
+        "cell_ms_median": statistics.median(cell) if cell else None,
+    }
+    totals["timing"] = timing
+    errors = sum(len(s.errors) for s in scored)
+    all_t = totals["all"]
+    verdict = (
+        f"recall {all_t['recall']:.2f} (target >= {RECALL_TARGET}), false-positive rate "
+        f"{all_t['fp_rate']:.2f} (target <= {FP_TARGET}); rules {timing['rules_ms_median']:.2f}"
+        f" ms median (target < {RULES_MS_TARGET}), introspection "
+        f"{timing['introspection_ms_median']:.1f} ms median (target < "
+        f"{INTROSPECTION_MS_TARGET})")
+    text = "\n".join([
+        f"Corpus: {len(scored)} cells ({sum(s.case.flawed for s in scored)} flawed, "
+        f"{sum(not s.case.flawed for s in scored)} sound), each run in a fresh kernel "
+        "through NotebookService; rules only (no LLM). Critic errors: "
+        f"{errors}.", "", f"**Result:** {verdict}.", "",
+        "| split | recall (>= medium) | strict recall (>= high) | false-positive rate |",
+        "|---|---|---|---|", *rows, "",
+        "| family | recall | strict recall | FP rate on its sound twins |",
+        "|---|---|---|---|", *fam_rows, "",
+        "| critic time per cell | median | p90 |", "|---|---|---|",
+        f"| rules | {timing['rules_ms_median']:.2f} ms | {timing['rules_ms_p90']:.2f} ms |",
+        f"| introspection (silent kernel request) | {timing['introspection_ms_median']:.1f} ms "
+        f"| {timing['introspection_ms_p90']:.1f} ms |",
+        f"| the cell itself (for scale) | {timing['cell_ms_median'] or 0:.1f} ms | - |",
+    ])
+    return text, totals
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] if ordered else 0.0
+
+
+def misses(scored: list[Scored]) -> str:
+    lines = []
+    for s in scored:
+        if s.case.flawed and not s.caught():
+            got = ", ".join(f"{f['rule_id']}:{f['severity']}" for f in s.findings) or "nothing"
+            lines.append(f"MISS {s.case.split} {s.case.id} ({s.case.family}): {got}")
+        elif not s.case.flawed and s.false_positive:
+            got = ", ".join(f"{f['rule_id']}:{f['severity']}:{f['confidence']}"
+                            for f in s.findings if Severity(f["severity"]) >= "high")
+            lines.append(f"FP   {s.case.split} {s.case.id}: {got}")
+        if s.errors:
+            lines.append(f"ERR  {s.case.id}: {s.errors}")
+        if s.status != "ok":
+            lines.append(f"RUN  {s.case.id}: status {s.status}")
+    return "\n".join(lines)
+
+
+def write_readme(text: str, command: str) -> None:
+    body = README.read_text() if README.exists() else "# Benchmarks\n"
+    section = (f"{START}\n## Critic precision and recall (`bench/critic_eval.py`)\n\n"
+               f"Command: `{command}`\n\n{text}\n{END}")
+    if START in body:
+        head, rest = body.split(START, 1)
+        body = head + section + rest.split(END, 1)[1]
+    else:
+        body = body.rstrip() + "\n\n" + section + "\n"
+    README.write_text(body)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=("dev", "holdout"))
+    parser.add_argument("--family", choices=FAMILIES)
+    parser.add_argument("--in-process", action="store_true",
+                        help="collect facts in this process instead of a kernel (fast, dev)")
+    parser.add_argument("--no-write", action="store_true", help="do not update bench/README.md")
+    parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the totals as JSON here")
+    parser.add_argument("--pool-size", type=int, default=2)
+    args = parser.parse_args()
+    cases = all_cases(args.split)
+    if args.family:
+        cases = [c for c in cases if c.family == args.family or (
+            not c.flawed and c.id in {x.twin for x in cases if x.family == args.family})]
+    t0 = time.perf_counter()
+    scored = run_in_process(cases) if args.in_process else asyncio.run(
+        run_cases(cases, args.pool_size))
+    text, totals = report(scored)
+    print(text)
+    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    if args.show_misses:
+        print("\n" + misses(scored))
+    if args.json:
+        args.json.write_text(json.dumps(totals, indent=2))
+    full_run = not (args.split or args.family or args.in_process)
+    if full_run and not args.no_write:
+        write_readme(text, ".venv/bin/python bench/critic_eval.py")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
