@@ -74,7 +74,8 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     from services.notebook_store import InvalidNotebook
 
     data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-run-"))
-    service = NotebookService(_settings(data_dir=data_dir, pool_size=0))
+    settings = _settings(data_dir=data_dir, pool_size=0)
+    service = NotebookService(settings, reviewer=settings.build_reviewer())
     await service.start()
     try:
         try:

@@ -33,7 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        service = NotebookService(settings)
+        service = NotebookService(settings, reviewer=settings.build_reviewer())
         await service.start()
         app.state.service = service
         try:

@@ -18,6 +18,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from services.cell_review import CellReviewer
 from services.config import EngineConfig
 
 CONFIG_ENV = "NBCRITIC_CONFIG"  # path of an optional TOML file
@@ -36,7 +37,24 @@ class Settings(EngineConfig, BaseSettings):
         None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "NBCRITIC_ANTHROPIC_API_KEY"))
     anthropic_base_url: str | None = Field(
         None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL", "NBCRITIC_ANTHROPIC_BASE_URL"))
-    model: str = Field("claude-sonnet-4-5", description="Claude model for generation and critique.")
+    model: str = Field("claude-sonnet-5-5", description="Claude model for generation and critique.")
+    llm_timeout: float = Field(30.0, gt=0, description="Seconds per Anthropic API attempt.")
+    llm_max_retries: int = Field(2, ge=0, le=10,
+                                 description="Retries after a 429/5xx/timeout (bounded backoff).")
+
+    def build_reviewer(self) -> CellReviewer:
+        """The critic step, with the Claude critic when a key is set and `critic_llm` is on."""
+        llm = None
+        if self.critic_llm and self.anthropic_api_key is not None:
+            from critics.claude_critic import ClaudeCritic
+            from services.anthropic_client import make_async_client
+
+            client = make_async_client(self.anthropic_api_key.get_secret_value(),
+                                       base_url=self.anthropic_base_url,
+                                       timeout=self.llm_timeout,
+                                       max_retries=self.llm_max_retries)
+            llm = ClaudeCritic(client, model=self.model)
+        return CellReviewer(self, llm=llm)
 
     @classmethod
     def settings_customise_sources(

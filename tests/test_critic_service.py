@@ -276,3 +276,29 @@ def test_critique_over_http(live_server: Any) -> None:
             assert api.get("/api/notebooks/nope/cells/x/critique").status_code == 404
     finally:
         critic.unregister("test.flags_print")
+
+
+def test_claude_critic_end_to_end_over_http(tmp_path: Path) -> None:
+    """With a key and a base URL, the service's critique includes the Claude critic's
+    findings; the model is a local server speaking the Messages API."""
+    from .conftest import LiveServer
+    from .messages_api_server import MessagesAPIServer
+
+    with MessagesAPIServer() as claude:
+        claude.reply_tool("report_findings", {"findings": [{
+            "family": "suspicious_values", "title": "Accuracy computed on training data",
+            "explanation": "score is computed on the rows the model was fit on",
+            "severity": "high", "confidence": 0.7, "quotes": ["acc = 1.0"], "lines": [1],
+            "suggestion": "evaluate on held-out data"}]})
+        settings = make_settings(tmp_path, anthropic_api_key="test-key",
+                                 anthropic_base_url=claude.url, llm_max_retries=0)
+        with LiveServer(settings) as server, server.client() as api:
+            nb, (cell,) = new_notebook(api, "acc = 1.0\nprint(acc)")
+            body = api.post(f"/api/notebooks/{nb}/cells/{cell}/execute", json={}).json()
+            assert api.get("/api/critic").json()["llm"] is True
+        assert len(claude.requests) == 1
+        assert "acc = 1.0" in claude.requests[0].user_text
+        claude_findings = [f for f in body["critique"]["findings"] if f["source"] == "claude"]
+        assert [f["rule_id"] for f in claude_findings] == ["claude.suspicious_values"]
+        assert claude_findings[0]["evidence"]["quotes"] == ["acc = 1.0"]
+        assert body["critique"]["timing_ms"]["llm"] > 0

@@ -1,0 +1,82 @@
+"""The one place the service builds its Anthropic client (the Claude critic and the code
+generator share it). `critics` never imports `anthropic`: it gets this client injected."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from typing import Any
+
+import anthropic
+
+DEFAULT_MAX_RETRY_WAIT = 10.0
+
+
+class RetryAfterCap(anthropic.Middleware):
+    """Bound the wait a server can impose through `retry-after` / `retry-after-ms`.
+
+    The SDK (2.x) sleeps for whatever positive `retry-after` a 408/409/429/5xx response
+    carries, with no upper bound but ~49 days; this rewrites a longer wait on an error
+    response to `max_wait` seconds before the SDK's retry loop reads it. Runs once per HTTP
+    attempt, inside that loop."""
+
+    def __init__(self, max_wait: float = DEFAULT_MAX_RETRY_WAIT) -> None:
+        self.max_wait = max_wait
+
+    async def handle_async(self, request: anthropic.APIRequest, call_next: Any) -> Any:
+        response = await call_next(request)
+        http_response = getattr(response, "http_response", None)
+        if http_response is not None and not http_response.is_success:
+            headers = http_response.headers
+            wait = _requested_wait(headers)
+            if wait is not None and wait > self.max_wait:
+                for name in ("retry-after", "retry-after-ms"):
+                    if name in headers:
+                        del headers[name]
+                headers["retry-after-ms"] = str(int(self.max_wait * 1000))
+        return response
+
+
+def _requested_wait(headers: Any) -> float | None:
+    """Seconds asked for, read the way the SDK reads them (ms header first, then seconds,
+    then an HTTP date)."""
+    try:
+        return float(headers.get("retry-after-ms")) / 1000
+    except (TypeError, ValueError):
+        pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    parsed = email.utils.parsedate_tz(value)
+    return None if parsed is None else email.utils.mktime_tz(parsed) - time.time()
+
+
+def make_async_client(api_key: str, *, base_url: str | None = None, timeout: float = 60.0,
+                      max_retries: int = 2,
+                      max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT) -> anthropic.AsyncAnthropic:
+    """An `AsyncAnthropic` for the service.
+
+    - `base_url`: any Anthropic-compatible endpoint; None falls back to the SDK's own
+      resolution (`ANTHROPIC_BASE_URL`, then https://api.anthropic.com).
+    - `timeout`: seconds for each HTTP attempt (connect, read, write and pool each), not
+      for the whole call: a timed-out attempt is retried like a connection error.
+    - `max_retries`: retries after the first attempt, so at most `max_retries + 1` requests.
+      The SDK retries connection errors, timeouts, 408, 409, 429 and 5xx (a server may veto
+      with `x-should-retry: false`). Before each retry it sleeps for the server's positive
+      `retry-after-ms` / `retry-after`, capped here at `max_retry_wait` seconds (RetryAfterCap),
+      else for an exponential backoff 0.5 s * 2**n (n = retries done), at most 8 s, with up to
+      -25 % jitter: 0.375-0.5 s, then 0.75-1 s, ... (`retry-after: 0` means "no hint", so
+      it gets the backoff too, not an immediate retry).
+
+    Worst case for one call: `(max_retries + 1) * timeout + max_retries * max(max_retry_wait, 8)`
+    seconds, e.g. 3 * 60 + 2 * 10 = 200 s with the defaults; pass a shorter `timeout` where a
+    cell waits on the call.
+    """
+    return anthropic.AsyncAnthropic(
+        api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
+        middleware=[RetryAfterCap(max_retry_wait)],
+    )
