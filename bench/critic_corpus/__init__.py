@@ -1,0 +1,73 @@
+"""Labelled corpus of notebook cells for measuring the nbcritic analysis critic.
+
+Each `Case` is one cell under review. Flawed cells carry the id of their flaw family in
+`family`; sound cells carry `family=None`. Most flawed cells have a matched sound `twin` (the
+same analysis done right), so a benchmark can measure recall on flawed cells and the
+false-positive rate on sound ones that look almost the same.
+
+Cases live in `dev/<family>.py` and `holdout/<family>.py` (each module defines
+`CASES: list[Case]`), plus `dev/sound_general.py` and `holdout/sound_general.py` for ordinary
+sound analyses. Holdout cases use different idioms from the dev cases of the same family: tune
+the critic on `dev`, measure generalisation on `holdout`.
+
+The corpus was written independently of the critic's rules. Check it with
+`.venv/bin/python bench/critic_corpus/check_corpus.py`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+FAMILIES: tuple[str, ...] = (
+    "leakage",
+    "target_leakage",
+    "circular_validation",
+    "multiple_comparisons",
+    "parametric_assumptions",
+    "pseudoreplication",
+    "correlation_misuse",
+    "suspicious_values",
+    "data_loss",
+    "unseeded_randomness",
+)
+
+SPLITS: tuple[str, ...] = ("dev", "holdout")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str  # unique, e.g. "leakage-scaler-housing"
+    family: str | None  # the flaw family for flawed cells, None for sound cells
+    code: str  # the cell under review (self-contained unless `setup` is used)
+    twin: str | None = None  # id of the matched sound/flawed counterpart, if any
+    setup: str = ""  # optional earlier cell run first in the same kernel (not reviewed)
+    note: str = ""  # one line: what the flaw is, or why the cell is sound
+    split: str = "dev"  # "dev" or "holdout"
+
+    @property
+    def flawed(self) -> bool:
+        return self.family is not None
+
+
+def iter_modules() -> list[tuple[str, object]]:
+    """(split, module) for every case module under dev/ and holdout/, in a stable order."""
+    found = []
+    for split in SPLITS:
+        pkg = importlib.import_module(f"{__name__}.{split}")
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            found.append((split, importlib.import_module(f"{pkg.__name__}.{info.name}")))
+    return found
+
+
+def all_cases(split: str | None = None) -> list[Case]:
+    """Every case of every module, or only those of one split ("dev" or "holdout")."""
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
+    cases = [case for _, module in iter_modules() for case in module.CASES]
+    return [c for c in cases if split is None or c.split == split]
+
+
+def by_id(split: str | None = None) -> dict[str, Case]:
+    return {c.id: c for c in all_cases(split)}

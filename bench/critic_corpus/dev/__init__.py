@@ -1,0 +1,1 @@
+"""Development cases: tune the critic on these."""

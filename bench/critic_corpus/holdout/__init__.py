@@ -1,0 +1,1 @@
+"""Held-out cases: different idioms from dev, for measuring generalisation."""
