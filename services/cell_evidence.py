@@ -76,12 +76,20 @@ def _filtered_in_place(model: CodeModel) -> list[str]:
     out: list[str] = []
     for a in model.assignments:
         for target in a.targets:
-            if target in seen:
-                continue
+            if target in seen or _writes_into(a.stmt, target):
+                continue  # a column write (`df["x"] = ...`) keeps the rows
             seen.add(target)
             if target in a.loaded and _is_filter(a.value, target):
                 out.append(target)
     return out
+
+
+def _writes_into(stmt: ast.AST, name: str) -> bool:
+    """`name["col"] = ...` or `name.attr = ...`: the name is mutated, not rebound."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    bound = {t.id for t in targets if isinstance(t, ast.Name)}
+    return name not in bound and any(
+        isinstance(t, ast.Subscript | ast.Attribute) and root_name(t) == name for t in targets)
 
 
 def _is_filter(value: ast.AST | None, target: str) -> bool:

@@ -61,15 +61,22 @@ def cell_disabled_rules(cell: NotebookNode) -> list[str]:
 
 
 def prior_code_of(nb: NotebookNode, cell_id: str) -> str:
-    """The code cells above `cell_id` (their imports and data loading), last part kept."""
+    """The code cells above `cell_id` (their imports and data loading): whole cells, the
+    nearest ones kept when they exceed the budget, so the text always parses."""
     parts: list[str] = []
     for cell in nb.cells:
         if cell.get("id") == cell_id:
             break
         if cell.cell_type == "code" and cell.source.strip():
             parts.append(cell.source)
-    text = "\n\n".join(parts)
-    return text[-PRIOR_CODE_CHARS:]
+    kept: list[str] = []
+    size = 0
+    for source in reversed(parts):
+        size += len(source) + 2
+        if size > PRIOR_CODE_CHARS and kept:
+            break
+        kept.append(source)
+    return "\n\n".join(reversed(kept))
 
 
 class CellReviewer:

@@ -4,6 +4,7 @@ kernel through the service."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import textwrap
@@ -31,10 +32,31 @@ def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None)
             warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _to_stream(err)
-        exec(compile(code, "<cell>", "exec"), ns)
-    outputs = [{"output_type": "stream", "name": name, "text": buf.getvalue()}
-               for name, buf in (("stdout", out), ("stderr", err)) if buf.getvalue()]
+        result = _run_like_ipython(code, ns)
+    outputs: list[dict[str, Any]] = [
+        {"output_type": "stream", "name": name, "text": buf.getvalue()}
+        for name, buf in (("stdout", out), ("stderr", err)) if buf.getvalue()]
+    if result is not None:  # the last bare expression is displayed, as in Jupyter
+        data = {"text/plain": repr(result)}
+        html = getattr(result, "_repr_html_", None)
+        if callable(html) and (rendered := html()):
+            data["text/html"] = rendered
+        outputs.append({"output_type": "execute_result", "data": data, "metadata": {},
+                        "execution_count": 1})
     return gather_in_process(code, ns, outputs, prior_code=setup, before=before)
+
+
+def _run_like_ipython(code: str, ns: dict[str, Any]) -> Any:
+    """Execute `code`; return the value of its last statement if that is an expression
+    (None for a trailing `;` or an expression that is None)."""
+    tree = ast.parse(code)
+    last = tree.body[-1] if tree.body else None
+    if isinstance(last, ast.Expr) and not code.rstrip().endswith(";"):
+        tree.body.pop()
+        exec(compile(tree, "<cell>", "exec"), ns)
+        return eval(compile(ast.Expression(last.value), "<cell>", "eval"), ns)
+    exec(compile(tree, "<cell>", "exec"), ns)
+    return None
 
 
 def _to_stream(stream: io.StringIO):  # type: ignore[no-untyped-def]

@@ -1,0 +1,590 @@
+"""Correlation misuse.
+
+- `pearson_on_codes`: Pearson's r (`pearsonr`, `np.corrcoef`, `df.corr()`, `Series.corr`,
+  `pingouin.corr`) on numeric codes of categories or ranks: label-encoded nominal categories
+  (LabelEncoder, `.cat.codes`, `factorize`, a `map` to ints), Likert items, education or
+  income brackets, zip codes and ids. Pearson measures linear association between interval
+  quantities; on arbitrary codes the coefficient is not meaningful.
+- `causal_language`: a correlation reported as causation ("X drives Y", "leads to").
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..code_model import CallSite, CodeModel, root_name
+from ..evidence import Evidence
+from ..findings import Finding
+from ..rule import rule
+
+_ORDINAL_WORDS = re.compile(
+    r"(?i)^(?:very\s*)?(?:low|lower|medium|mid|middle|moderate|high|higher|small|large|"
+    r"never|rarely|seldom|sometimes|occasionally|often|usually|always|"
+    r"strongly\s*disagree|disagree|neutral|agree|strongly\s*agree|somewhat\s*\w+|"
+    r"poor|fair|good|very\s*good|excellent|bad|average|"
+    r"none|mild|moderate|severe|minimal|"
+    r"primary|secondary|high\s*school|hs|college|some\s*college|bachelor'?s?|master'?s?|"
+    r"phd|doctorate|graduate|undergraduate|diploma|"
+    r"xs|s|m|l|xl|xxl|junior|senior|entry|lead|principal|"
+    r"first|second|third|fourth|fifth|bronze|silver|gold|platinum|"
+    r"[<>]?\s*\$?\d+[kK]?\s*(?:-|to|\u2013)\s*\$?\d+[kK]?|\d+\+|under\s*\S+|over\s*\S+)$")
+_ORDINAL_NAME = re.compile(
+    r"(?i)likert|(?:^|_)q\d+|(?:^|_)item_?\d+|rating|satisf|agree|education|(?:^|_)edu|"
+    r"bracket|(?:^|_)band|income_?(?:group|level|cat|class)|(?:^|_)tier|severity|stage|"
+    r"(?:^|_)grade|(?:^|_)level|(?:^|_)rank|frequency|(?:^|_)score_?cat|(?:^|_)nps|"
+    r"pain_?score|stars?$|opinion|attitude|importance|likelihood|scale")
+_NOMINAL_NAME = re.compile(
+    r"(?i)(?:^|_)zip|postal|postcode|fips|(?:^|_)id$|^id_|_code$|^code|phone|"
+    r"(?:^|_)(?:city|country|state|region|color|colour|department|dept|brand|genre|species|"
+    r"breed|blood_?type|marital|occupation|job|race|ethnicity|religion|nationality|"
+    r"category|product_?type|channel|store|team|make|model)(?:_?(?:code|id|enc|encoded|"
+    r"label|num|idx|cat))?$")
+_CAUSAL = re.compile(
+    r"(?i)\b(?:causes?|caused|causing|leads?\s+to|led\s+to|drives?|driving|drove|"
+    r"(?<=\w\s)results?\s+in|resulting\s+in|is\s+responsible\s+for|"
+    r"(?:the\s+)?(?:causal\s+)?effect\s+of\s+\w+\s+on|impact\s+of\s+\w+\s+on|"
+    r"(?:will|would)\s+(?:increase|decrease|raise|lower|reduce|improve|boost)|"
+    r"makes?\s+(?:people|customers|users|patients|students)|boosts?|"
+    r"(?<!as\s)(?:reduces|lowers|raises|improves|prevents|hurts|harms|protects\s+against)|"
+    r"increasing\s+\w+\s+(?:will|would)|if\s+we\s+(?:increase|raise|cut|reduce))\b")
+_HEDGE = re.compile(
+    r"(?i)not\s+(?:imply|necessarily|mean|prove|establish)\s+caus|causation|not\s+causal|"
+    r"correlation\s+(?:is\s+)?not|no\s+causal|cannot\s+(?:infer|conclude)|"
+    r"observational|confound")
+_ENCODER_HINT = re.compile(
+    r"LabelEncoder|OrdinalEncoder|\.codes|factorize|\.map\(|\.replace\(|ordered")
+_CORR_CALLS = ("pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "corrcoef",
+               "linregress", "corr", "corrwith", "polyfit")
+
+
+def _src(ev: Evidence, node: ast.AST) -> str:
+    """Source text of a node (like `CodeModel.src`, without re-splitting the cell)."""
+    try:
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        lines = ev.lines
+        if first == last:
+            return lines[first].encode()[start:end].decode()
+        return "\n".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
+                          lines[last].encode()[:end].decode()])
+    except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
+        return ast.unparse(node)
+
+
+@dataclass
+class _Var:
+    label: str
+    frame: str | None
+    column: str | None
+    name: str | None  # a plain variable
+
+
+@dataclass
+class _Coded:
+    kind: str  # "nominal" | "ordinal" | "id" | "few"
+    how: str
+    line: int | None
+    from_facts: bool
+
+
+def _str(node: ast.AST | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _var_of(m: CodeModel, node: ast.AST) -> _Var:
+    """`df["edu"]`, `df.edu`, `df["edu"].values`, `codes` -> frame/column/name."""
+    label = _src(m.evidence, node)
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("to_numpy", "astype", "dropna", "ravel", "tolist",
+                                   "fillna", "copy"):
+            node = node.func.value
+        else:
+            break
+    if isinstance(node, ast.Subscript):
+        base = node.value
+        col = _str(node.slice)
+        if isinstance(base, ast.Attribute) and base.attr == "loc" and isinstance(
+                node.slice, ast.Tuple) and len(node.slice.elts) == 2:
+            col = _str(node.slice.elts[1])
+            base = base.value
+        if col is not None:
+            return _Var(label, root_name(base), col, None)
+    if isinstance(node, ast.Attribute):
+        return _Var(label, root_name(node.value), node.attr, None)
+    if isinstance(node, ast.Name):
+        return _Var(label, None, None, node.id)
+    return _Var(label, root_name(node), None, None)
+
+
+class _Encodings:
+    """Columns and variables that hold codes, read from this cell and earlier cells."""
+
+    def __init__(self, ev: Evidence):
+        self.m = ev.model
+        self.cols: dict[tuple[str | None, str], _Coded] = {}
+        self.frames: dict[str, _Coded] = {}  # every column of the frame encoded
+        self._ordered_cats: set[str] = set()
+        self._dicts: dict[str, ast.Dict] = {}
+        for tree, code, here in ((self.m._prior_tree, ev.prior_code, False),
+                                 (self.m.tree, ev.code, True)):
+            if _ENCODER_HINT.search(code):
+                self._scan(tree, here)
+
+    def _scan(self, tree: ast.AST, here: bool) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                self._assign(node, here)
+            elif isinstance(node, ast.For):
+                self._loop(node, here)
+
+    def _kind_of_value(self, value: ast.AST) -> tuple[str, str] | None:
+        """('nominal'|'ordinal', how) when `value` computes category codes."""
+        for sub in ast.walk(value):
+            if isinstance(sub, ast.Attribute) and sub.attr == "codes":
+                inner = _src(self.m.evidence, sub.value)
+                if "ordered=True" in inner or any(n in inner for n in self._ordered_cats):
+                    return "ordinal", "ordered categorical codes"
+                return "nominal", "`.cat.codes`"
+            if not isinstance(sub, ast.Call):
+                continue
+            f = sub.func
+            attr = f.attr if isinstance(f, ast.Attribute) else (
+                f.id if isinstance(f, ast.Name) else "")
+            if attr in ("fit_transform", "transform"):
+                recv = f.value if isinstance(f, ast.Attribute) else None
+                enc = self._encoder_of(recv)
+                if enc == "LabelEncoder":
+                    return "nominal", "LabelEncoder"
+                if enc == "OrdinalEncoder":
+                    has_cats = isinstance(recv, ast.Call) and any(
+                        k.arg == "categories" for k in recv.keywords)
+                    return ("ordinal", "OrdinalEncoder(categories=…)") if has_cats else (
+                        "nominal", "OrdinalEncoder (alphabetical order)")
+            if attr == "factorize":
+                return "nominal", "`factorize`"
+            mapping = sub.args[0] if sub.args else None
+            if isinstance(mapping, ast.Name):
+                mapping = self._dicts.get(mapping.id)
+            if attr in ("map", "replace") and isinstance(mapping, ast.Dict):
+                d = mapping
+                keys = [_str(k) for k in d.keys]
+                ints = all(isinstance(v, ast.Constant) and isinstance(v.value, int)
+                           and not isinstance(v.value, bool) for v in d.values)
+                if not ints or not keys or None in keys or len(keys) < 3:
+                    continue
+                ordinal_keys = sum(1 for k in keys if k and _ORDINAL_WORDS.match(k.strip()))
+                source = _src(self.m.evidence, f.value) if isinstance(f, ast.Attribute) else ""
+                if 2 * ordinal_keys >= len(keys) or _ORDINAL_NAME.search(source):
+                    return "ordinal", "a map of ordered labels to integers"
+                return "nominal", "a map of category labels to integers"
+        return None
+
+    def _encoder_of(self, recv: ast.AST | None) -> str | None:
+        if isinstance(recv, ast.Call):
+            name = self.m.dotted(recv.func) or (
+                recv.func.id if isinstance(recv.func, ast.Name) else "")
+            return name.rsplit(".", 1)[-1] if name else None
+        if isinstance(recv, ast.Name):
+            t = self.m.type_of(recv.id)
+            if t:
+                return t.rsplit(".", 1)[-1]
+        return None
+
+    def _assign(self, node: ast.Assign, here: bool) -> None:
+        value = node.value
+        if isinstance(value, ast.Dict):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    self._dicts[t.id] = value
+            return
+        if isinstance(value, ast.Call) and _str(value.args[0] if value.args else None) \
+                is None and any(k.arg == "ordered" for k in value.keywords):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    self._ordered_cats.add(t.id)
+        kind = self._kind_of_value(value)
+        # df = df.apply(LabelEncoder().fit_transform)
+        if kind is None and isinstance(value, ast.Call) and isinstance(
+                value.func, ast.Attribute) and value.func.attr == "apply" and value.args:
+            a0 = value.args[0]
+            if isinstance(a0, ast.Attribute) and a0.attr == "fit_transform" and \
+                    self._encoder_of(a0.value) == "LabelEncoder":
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        self.frames[t.id] = _Coded("nominal", "LabelEncoder on every column",
+                                                   node.lineno if here else None, False)
+                return
+        if kind is None:
+            return
+        coded = _Coded(kind[0], kind[1], node.lineno if here else None, False)
+        for t in node.targets:
+            for target in (t.elts if isinstance(t, ast.Tuple) else [t])[:1]:
+                if isinstance(target, ast.Name):
+                    self.cols[(None, target.id)] = coded
+                elif isinstance(target, ast.Subscript):
+                    frame = root_name(target.value)
+                    sl = target.slice
+                    names = [_str(sl)] if _str(sl) else [
+                        _str(e) for e in sl.elts] if isinstance(sl, ast.List | ast.Tuple) \
+                        else []
+                    for col in names:
+                        if col:
+                            self.cols[(frame, col)] = coded
+
+    def _loop(self, node: ast.For, here: bool) -> None:
+        """`for c in ["city", "color"]: df[c] = le.fit_transform(df[c])`."""
+        if not isinstance(node.target, ast.Name):
+            return
+        var = node.target.id
+        cols = [_str(e) for e in node.iter.elts] if isinstance(
+            node.iter, ast.List | ast.Tuple) else None
+        for stmt in node.body:
+            if not isinstance(stmt, ast.Assign):
+                continue
+            kind = self._kind_of_value(stmt.value)
+            if kind is None:
+                continue
+            for t in stmt.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Name) and \
+                        t.slice.id == var:
+                    frame = root_name(t.value)
+                    coded = _Coded(kind[0], kind[1], stmt.lineno if here else None, False)
+                    if cols:
+                        for c in cols:
+                            if c:
+                                self.cols[(frame, c)] = coded
+                    elif frame:
+                        self.frames[frame] = _Coded(kind[0], kind[1] + " on some columns",
+                                                    coded.line, False)
+
+    def lookup(self, v: _Var) -> _Coded | None:
+        if v.column is not None:
+            found = self.cols.get((v.frame, v.column))
+            if found is None:
+                found = next((c for (fr, col), c in self.cols.items()
+                              if col == v.column and fr is not None
+                              and v.frame is not None
+                              and self.m.depends_on(v.frame, fr)), None)
+            return found
+        if v.name is not None:
+            found = self.cols.get((None, v.name))
+            if found is None:  # x = df["city_code"] …
+                for a in self.m.assigned_at(v.name):
+                    if a.value is not None:
+                        inner = _var_of(self.m, a.value)
+                        if inner.column is not None:
+                            return self.lookup(inner)
+            return found
+        return None
+
+
+def _facts_of(ev: Evidence, v: _Var, call: CallSite | None) -> tuple[str, int, bool] | None:
+    """(dtype, distinct values, integer-valued) for a variable, from the kernel."""
+    if call is not None:
+        for s in ev.samples:
+            if s.line == call.line and s.expr == v.label:
+                return ("int" if s.integer_valued else "float"), s.n_unique, s.integer_valued
+    if v.frame is not None and v.column is not None:
+        f = ev.objects.get(v.frame)
+        if f is not None and v.column in f.dtypes:
+            dt = f.dtypes[v.column]
+            return dt, f.unique.get(v.column, 0), _is_int(dt)
+    if v.name is not None:
+        f = ev.objects.get(v.name)
+        if f is not None and f.kind in ("series", "ndarray") and "" in f.dtypes:
+            dt = f.dtypes[""]
+            return dt, f.unique.get("", 0), _is_int(dt) or (
+                bool(f.values) and all(x == int(x) for x in f.values or []))
+    return None
+
+
+def _is_int(dtype: str) -> bool:
+    return dtype.startswith(("int", "uint", "Int", "UInt")) or dtype == "category"
+
+
+def _classify(ev: Evidence, enc: _Encodings, v: _Var,
+              call: CallSite | None) -> _Coded | None:
+    facts = _facts_of(ev, v, call)
+    if facts is not None and 0 < facts[1] <= 2:
+        return None  # binary: Pearson is the point-biserial / phi coefficient
+    coded = enc.lookup(v)
+    if coded is None and v.frame is not None and v.frame in enc.frames:
+        coded = enc.frames[v.frame]
+        if facts is not None and not facts[2]:
+            coded = None  # a float column was not among the encoded ones
+    ident = v.column or v.name or ""
+    if coded is not None:
+        return _Coded(coded.kind, coded.how, coded.line,
+                      facts is not None and facts[2] and facts[1] >= 3)
+    if facts is None:
+        return None  # a name alone, without the kernel's facts, is too weak
+    dtype, n_unique, integer = facts
+    if not integer:
+        return None
+    if _ORDINAL_NAME.search(ident) and n_unique <= 11:
+        return _Coded("ordinal", f"integer codes with {n_unique} levels", None, True)
+    if _NOMINAL_NAME.search(ident):
+        return _Coded("id", f"an identifier/code column ({n_unique} distinct integers)",
+                      None, True)
+    if dtype == "category":
+        return _Coded("nominal", "a categorical column's codes", None, True)
+    if 3 <= n_unique <= 7:
+        return _Coded("few", f"integers with only {n_unique} distinct values", None, True)
+    return None
+
+
+def _severity(c: _Coded, matrix: bool) -> tuple[str, float]:
+    if c.kind == "nominal":
+        if c.from_facts:
+            return ("high", 0.8) if matrix else ("critical", 0.85)
+        return "high", 0.7
+    if c.kind == "ordinal":
+        return "high", 0.8 if c.from_facts else 0.65
+    if c.kind == "id":
+        return "high", 0.75
+    return "medium", 0.45
+
+
+def _is_pearson(call: CallSite) -> bool:
+    method = call.kwarg_value("method", None)
+    if method is None and call.method in ("corr", "corrwith") and call.node.args:
+        first = _str(call.node.args[0])
+        if first is not None:
+            method = first
+    return method in (None, "pearson")
+
+
+def _sites(ev: Evidence) -> list[tuple[CallSite, str, list[ast.AST], bool]]:
+    """(call, what, variable expressions, is a matrix) for each correlation on variables."""
+    m = ev.model
+    out: list[tuple[CallSite, str, list[ast.AST], bool]] = []
+    for c in m.calls:
+        last = c.last
+        if last in ("pearsonr", "spearmanr", "kendalltau") and (
+                (c.name or "").startswith("scipy") or c.name == last or "." not in (c.name or "")):
+            args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
+            out.append((c, last, args, False))
+        elif last == "corr" and (c.name or "").startswith("pingouin"):
+            args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
+            out.append((c, "pingouin.corr", args, False))
+        elif last == "corrcoef" and (c.name or "").startswith("numpy"):
+            args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
+            out.append((c, "np.corrcoef", args, len(args) == 1))
+        elif c.method == "corr" and c.receiver is not None and not (
+                c.name or "").startswith("pingouin"):
+            other = c.arg(0, "other")
+            if other is not None and _str(other) is None:
+                out.append((c, "Series.corr", [c.receiver, other], False))
+            else:
+                out.append((c, "DataFrame.corr", [c.receiver], True))
+        elif c.method == "corrwith" and c.receiver is not None:
+            out.append((c, "DataFrame.corrwith", [c.receiver], True))
+    return out
+
+
+def _matrix_columns(ev: Evidence, node: ast.AST) -> tuple[str | None, list[str]]:
+    """The frame and the columns a `df.corr()` / `df[cols].corr()` includes."""
+    m = ev.model
+    cols: list[str] | None = None
+    base = node
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.List | ast.Tuple):
+        cols = [s for s in (_str(e) for e in node.slice.elts) if s]
+        base = node.value
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
+        base = node.value
+        for a in m.assigned_at(node.slice.id):
+            if isinstance(a.value, ast.List | ast.Tuple):
+                cols = [s for s in (_str(e) for e in a.value.elts) if s]
+    dropped: set[str] = set()
+    floats_only = False
+    while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and \
+            base.func.attr in ("select_dtypes", "dropna", "copy", "drop", "assign",
+                               "reset_index", "fillna"):
+        call = base
+        if call.func.attr == "drop":  # type: ignore[attr-defined]
+            target = next((k.value for k in call.keywords if k.arg == "columns"), None)
+            axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
+            if target is None and call.args and isinstance(axis, ast.Constant) and \
+                    axis.value in (1, "columns"):
+                target = call.args[0]
+            if target is not None:
+                dropped |= {s for s in (_str(e) for e in (
+                    target.elts if isinstance(target, ast.List | ast.Tuple) else [target])) if s}
+        elif call.func.attr == "select_dtypes":  # type: ignore[attr-defined]
+            include = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "include"), None)
+            floats_only = "float" in (_src(ev, include) if include is not None else "")
+        base = call.func.value  # type: ignore[attr-defined]
+    frame = root_name(base)
+    f = ev.objects.get(frame) if frame else None
+    if cols is None:
+        if f is not None and f.kind == "dataframe":
+            kinds = ("float", "Float") if floats_only else (
+                "int", "uint", "float", "Int", "UInt", "Float", "bool")
+            cols = [c for c, dt in f.dtypes.items() if dt.startswith(kinds)]
+        else:
+            cols = []
+    return frame, [c for c in cols if c not in dropped]
+
+
+@rule("correlation_misuse.pearson_on_codes",
+      title="Pearson correlation on categorical or ordinal codes")
+def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
+    """Pearson's r on label-encoded categories, Likert items, brackets, zip codes or ids."""
+    if ev.tree is None:
+        return
+    sites = _sites(ev)
+    if not sites:
+        return
+    enc = _Encodings(ev)
+    m = ev.model
+    for call, what, exprs, matrix in sites:
+        pearson = what in ("np.corrcoef",) or (
+            what == "pearsonr") or (what in ("Series.corr", "DataFrame.corr",
+                                             "DataFrame.corrwith", "pingouin.corr")
+                                    and _is_pearson(call))
+        flagged: list[tuple[_Var, _Coded]] = []
+        if matrix and what != "np.corrcoef":
+            frame, cols = _matrix_columns(ev, exprs[0])
+            for col in cols:
+                v = _Var(f"{frame}[{col!r}]", frame, col, None)
+                c = _classify(ev, enc, v, None)
+                if c is not None:
+                    flagged.append((v, c))
+        else:
+            for e in exprs:
+                v = _var_of(m, e)
+                inline = enc._kind_of_value(e) if isinstance(e, ast.Call | ast.Attribute) \
+                    else None  # pearsonr(LabelEncoder().fit_transform(df.city), …)
+                if inline is not None:
+                    facts = _facts_of(ev, v, call)
+                    if facts is not None and 0 < facts[1] <= 2:
+                        continue
+                    c = _Coded(inline[0], inline[1], call.line,
+                               facts is not None and facts[2] and facts[1] >= 3)
+                else:
+                    c = _classify(ev, enc, v, call)
+                if c is not None:
+                    flagged.append((v, c))
+        if not flagged:
+            continue
+        if not pearson:
+            # rank correlation: fine on ordinal codes, still meaningless on nominal ones
+            flagged = [(v, c) for v, c in flagged if c.kind == "nominal" and c.how != (
+                "a categorical column's codes")]
+            if not flagged:
+                continue
+        order = {"nominal": 3, "id": 2, "ordinal": 1, "few": 0}
+        flagged.sort(key=lambda vc: (-order[vc[1].kind], not vc[1].from_facts))
+        v, c = flagged[0]
+        selected = matrix and _selects(call, [fv.column for fv, _ in flagged])
+        severity, confidence = _severity(c, matrix and not selected)
+        if not pearson:
+            severity, confidence = "high", min(confidence, 0.7)
+        lines = sorted({call.line} | {fc.line for _, fc in flagged if fc.line})
+        listed = ", ".join(f"`{fv.label}` ({fc.how})" for fv, fc in flagged[:4])
+        kinds = {fc.kind for _, fc in flagged}
+        if kinds == {"few"}:
+            meaning = ("if these integers code ordered categories (ratings, levels, "
+                       "brackets) rather than counts or measurements, a linear (Pearson) "
+                       "coefficient is not appropriate")
+            fix = ("if they are ordinal codes use a rank correlation "
+                   "(`scipy.stats.spearmanr` / `df.corr(method='spearman')`); Pearson is "
+                   "fine for genuine counts")
+        elif "nominal" in kinds or "id" in kinds:
+            meaning = ("the numbers are labels whose order is arbitrary (re-coding the "
+                       "categories changes r), so the coefficient has no meaning")
+            fix = ("for categorical variables use a contingency table with "
+                   "`scipy.stats.chi2_contingency` and Cramér's V "
+                   "(`scipy.stats.contingency.association(table, method='cramer')`), or "
+                   "compare the numeric variable across categories (ANOVA/Kruskal-Wallis, "
+                   "eta squared)")
+        else:
+            meaning = ("the codes are ordered but not equally spaced, so a linear "
+                       "(Pearson) coefficient is not appropriate")
+            fix = ("use a rank correlation: `scipy.stats.spearmanr(x, y)` / "
+                   "`kendalltau`, or `df.corr(method='spearman')`")
+        corr_word = "Pearson's r" if pearson else f"`{what}`"
+        yield Finding(
+            explanation=(f"{corr_word} (`{what}`, line {call.line}) is computed on "
+                         f"{listed}: {meaning}."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": lines, "values": {
+                "variables": [fv.label for fv, _ in flagged][:8],
+                "coding": [fc.how for _, fc in flagged][:8]}},
+            suggestion=fix[0].upper() + fix[1:] + ".",
+        )
+
+
+def _selects(call: CallSite, cols: list[str | None]) -> bool:
+    """`df.corr()["city_code"]`: the matrix is read for a coded column specifically."""
+    stmt = call.stmt
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Subscript) and node.value is call.node:
+            key = _str(node.slice)
+            return key in cols
+    return False
+
+
+def _reported_strings(ev: Evidence) -> list[tuple[int, str]]:
+    """Text the cell writes for people: print/f-strings, titles and labels, markdown."""
+    out: list[tuple[int, str]] = []
+    for c in ev.model.calls:
+        if c.last in ("print", "display", "Markdown", "title", "set_title", "suptitle",
+                      "xlabel", "ylabel", "set_xlabel", "set_ylabel", "annotate", "text"):
+            for node in ast.walk(c.node):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    out.append((c.line, node.value))
+    return out
+
+
+@rule("correlation_misuse.causal_language",
+      title="Correlation reported as causation")
+def causal_language(ev: Evidence) -> Iterator[Finding]:
+    """A cell that computes a correlation and words the result causally."""
+    if ev.tree is None:
+        return
+    m = ev.model
+    corr = [c for c in m.calls if c.last in _CORR_CALLS and (
+        c.last != "corr" or c.receiver is not None)]
+    if not corr:
+        return
+    texts = _reported_strings(ev)
+    out_text = ev.text
+    if _HEDGE.search(out_text) or any(_HEDGE.search(t) for _, t in texts):
+        return
+    found: list[tuple[int | None, str]] = []
+    for line, t in texts:
+        mt = _CAUSAL.search(t)
+        if mt:
+            found.append((line, t.strip()))
+    output_hit = _CAUSAL.search(out_text)
+    if not found and not output_hit:
+        return
+    if output_hit:
+        start = max(0, output_hit.start() - 60)
+        quote = out_text[start:output_hit.end() + 60].strip().splitlines()
+        quote_txt = next((q for q in quote if output_hit.group(0) in q), quote[0] if quote
+                         else output_hit.group(0))
+    else:
+        quote_txt = found[0][1]
+    lines = sorted({ln for ln, _ in found if ln} | {corr[0].line})
+    yield Finding(
+        explanation=(f"The cell computes a correlation (line {corr[0].line}) and reports it in "
+                     f"causal terms: \"{quote_txt[:160]}\". A correlation in observational "
+                     "data does not show that one variable causes the other (confounding, "
+                     "reverse causation, selection)."),
+        severity="medium", confidence=0.55 if output_hit else 0.45,
+        evidence={"lines": lines, "quotes": [quote_txt[:200]]},
+        suggestion=("Report it as an association (\"X is associated with Y, r = …\"), name "
+                    "plausible confounders, and keep causal claims for designs that support "
+                    "them (randomised experiments, or an explicit causal model)."),
+    )

@@ -1,0 +1,810 @@
+"""Rows silently lost before a summary: missing values dropped (`dropna`, `notna` masks,
+`to_numeric(errors="coerce")` then dropna or a NaN-skipping mean), failed runs filtered out
+(`df[df.status == "ok"]`, `~df.failed`, `query("status == 'success'")`), inner merges that
+lose unmatched rows, and then a mean / describe / groupby / test on what is left, with
+nothing in the cell saying how many rows went.
+
+How many rows went comes from the kernel: the shape of a name filtered in place read before
+the cell ran (`ev.before`) against after; the raw and the cleaned frame when both are named;
+the source frame's NaN counts. "Reported" means the cell prints, displays, logs or asserts a
+count (len/shape before and after, `isna().sum()`, `value_counts()` of the status, a message
+with the number removed), or its output says so.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..evidence import Evidence, ObjectFacts
+from ..findings import Finding
+from ..rule import rule
+from .suspicious_values import CellIndex, cell_index
+
+SUMMARY_METHODS = {
+    "mean", "median", "describe", "agg", "aggregate", "std", "var", "sum", "quantile", "corr",
+    "cov", "pivot_table", "sem", "mode", "min", "max", "average", "percentile", "nanmean",
+    "nanmedian", "crosstab", "mean_confidence_interval", "fmean",
+}
+STAT_TESTS = {
+    "ttest_ind", "ttest_rel", "ttest_1samp", "mannwhitneyu", "wilcoxon", "ranksums",
+    "kruskal", "f_oneway", "chi2_contingency", "chisquare", "fisher_exact", "ks_2samp",
+    "pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "brunnermunzel", "ztest",
+    "proportions_ztest", "anova_lm", "pairwise_tukeyhsd", "levene", "bartlett",
+}
+FIT_CALLS = {"fit", "ols", "OLS", "logit", "Logit", "glm", "GLM", "mixedlm",
+             "cross_val_score", "cross_validate", "fit_transform"}
+# Row-preserving rebinds: `df = df.reset_index(drop=True)` keeps the after-shape meaningful.
+ROW_PRESERVING = {"reset_index", "sort_values", "sort_index", "rename", "assign", "copy",
+                  "astype", "set_index", "fillna", "round", "infer_objects", "convert_dtypes"}
+
+# Columns that flag a run's success, and the values that name one.
+STATUS_COLUMNS = {
+    "status", "ok", "success", "succeeded", "successful", "failed", "fail", "failure",
+    "failures", "error", "errors", "err", "errored", "exception", "crashed", "crash", "valid",
+    "invalid", "isvalid", "converged", "convergence", "completed", "complete", "done",
+    "finished", "passed", "timeout", "timedout", "exitcode", "returncode", "retcode",
+    "excluded", "exclude", "bad", "qc", "usable", "aborted", "killed", "diverged", "broken",
+}
+STATUS_VALUES = {
+    "ok", "success", "succeeded", "successful", "complete", "completed", "done", "finished",
+    "passed", "pass", "failed", "fail", "failure", "error", "errored", "crashed", "timeout",
+    "aborted", "cancelled", "canceled", "killed", "invalid", "excluded", "diverged", "broken",
+}
+_SPLIT_COLUMNS = {"split", "set", "fold", "subset", "partition", "group", "arm", "condition"}
+_STATUS_COL_RE = re.compile(r"(?<![\w'\"])(?:\w*_)?(?:" + "|".join(sorted(
+    STATUS_COLUMNS, key=len, reverse=True)) + r")(?:_\w*)?(?![\w'\"])", re.IGNORECASE)
+_STATUS_VAL_RE = re.compile(r"['\"](?:" + "|".join(sorted(
+    STATUS_VALUES, key=len, reverse=True)) + r")['\"]", re.IGNORECASE)
+_MISSING_CALLS = {"notna", "notnull", "isna", "isnull", "isfinite", "isnan"}
+_COUNT_METHODS = {"value_counts", "info", "count"}
+_LOG_CALLS = {"warn", "warning", "info", "debug", "log", "write", "display", "print",
+              "Markdown"}
+_REPORT_TEXT = re.compile(
+    r"(?i)\b(?:drop|dropped|dropping|remov\w*|exclud\w*|discard\w*|filter\w*|lost|"
+    r"missing|nans?|null|fail\w*|kept|keep(?:ing)?|retain\w*|skipp\w*|invalid|unmatched|"
+    r"coerc\w*|out of|rows?)\b")
+_INT_RE = re.compile(r"(?<![\d.])\d+(?![\d.])|\d+(?:\.\d+)?\s*%")
+
+
+def _call_last(node: ast.Call) -> str:
+    f = node.func
+    if isinstance(f, ast.Attribute):
+        return f.attr
+    if isinstance(f, ast.Name):
+        return f.id
+    return ""
+
+
+def _root(node: ast.AST | None) -> str | None:
+    while node is not None:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        else:
+            return None
+    return None
+
+
+def _names(node: ast.AST | None) -> set[str]:
+    if node is None:
+        return set()
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _tokens(name: str) -> list[str]:
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
+    return [t for t in re.split(r"[_\W]+", name.lower()) if t]
+
+
+def _str_list(node: ast.AST | None) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.List | ast.Tuple):
+        return [e.value for e in node.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return []
+
+
+def _column_of(node: ast.AST | None) -> str | None:
+    """`x` for `df.x`, `df["x"]`."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(
+            node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+# -- drop sites -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Drop:
+    kind: str  # missing | failed | merge | coerce
+    line: int
+    stmt: ast.stmt
+    node: ast.AST
+    source: str | None  # the frame rows are dropped from
+    target: str | None  # the name holding the remaining rows (None: used inline)
+    in_place: bool
+    columns: list[str] = field(default_factory=list)
+    inline_summary: str | None = None  # summary computed in the same expression
+    plain: bool = True  # drops from the whole source (`df`, `df.x`), not from a subset of it
+    via: str | None = None  # helper function the drop happens in
+    coerced: bool = False  # NaNs were created by errors="coerce"
+    right: str | None = None  # merge: the other frame
+
+
+def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
+    """'missing' for notna/isfinite masks, 'failed' for status/failure masks."""
+    cols: list[str] = []
+    missing = failed = False
+    for sub in ast.walk(mask):
+        if isinstance(sub, ast.Call):
+            last = _call_last(sub)
+            if last in _MISSING_CALLS:
+                missing = True
+                target = sub.func.value if isinstance(sub.func, ast.Attribute) and last in (
+                    "notna", "notnull", "isna", "isnull") and not isinstance(
+                    sub.func.value, ast.Name) else (sub.args[0] if sub.args else None)
+                col = _column_of(target)
+                if col:
+                    cols.append(col)
+        elif isinstance(sub, ast.Compare) and len(sub.comparators) == 1 and isinstance(
+                sub.ops[0], ast.Eq | ast.NotEq) and ast.dump(sub.left) == ast.dump(
+                sub.comparators[0]):
+            missing = True  # x == x
+        if isinstance(sub, ast.Attribute) and _is_status_column(sub.attr):
+            failed = True
+        if isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
+                isinstance(sub.slice.value, str) and _is_status_column(sub.slice.value):
+            failed = True
+        if isinstance(sub, ast.Compare):
+            cols = {c for x in [sub.left, *sub.comparators] if (c := _column_of(x))}
+            lits = [x.value for x in [sub.left, *sub.comparators]
+                    if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+            for x in [sub.left, *sub.comparators]:
+                if isinstance(x, ast.List | ast.Tuple | ast.Set):
+                    lits += _str_list(ast.List(elts=list(x.elts)))
+            if any(v.lower() in STATUS_VALUES for v in lits) and not any(
+                    t in _SPLIT_COLUMNS for c in cols for t in _tokens(c)):
+                failed = True
+        if isinstance(sub, ast.Call) and _call_last(sub) == "isin" and sub.args and any(
+                v.lower() in STATUS_VALUES for v in _str_list(sub.args[0])):
+            failed = True
+    if failed:
+        return "failed", cols
+    if missing:
+        return "missing", cols
+    return None
+
+
+def _is_status_column(text: str) -> bool:
+    toks = _tokens(text)
+    return bool(toks) and (any(t in STATUS_COLUMNS for t in toks)
+                           or "".join(toks) in STATUS_COLUMNS) and not any(
+        t in _SPLIT_COLUMNS for t in toks)
+
+
+class _Sites:
+    def __init__(self, ev: Evidence, walk: CellIndex):
+        self.ev = ev
+        self.model = ev.model
+        self.walk = walk
+        self.drops: list[_Drop] = []
+        self.functions: dict[str, ast.FunctionDef] = {
+            f.name: f for f in walk.of(ast.FunctionDef)}
+        self.mask_values: dict[str, list[tuple[int, ast.AST]]] = {}
+        for a in walk.of(ast.Assign):
+            if isinstance(a.value, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call):
+                for t in a.targets:
+                    if isinstance(t, ast.Name):
+                        self.mask_values.setdefault(t.id, []).append((a.lineno, a.value))
+        for node, st, fn in walk.items:
+            if st is None or not isinstance(node, ast.Call | ast.Subscript) or isinstance(
+                    st, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            drop = self._site(node, st)
+            if drop is None:
+                continue
+            if fn is not None:
+                self.drops += self._through_function(drop, fn)
+            else:
+                self.drops.append(drop)
+        self.drops.sort(key=lambda d: d.line)
+        self._mark_coerced()
+
+    # -- recognising one site --------------------------------------------------------------
+
+    def _site(self, node: ast.AST, stmt: ast.stmt) -> _Drop | None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            last = node.func.attr
+            recv = node.func.value
+            if last == "dropna":
+                axis = next((k.value for k in node.keywords if k.arg == "axis"), None)
+                if isinstance(axis, ast.Constant) and axis.value in (1, "columns"):
+                    return None
+                subset = next((k.value for k in node.keywords if k.arg == "subset"), None)
+                cols = _str_list(subset)
+                col = _column_of(recv)
+                if col:
+                    cols = [col]
+                return self._make("missing", node, stmt, recv, cols)
+            if last == "query" and node.args and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                q = node.args[0].value
+                if _STATUS_COL_RE.search(q) or _STATUS_VAL_RE.search(q):
+                    return self._make("failed", node, stmt, recv, [])
+                if re.search(r"\.(?:notna|notnull)\(\)", q):
+                    return self._make("missing", node, stmt, recv, [])
+                return None
+            if last == "merge" and isinstance(recv, ast.Name) and self.model.aliases.get(
+                    recv.id, "") == "pandas":
+                if len(node.args) < 2:
+                    return None
+                return self._merge(node, stmt, node.args[0], node.args[1])  # pd.merge(a, b)
+            if last == "merge" or (last == "join" and _kw_str(node, "how") == "inner"):
+                return self._merge(node, stmt, recv, node.args[0] if node.args else None)
+            if last in ("to_numeric", "to_datetime") and _kw_str(node, "errors") == "coerce":
+                return self._coerce(node, stmt)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "merge" and len(node.args) >= 2:
+                return self._merge(node, stmt, node.args[0], node.args[1])
+            if node.func.id in ("to_numeric", "to_datetime") and _kw_str(
+                    node, "errors") == "coerce":
+                return self._coerce(node, stmt)
+        if isinstance(node, ast.Subscript):
+            value, mask = node.value, node.slice
+            if isinstance(value, ast.Attribute) and value.attr in ("loc",):
+                value = value.value
+                if isinstance(mask, ast.Tuple) and mask.elts:
+                    mask = mask.elts[0]
+            elif isinstance(value, ast.Attribute) and value.attr == "iloc":
+                return None
+            if not isinstance(mask, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call
+                              | ast.Name | ast.Attribute | ast.Subscript):
+                return None
+            if isinstance(mask, ast.Subscript) and not _names(mask) & {_root(value) or ""}:
+                return None
+            found = _mask_kind(mask) if not isinstance(mask, ast.Name) else None
+            if found is None:
+                # df[keep], df[~bad] with keep = df.status == "ok" a few lines up
+                for n in _names(mask) & self.mask_values.keys():
+                    for line, v in self.mask_values[n]:
+                        if line <= stmt.lineno:
+                            found = _mask_kind(v) or found
+            if found is None:
+                return None
+            kind, cols = found
+            if kind == "missing" and not cols:
+                col = _column_of(value)
+                cols = [col] if col else []
+            return self._make(kind, node, stmt, value, cols)
+        return None
+
+    def _make(self, kind: str, node: ast.AST, stmt: ast.stmt, recv: ast.AST,
+              cols: list[str]) -> _Drop:
+        source = _root(recv)
+        target, inline = self._target_of(node, stmt)
+        in_place = False
+        if isinstance(node, ast.Call) and any(
+                k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.keywords):
+            target, in_place = source, True
+        elif target is not None and target == source:
+            in_place = True
+        plain = isinstance(recv, ast.Name) or (
+            isinstance(recv, ast.Attribute | ast.Subscript) and isinstance(recv.value, ast.Name)
+            and _column_of(recv) is not None)
+        return _Drop(kind, node.lineno, stmt, node, source, target, in_place, cols, inline,
+                     plain=plain)
+
+    def _merge(self, node: ast.Call, stmt: ast.stmt, left: ast.AST | None,
+               right: ast.AST | None) -> _Drop | None:
+        how = _kw_str(node, "how") or "inner"
+        if how != "inner" or any(k.arg == "indicator" for k in node.keywords):
+            return None
+        if left is None:
+            return None
+        drop = self._make("merge", node, stmt, left, [])
+        drop.right = _root(right)
+        return drop
+
+    def _coerce(self, node: ast.Call, stmt: ast.stmt) -> _Drop | None:
+        arg = node.args[0] if node.args else None
+        col = _column_of(arg)
+        source = _root(arg)
+        target = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            t = stmt.targets[0]
+            if isinstance(t, ast.Name):
+                target = t.id
+            else:
+                col = _column_of(t) or col
+                target = _root(t)
+        return _Drop("coerce", node.lineno, stmt, node, source, target,
+                     target == source, [col] if col else [])
+
+    def _target_of(self, node: ast.AST, stmt: ast.stmt) -> tuple[str | None, str | None]:
+        """(name holding the remaining rows, summary computed inline on them)."""
+        for sub in self.walk.own.get(id(stmt), ()):
+            if isinstance(sub, ast.Call) and sub is not node and _is_summary_call(sub) and any(
+                    n is node for n in ast.walk(sub)):
+                return None, _call_last(sub)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and _in_chain(stmt.value, node):
+            return stmt.targets[0].id, None
+        if isinstance(stmt, ast.Return) and _in_chain(stmt.value, node):
+            return "<return>", None
+        return None, None
+
+    def _through_function(self, drop: _Drop, fn: str) -> list[_Drop]:
+        """A drop inside `def clean(df): return df.dropna()`: one site per call `clean(raw)`,
+        from the argument to the name the call is assigned to."""
+        func = self.functions.get(fn)
+        if func is None:
+            return []
+        params = [a.arg for a in func.args.args]
+        if drop.source not in params:
+            return []
+        pos = params.index(drop.source)
+        out: list[_Drop] = []
+        for node, st, outer in self.walk.items:
+            if outer is None and st is not None and not isinstance(st, ast.FunctionDef) and \
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id == fn and len(node.args) > pos:
+                source = _root(node.args[pos])
+                target, inline = self._target_of(node, st)
+                out.append(_Drop(drop.kind, node.lineno, st, node, source, target,
+                                 target is not None and target == source, drop.columns,
+                                 inline, via=fn))
+        return out
+
+    def _mark_coerced(self) -> None:
+        coerces = [d for d in self.drops if d.kind == "coerce"]
+        for d in self.drops:
+            if d.kind != "missing":
+                continue
+            for c in coerces:
+                if c.target and c.line <= d.line and c.target in (d.source, d.target):
+                    d.coerced = True
+                    c.kind = "coerce_then_dropped"
+
+
+def _kw_str(node: ast.Call, name: str) -> str | None:
+    for k in node.keywords:
+        if k.arg == name and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+            return k.value.value
+    return None
+
+
+def _in_chain(expr: ast.AST | None, node: ast.AST) -> bool:
+    """`node` is `expr` or a receiver/subscripted value along its method chain:
+    `df.dropna().reset_index(drop=True)` holds the dropna's rows."""
+    while expr is not None:
+        if expr is node:
+            return True
+        if isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, ast.Attribute | ast.Subscript):
+            expr = expr.value
+        else:
+            return False
+    return False
+
+
+def _is_summary_call(node: ast.Call) -> bool:
+    last = _call_last(node)
+    return last in SUMMARY_METHODS or last in STAT_TESTS
+
+
+# -- per-evidence context -----------------------------------------------------------------------
+
+
+class _Ctx:
+    """Everything the rules ask about one cell, computed once and shared by the three rules."""
+
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.model = ev.model
+        self.walk = cell_index(self.model.tree)
+        self.drops = _Sites(ev, self.walk).drops
+        self._down: dict[tuple[frozenset[str], int], set[str]] = {}
+        self.name_assigns: dict[str, list[ast.Assign]] = {}
+        for st in self.walk.of(ast.Assign):
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    self.name_assigns.setdefault(t.id, []).append(st)
+        self._counts: list[set[str]] | None = None
+
+    # -- flow ------------------------------------------------------------------------------
+
+    def downstream(self, names: set[str], after_line: int) -> set[str]:
+        key = (frozenset(names), after_line)
+        if key in self._down:
+            return self._down[key]
+        model = self.model
+        tainted = set(names)
+        assigns = [(set(a.targets), a.loaded) for a in model.assignments if a.line >= after_line]
+        mutations = [(c.receiver_root, _names(c.node) - {c.receiver_root}) for c in model.calls
+                     if c.line >= after_line and c.receiver_root and c.method in (
+                         "append", "extend", "update", "add", "insert", "fit", "concat")]
+        changed = True
+        while changed:
+            changed = False
+            for targets, loaded in assigns:
+                if loaded & tainted and not targets <= tainted:
+                    tainted |= targets
+                    changed = True
+            for recv, used in mutations:
+                if recv not in tainted and used & tainted:
+                    tainted.add(recv)
+                    changed = True
+        self._down[key] = tainted
+        return tainted
+
+    def summaries_after(self, drop: _Drop) -> list[tuple[int, str]]:
+        """(line, what) of summaries computed on the remaining rows."""
+        if drop.inline_summary:
+            return [(drop.line, drop.inline_summary)]
+        if not drop.target or drop.target == "<return>":
+            return []
+        tainted = self.downstream({drop.target}, drop.line)
+        found: list[tuple[int, str]] = []
+        for c in self.model.calls:
+            if c.line < drop.line or self.walk.stmt_of.get(id(c.node)) is drop.stmt:
+                continue
+            last = c.last
+            if last in SUMMARY_METHODS or last in STAT_TESTS:
+                kind = last
+            elif last in FIT_CALLS:
+                kind = "fit"
+            else:
+                continue
+            used = ({c.receiver_root} if c.receiver_root else set()) | _names(c.node)
+            if used & tainted:
+                found.append((c.line, kind))
+        return found
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def reported_counts(self) -> list[set[str]]:
+        """Names in each count expression (len, .shape, value_counts, mask sums…) whose value
+        reaches the output: printed, displayed, logged, asserted, or computed into a name
+        that is."""
+        if self._counts is not None:
+            return self._counts
+        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items if _is_count_node(n)}
+        out: list[set[str]] = []
+        if not count_nodes:
+            self._counts = out
+            return out
+        drop_stmts = {id(d.stmt) for d in self.drops}
+        seen_names: set[str] = set()
+
+        def visit(node: ast.AST, depth: int) -> None:
+            names: set[str] = set()
+            for sub in ast.walk(node):
+                found = count_nodes.get(id(sub))
+                if found is not None:
+                    out.append(found)
+                if isinstance(sub, ast.Name):
+                    names.add(sub.id)
+            if depth >= 3:
+                return
+            for n in names - seen_names:
+                seen_names.add(n)
+                for st in self.name_assigns.get(n, ()):
+                    if id(st) not in drop_stmts:
+                        visit(st.value, depth + 1)
+
+        for expr in self.model.reported_exprs:
+            visit(expr, 0)
+        for node in self.walk.of(ast.Assert):
+            visit(node.test, 0)
+        for node in self.walk.of(ast.Raise):
+            if node.exc is not None:
+                visit(node.exc, 0)
+        for node in self.walk.of(ast.Call):
+            if _call_last(node) in _LOG_CALLS:
+                for a in list(node.args) + [k.value for k in node.keywords]:
+                    visit(a, 0)
+        self._counts = out
+        return out
+
+    def reported(self, drop: _Drop) -> bool:
+        related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
+        related |= self.downstream(set(related), 0)
+        for names in self.reported_counts():
+            if not related or names & related:
+                return True
+        for line in self.ev.text[:30_000].splitlines()[:500]:
+            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+                return True
+        return False
+
+    # -- rebinding -------------------------------------------------------------------------
+
+    def rebound_after(self, name: str, line: int) -> bool:
+        """`name` is rebound after `line` by something that changes what its rows mean."""
+        drop_lines = {d.line for d in self.drops if d.target == name}
+        for st in self.name_assigns.get(name, ()):
+            if st.lineno <= line or st.lineno in drop_lines:
+                continue
+            v = st.value
+            if isinstance(v, ast.Call) and _call_last(v) in ROW_PRESERVING and _root(v) == name:
+                continue
+            return True
+        for c in self.model.calls:
+            if c.line > line and c.receiver_root == name and c.kwarg_value("inplace") is True \
+                    and c.line not in drop_lines and c.last not in ROW_PRESERVING:
+                return True
+        return False
+
+    def assigned_before(self, name: str, line: int) -> bool:
+        """`name` is (re)created earlier in this cell: its pre-cell shape says nothing."""
+        drop_lines = {d.line for d in self.drops}
+        return any(st.lineno < line and st.lineno not in drop_lines
+                   for st in self.name_assigns.get(name, ()))
+
+
+def _is_count_node(sub: ast.AST) -> bool:
+    if isinstance(sub, ast.Call):
+        last = _call_last(sub)
+        if last == "len" or last in _COUNT_METHODS:
+            return True
+        if last in ("sum", "mean") and isinstance(sub.func, ast.Attribute):
+            return any(isinstance(x, ast.Compare | ast.UnaryOp) or (
+                isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS)
+                for x in ast.walk(sub.func.value))
+        return False
+    return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
+
+
+def _shown_earlier(ev: Evidence, drop: _Drop) -> bool:
+    """The notebook showed the source's missing values or status counts in an earlier cell."""
+    if not drop.source or not ev.prior_code or drop.source not in ev.prior_code:
+        return False
+    pattern = re.compile(re.escape(drop.source) + r"\b[^\n]*\.(?:isna|isnull|info|value_counts|"
+                         r"notna|describe)\(")
+    return bool(pattern.search(ev.prior_code))
+
+
+# -- quantifying the loss ---------------------------------------------------------------------
+
+
+@dataclass
+class _Loss:
+    before: int | None = None
+    after: int | None = None
+    fraction: float | None = None
+    lower_bound: bool = False
+    how: str = ""
+
+
+def _rows(facts: ObjectFacts | None) -> int | None:
+    if facts is None or facts.kind not in ("dataframe", "series", "ndarray"):
+        return None
+    return facts.rows
+
+
+def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
+    ev = ctx.ev
+    src, tgt = drop.source, drop.target
+    if drop.kind == "coerce":
+        return _coerce_loss(ctx, drop)
+    if drop.in_place and src:
+        before = _rows(ev.before.get(src))
+        together = sorted({d.line for d in ctx.drops if d.in_place and d.source == src})
+        last = max(together, default=drop.line)
+        after = _rows(ev.objects.get(src))
+        if before and after is not None and not ctx.rebound_after(src, last) \
+                and not ctx.assigned_before(src, min(together, default=drop.line)):
+            how = "rows before and after the cell"
+            if len(together) > 1:
+                how += f", lines {', '.join(map(str, together))} together"
+            return _Loss(before, after, max(0, before - after) / before, how=how)
+        return _Loss()
+    if src and tgt and tgt != "<return>":
+        before = _rows(ev.objects.get(src))
+        after = _rows(ev.objects.get(tgt))
+        if before and after is not None and not ctx.rebound_after(src, drop.line) \
+                and not ctx.rebound_after(tgt, drop.line):
+            if drop.kind == "merge" and after >= before:
+                return _Loss(before, after, 0.0, how="rows of the frames")
+            return _Loss(before, after, max(0, before - after) / before,
+                         how=f"rows of `{src}` and `{tgt}`")
+    return _missing_bound(ctx, drop)
+
+
+def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    facts = ctx.ev.objects.get(drop.target or "")
+    if facts is None or not facts.rows or ctx.rebound_after(drop.target or "", drop.line):
+        return _Loss()
+    if facts.kind == "dataframe" and not drop.columns:
+        return _Loss()
+    key = drop.columns[0] if facts.kind == "dataframe" else ""
+    n = facts.missing.get(key)
+    if n is None:
+        return _Loss()
+    return _Loss(facts.rows, facts.rows - n, n / facts.rows,
+                 how=f"NaN count of `{drop.target}{'.' + key if key else ''}` after coercion")
+
+
+def _missing_bound(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """A lower bound from the source's NaN counts (dropna drops at least the rows of the
+    column with most NaNs)."""
+    if drop.kind != "missing" or not drop.source or not drop.plain or drop.in_place:
+        return _Loss()
+    facts = ctx.ev.objects.get(drop.source)
+    if facts is None or ctx.rebound_after(drop.source, drop.line):
+        return _Loss()
+    rows = facts.rows
+    if not rows or not facts.missing:
+        return _Loss()
+    if drop.columns:
+        counts = [facts.missing.get(c) for c in drop.columns]
+        if any(c is None for c in counts):
+            return _Loss()
+        worst = max(c for c in counts if c is not None)
+    elif facts.kind == "dataframe":
+        worst = max(facts.missing.values())
+    else:
+        worst = facts.missing.get("", 0)
+    return _Loss(rows, rows - worst, worst / rows, lower_bound=True,
+                 how=f"NaN counts of `{drop.source}`")
+
+
+# -- the finding ---------------------------------------------------------------------------------
+
+
+_WHAT = {
+    "missing": "drops rows with missing values",
+    "coerce": "turns unparseable values into NaN (`errors='coerce'`), which the summary then "
+              "skips",
+    "failed": "keeps only successful / valid rows",
+    "merge": "inner-merges, which drops rows without a match",
+}
+
+
+_CACHE: list[tuple[weakref.ref, _Ctx]] = []
+
+
+def _ctx(ev: Evidence) -> _Ctx:
+    for ref, ctx in _CACHE:
+        if ref() is ev:
+            return ctx
+    ctx = _Ctx(ev)
+    _CACHE[:] = [(weakref.ref(ev), ctx)]
+    return ctx
+
+
+def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
+    if ev.tree is None:
+        return
+    ctx = _ctx(ev)
+    seen: set[tuple[str | None, str | None]] = set()
+    for drop in ctx.drops:
+        if drop.kind not in kinds:
+            continue
+        key = (drop.source, drop.target) if drop.in_place else (drop.source, str(drop.line))
+        if key in seen:
+            continue
+        seen.add(key)
+        summaries = ctx.summaries_after(drop)
+        if drop.kind == "coerce" and not summaries:
+            continue
+        if ctx.reported(drop):
+            continue
+        f = _judge(ev, drop, _quantify(ctx, drop), summaries)
+        if f is not None:
+            yield f
+
+
+def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
+           summaries: list[tuple[int, str]]) -> Finding | None:
+    frac = loss.fraction
+    stats = [s for s in summaries if s[1] != "fit"]
+    fits = [s for s in summaries if s[1] == "fit"]
+    if frac is not None and frac < 0.02:
+        return None
+    shown = _shown_earlier(ev, drop)
+    if frac is not None and frac >= 0.10 and stats:
+        severity, conf = "high", (0.9 if frac >= 0.3 else 0.85)
+    elif frac is not None and frac >= 0.10:
+        severity, conf = "medium", 0.6
+    elif frac is not None:
+        severity, conf = "low", 0.5
+    elif stats or fits:
+        severity, conf = "medium", 0.45
+    else:
+        return None
+    if severity == "high" and shown:
+        severity, conf = "medium", conf - 0.15
+    if loss.lower_bound and severity == "high":
+        conf -= 0.05
+    src = f"`{drop.source}`" if drop.source else "the data"
+    what = _WHAT.get(drop.kind, "drops rows")
+    if drop.kind == "missing" and drop.coerced:
+        what = "drops rows made NaN by `errors='coerce'`"
+    via = f" (inside `{drop.via}()`)" if drop.via else ""
+    cols = f" in {', '.join(f'`{c}`' for c in drop.columns[:4])}" if drop.columns and \
+        drop.kind in ("missing", "coerce") else ""
+    head = f"Line {drop.line}{via} {what}{cols} from {src}"
+    values: dict[str, object] = {}
+    if frac is not None and loss.before is not None and loss.after is not None:
+        lost = loss.before - loss.after
+        bound = "at least " if loss.lower_bound else ""
+        head += (f": {bound}{lost} of {loss.before} rows ({bound}{_pct(frac)}) are gone "
+                 f"({loss.how})")
+        values = {"rows_before": loss.before, "rows_after": loss.after,
+                  "fraction_lost": round(frac, 4)}
+    else:
+        head += " (how many rows this removes could not be read from the kernel)"
+    lines = [drop.line]
+    if summaries:
+        where = ", ".join(f"`{k}` on line {ln}" for ln, k in summaries[:3])
+        head += f"; the cell then computes {where} on what is left"
+        lines += [ln for ln, _ in summaries[:3]]
+    head += " without reporting how many rows were removed."
+    if shown:
+        head += " (An earlier cell showed the missing values or status counts.)"
+    if drop.kind == "failed":
+        head += (" Failed runs are rarely missing at random: the summary describes only the "
+                 "runs that succeeded.")
+    elif drop.kind == "merge":
+        head += " Unmatched keys often mean inconsistent IDs rather than absent data."
+    elif frac is not None and frac >= 0.10:
+        head += " If missingness relates to the outcome, the summary is biased."
+    return Finding(explanation=head, severity=severity, confidence=conf,
+                   evidence={"lines": sorted(set(lines)), "values": values},
+                   suggestion=_SUGGEST[drop.kind if drop.kind in _SUGGEST else "missing"])
+
+
+_SUGGEST = {
+    "missing": "Report the loss next to the result: `n0 = len(df); df = df.dropna(subset=[...]);"
+               " print(f'dropped {n0 - len(df)} of {n0} rows')` (or show `df.isna().sum()`), "
+               "and say whether missingness could relate to the outcome (or impute and say so).",
+    "coerce": "Count what coercion destroyed: `bad = df[col].notna() & converted.isna(); "
+              "print(bad.sum(), 'unparseable values')`, and show a few of them before "
+              "summarising.",
+    "failed": "Report how many runs failed and where: `print(df.status.value_counts())` (per "
+              "condition), and consider whether failures depend on the condition you compare.",
+    "merge": "Check the merge: `merged = a.merge(b, on=key, how='left', indicator=True)` and "
+             "print `merged._merge.value_counts()`, or `assert len(merged) == len(a)`.",
+}
+
+
+@rule("data_loss.silent_dropna",
+      title="Rows with missing values dropped silently before a summary")
+def silent_dropna(ev: Evidence) -> Iterator[Finding]:
+    """`dropna`, `notna` masks or `to_numeric(errors='coerce')` remove rows, and the cell
+    summarises what is left without saying how many rows went."""
+    yield from _findings(ev, {"missing", "coerce"})
+
+
+@rule("data_loss.failed_rows_filtered",
+      title="Failed or invalid runs filtered out silently before a summary")
+def failed_rows_filtered(ev: Evidence) -> Iterator[Finding]:
+    """Keeping only `status == 'ok'` rows (or `~failed`, `converged`, …) and summarising them
+    without reporting how many were excluded."""
+    yield from _findings(ev, {"failed"})
+
+
+@rule("data_loss.inner_merge_loss",
+      title="Inner merge silently dropped unmatched rows")
+def inner_merge_loss(ev: Evidence) -> Iterator[Finding]:
+    """An inner `merge`/`join` loses every row whose key has no match, and the cell does
+    not check how many."""
+    yield from _findings(ev, {"merge"})

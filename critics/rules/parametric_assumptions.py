@@ -1,0 +1,420 @@
+"""Wrong test for the data: a parametric test (t-test, ANOVA, Pearson's r) on clearly
+non-normal or tiny samples.
+
+Judged from the samples the kernel re-read after the run (size, skewness, Shapiro-Wilk p,
+range), weighing the sample size: Shapiro rejects trivially for large n and the t-test is
+robust there, while with a handful of observations normality cannot even be checked. When
+the samples could not be read (a comprehension, `*groups`), the code is read instead: data
+drawn from a lognormal/exponential/Pareto generator and tested untransformed.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Iterator
+
+from ..code_model import CallSite, root_name
+from ..evidence import Evidence, SampleFacts
+from ..findings import Finding
+from ..rule import rule
+from ..stat_tests import StatTest, test_calls
+
+_CHECKED_KINDS = {"independent", "paired", "one_sample", "anova", "correlation"}
+_NONPARAMETRIC_TWIN = {
+    "independent": "scipy.stats.mannwhitneyu (or a permutation test)",
+    "paired": "scipy.stats.wilcoxon",
+    "one_sample": "scipy.stats.wilcoxon (one-sample, on x - mu)",
+    "anova": "scipy.stats.kruskal",
+    "correlation": "scipy.stats.spearmanr",
+}
+_SKEWED_GENERATORS = {
+    "lognormal", "exponential", "standard_exponential", "pareto", "weibull", "zipf",
+    "standard_cauchy", "chisquare", "wald", "gumbel", "logseries", "lomax", "f",
+    "negative_binomial", "geometric",
+}
+_SKEWED_DISTS = {"lognorm", "expon", "pareto", "lomax", "weibull_min", "invgauss", "gamma",
+                 "chi2", "cauchy", "levy", "zipf"}
+_GENERATOR_HINT = re.compile(
+    r"lognormal|exponential|pareto|weibull|zipf|cauchy|chisquare|wald|gumbel|logseries|"
+    r"lomax|negative_binomial|geometric|gamma|\.rvs\(|\.f\(")
+_TRANSFORMS = {"log", "log1p", "log2", "log10", "sqrt", "boxcox", "yeojohnson", "rank",
+               "rankdata", "arcsinh", "cbrt", "power_transform", "quantile_transform"}
+
+
+def _max_skew(n: int) -> float:
+    """Largest |skewness| (biased g1) a sample of n values can have."""
+    return (n - 2) / math.sqrt(n - 1) if n > 2 else 0.0
+
+
+def _cv(s: SampleFacts) -> float | None:
+    """Coefficient of variation of a non-negative sample (None when it can go negative)."""
+    if s.min is None or s.min < 0 or not s.mean or s.std is None or s.mean <= 0:
+        return None
+    return s.std / s.mean
+
+
+def _grade(s: SampleFacts) -> int:
+    """Evidence that a sample is non-normal: 3 severe, 2 clear, 1 weak, 0 none."""
+    n, skew, p = s.n, abs(s.skew) if s.skew is not None else 0.0, s.normal_p
+    cv = _cv(s)
+    if n >= 8 and skew >= 2 and p is not None and p < 1e-3:
+        return 3
+    if n >= 8 and skew >= 1.5 and p is not None and p < 1e-4:
+        return 3
+    if n >= 8 and skew >= 1 and p is not None and p < 0.01:
+        return 2
+    if cv is not None and cv >= 1 and n >= 4 and skew >= 0.5:
+        return 2  # a non-negative quantity whose SD exceeds its mean: long right tail
+    if 3 <= n < 8 and skew >= 0.85 * _max_skew(n) and (p is None or p < 0.05):
+        return 2  # as skewed as so few values can be
+    if (p is not None and p < 0.05) or skew >= 1 or (cv is not None and cv >= 0.7):
+        return 1
+    return 0
+
+
+def _describe(s: SampleFacts) -> str:
+    parts = [f"n={s.n}"]
+    if s.skew is not None:
+        parts.append(f"skew={s.skew:.2f}")
+    if s.normal_p is not None:
+        parts.append(f"Shapiro p={s.normal_p:.2g}")
+    cv = _cv(s)
+    if cv is not None and cv >= 0.7:
+        parts.append(f"SD/mean={cv:.2f}")
+    return f"`{s.expr}` ({', '.join(parts)})"
+
+
+def _extreme_small(s: SampleFacts) -> bool:
+    """A handful of values as skewed as that many can be, confirmed by Shapiro or the SD."""
+    if not 3 <= s.n < 8 or s.skew is None:
+        return False
+    cv = _cv(s)
+    return abs(s.skew) >= 0.85 * _max_skew(s.n) and (
+        (s.normal_p is not None and s.normal_p < 0.01) or (cv is not None and cv >= 1))
+
+
+def _judge(n_min: int, grade: int, code_skewed: bool, skew_max: float,
+           correlation: bool = False, skew_min: float = 0.0) -> tuple[str, float] | None:
+    """Severity and confidence from the smallest group size and the strongest evidence."""
+    if n_min < 5:
+        if grade >= 2 and code_skewed:
+            return "critical", 0.85
+        if grade >= 2:
+            return "critical", 0.7
+        if grade == 1 or code_skewed:
+            return "high", 0.7
+        return "high", 0.6  # too few values to check normality at all
+    if n_min < 8:
+        if grade >= 2:
+            return "high", 0.75
+        if grade == 1 or code_skewed:
+            return "high", 0.65
+        return "high", 0.55
+    if correlation and n_min >= 30 and grade == 3 and skew_max >= 3 and skew_min >= 2:
+        # both variables heavy-tailed: a few extreme pairs drive Pearson's r whatever n is
+        return "high", 0.8 if skew_min >= 3 else 0.7
+    if n_min < 30:
+        if grade == 3:
+            return "high", 0.85
+        if grade == 2:
+            return "high", 0.75
+        if grade == 1 and code_skewed:
+            return "high", 0.6
+        if grade == 1 and skew_max >= 1:
+            return "medium", 0.4
+        return None
+    if n_min < 100:
+        if grade == 3:
+            return "high", 0.7
+        if grade >= 2 and skew_max >= 1.5:
+            return "medium", 0.5
+        return None
+    if skew_max >= 4:
+        return "medium", 0.45
+    return None
+
+
+def _robust_variant(call: CallSite, full: str) -> bool:
+    """Permutation or trimmed versions, or a rank method, of the same call."""
+    if call.has_kwarg("permutations") or call.has_kwarg("trim"):
+        return call.kwarg_value("permutations", 1) not in (None, 0) or \
+            call.kwarg_value("trim", 1) not in (0, 0.0)
+    if full.startswith("scipy.stats.") and call.has_kwarg("method") and \
+            call.kwarg_value("method", "x") not in ("pearson", None):
+        return True  # method=stats.PermutationMethod() / MonteCarloMethod()
+    return full == "pingouin.corr" and call.kwarg_value("method", "pearson") != "pearson"
+
+
+def _generated_skewed(ev: Evidence) -> tuple[set[str], set[tuple[str, str]],
+                                             dict[str | tuple[str, str], int]]:
+    """Names and frame columns the notebook draws from a skewed generator, untransformed:
+    `x = rng.lognormal(...)`, `df["income"] = np.random.exponential(...)`,
+    `pd.DataFrame({"rt": rng.gamma(1.5, ...)})`. Also the `size=` when it is literal."""
+    names: set[str] = set()
+    cols: set[tuple[str, str]] = set()
+    sizes: dict[str | tuple[str, str], int] = {}
+    m = ev.model
+    for tree, code in ((m._prior_tree, ev.prior_code), (m.tree, ev.code)):
+        if not _GENERATOR_HINT.search(code):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target, value = node.targets[0], node.value
+            frame = target.id if isinstance(target, ast.Name) else None
+            # pd.DataFrame({"income": rng.lognormal(...)}) anywhere in the value (concat…)
+            framed = False
+            for sub in ast.walk(value):
+                if not (isinstance(sub, ast.Call) and (
+                        (isinstance(sub.func, ast.Attribute)
+                         and sub.func.attr in ("DataFrame", "assign"))
+                        or (isinstance(sub.func, ast.Name) and sub.func.id == "DataFrame"))):
+                    continue
+                items: list[tuple[str, ast.AST]] = []
+                if sub.args and isinstance(sub.args[0], ast.Dict):
+                    d = sub.args[0]
+                    items = [(k.value, v) for k, v in zip(d.keys, d.values, strict=False)
+                             if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+                items += [(kw.arg, kw.value) for kw in sub.keywords if kw.arg]
+                for col, v in items:
+                    if _skewed_expr(v):
+                        framed = True
+                        owner = frame or (root_name(target) if isinstance(
+                            target, ast.Subscript | ast.Attribute) else None)
+                        if owner:
+                            cols.add((owner, col))
+                            size = _literal_size(v)
+                            if size:
+                                sizes[(owner, col)] = size
+            if framed or not _skewed_expr(value):
+                continue
+            size = _literal_size(value)
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+                if size:
+                    sizes[target.id] = size
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                    isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                cols.add((target.value.id, target.slice.value))
+                if size:
+                    sizes[(target.value.id, target.slice.value)] = size
+    return names, cols, sizes
+
+
+def _skewed_expr(node: ast.AST) -> bool:
+    """A call to a skewed generator whose result is not log/sqrt/rank-transformed
+    (`np.log(rng.lognormal(...))` is not; `rng.lognormal(np.log(120), 0.9)` is)."""
+    if isinstance(node, ast.Call):
+        f = node.func
+        attr = f.attr if isinstance(f, ast.Attribute) else (
+            f.id if isinstance(f, ast.Name) else "")
+        if attr in _TRANSFORMS:
+            return False
+        if attr in _SKEWED_GENERATORS or (attr == "gamma" and _small_shape(node)):
+            return True
+        if attr == "rvs" and isinstance(f, ast.Attribute):
+            dist = f.value.attr if isinstance(f.value, ast.Attribute) else (
+                f.value.id if isinstance(f.value, ast.Name) else "")
+            if dist in _SKEWED_DISTS:
+                return True
+    return any(_skewed_expr(child) for child in ast.iter_child_nodes(node))
+
+
+def _small_shape(call: ast.Call) -> bool:
+    shape = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == "shape"), None)
+    return isinstance(shape, ast.Constant) and isinstance(shape.value, int | float) \
+        and shape.value <= 3
+
+
+_SIZE_POSITION = {"lognormal": 2, "gamma": 2, "weibull": 1, "pareto": 1, "exponential": 1,
+                  "chisquare": 1, "wald": 2, "gumbel": 2, "standard_exponential": 0}
+
+
+def _literal_size(node: ast.AST) -> int | None:
+    """`size=60` or the positional size of a generator call (`rng.lognormal(0, 1, 60)`)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            for kw in sub.keywords:
+                if kw.arg == "size" and isinstance(kw.value, ast.Constant) and \
+                        isinstance(kw.value.value, int):
+                    return kw.value.value
+            attr = sub.func.attr if isinstance(sub.func, ast.Attribute) else ""
+            pos = _SIZE_POSITION.get(attr)
+            if pos is not None and len(sub.args) > pos:
+                a = sub.args[pos]
+                if isinstance(a, ast.Constant) and isinstance(a.value, int):
+                    return a.value
+    return None
+
+
+def _arg_skewed(ev: Evidence, arg: ast.AST, names: set[str],
+                cols: set[tuple[str, str]]) -> str | tuple[str, str] | None:
+    """The test reads a skewed generator's output (or a column holding it), untransformed;
+    through names the cell assigns: `groups = [g["latency"] for _, g in df.groupby(…)]`."""
+    m = ev.model
+    if _has_transform(arg):
+        return None
+    loaded = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+    strings = _strings(arg)
+    deps = set(loaded)
+    for name in loaded:
+        deps |= m.dependencies(name)
+    for name in deps:
+        for a in m.assigned_at(name):
+            if a.value is not None:
+                if _has_transform(a.value) and name in loaded:
+                    return None
+                strings |= _strings(a.value)
+    for name in deps & names:
+        if not _transformed_between(ev, name):
+            return name
+    return next(((frame, col) for frame, col in cols if frame in deps and col in strings),
+                None)
+
+
+def _strings(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+
+
+def _has_transform(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            f = sub.func
+            attr = f.attr if isinstance(f, ast.Attribute) else (
+                f.id if isinstance(f, ast.Name) else "")
+            if attr in _TRANSFORMS:
+                return True
+    return False
+
+
+def _transformed_between(ev: Evidence, name: str) -> bool:
+    """`y = np.log(x)` somewhere in the cell for a name the test reads."""
+    for a in ev.model.assignments:
+        if a.value is not None and name in a.loaded:
+            for sub in ast.walk(a.value):
+                if isinstance(sub, ast.Call):
+                    f = sub.func
+                    attr = f.attr if isinstance(f, ast.Attribute) else (
+                        f.id if isinstance(f, ast.Name) else "")
+                    if attr in _TRANSFORMS:
+                        return True
+    return False
+
+
+def _all_args(call: CallSite, spec: StatTest) -> list[ast.expr]:
+    if spec.variadic:
+        return [a.value if isinstance(a, ast.Starred) else a for a in call.node.args]
+    out = []
+    for slot in spec.samples:
+        node = call.arg(slot) if isinstance(slot, int) else call.kwarg(slot)
+        if node is not None:
+            out.append(node)
+    if not out:
+        out = [a.value if isinstance(a, ast.Starred) else a for a in call.node.args]
+    return out
+
+
+@rule("parametric_assumptions.nonnormal_samples",
+      title="Parametric test on skewed or tiny samples")
+def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
+    """A t-test, ANOVA or Pearson correlation on samples that are clearly skewed for their
+    size, or too small to check: the p-value relies on a normality that the data lack."""
+    if ev.tree is None:
+        return
+    calls = test_calls(ev.model)
+    if not calls:
+        return
+    nonparam_kinds = {spec.kind for _, _, spec in calls if not spec.parametric}
+    generated: tuple[set[str], set[tuple[str, str]],
+                     dict[str | tuple[str, str], int]] | None = None
+    seen: set[int] = set()
+    for call, full, spec in calls:
+        if not spec.parametric or spec.kind not in _CHECKED_KINDS or call.line in seen:
+            continue
+        if _robust_variant(call, full):
+            continue
+        facts = [s for s in ev.samples if s.line == call.line and s.call == full
+                 and s.n > 0 and s.n_unique > 2]  # 0/1 outcomes: proportions, not skew
+        binary = [s for s in ev.samples if s.line == call.line and s.call == full
+                  and 0 < s.n_unique <= 2]
+        if binary and not facts:
+            continue  # a 0/1 outcome: a difference of proportions (point-biserial: judge x)
+        args = _all_args(call, spec)
+        if generated is None:
+            generated = _generated_skewed(ev)
+        names, cols, sizes = generated
+        sources = [src for a in args if (src := _arg_skewed(ev, a, names, cols)) is not None] \
+            if (names or cols) else []
+        code_skewed = bool(sources)
+        if facts:
+            # two independent signals: the code's generator, or an extreme tiny sample
+            code_skewed = code_skewed or any(_extreme_small(s) for s in facts)
+            grades = [(_grade(s), s) for s in facts]
+            n_min = min(s.n for s in facts)
+            grade = max(g for g, _ in grades)
+            skew_max = max(abs(s.skew or 0.0) for s in facts)
+            skew_min = min(abs(s.skew or 0.0) for s in facts)
+            verdict = _judge(n_min, grade, code_skewed, skew_max,
+                             spec.kind == "correlation", skew_min)
+            if verdict is None:
+                continue
+            severity, confidence = verdict
+            if spec.kind == "paired":  # normality matters for the differences
+                confidence -= 0.1
+            described = "; ".join(_describe(s) for s in sorted(
+                facts, key=lambda s: -_grade(s))[:3])
+            if grade >= 2 and n_min >= 30 and spec.kind == "correlation":
+                why = "both variables are heavy-tailed, so a few extreme pairs drive r"
+            elif grade >= 2:
+                why = ("the samples are clearly skewed for their size" if n_min >= 8 else
+                       "there are too few observations to check normality, and they are "
+                       "skewed")
+            elif n_min < 8:
+                why = "there are too few observations per group to check normality"
+            else:
+                why = "the samples are skewed"
+            values: dict[str, object] = {
+                "n_min": n_min, "skew": [round(s.skew, 2) for s in facts if s.skew is not None],
+                "normal_p": [float(f"{s.normal_p:.3g}") for s in facts
+                             if s.normal_p is not None]}
+            explanation = (f"`{full.rsplit('.', 1)[-1]}` (line {call.line}) assumes "
+                           f"normally distributed data, but {why}: {described}.")
+            if n_min < 30 and grade >= 2:
+                explanation += (" With so few observations the central limit theorem does not "
+                                "rescue the test; its p-value is unreliable.")
+            if spec.kind == "paired":
+                explanation += (" (A paired test assumes normal differences; samples this "
+                                "skewed rarely give normal differences.)")
+        else:
+            if not code_skewed:
+                continue
+            size = next((sizes[src] for src in sources if src in sizes), None)
+            severity, confidence = "high", 0.55
+            if size is not None and size >= 100:
+                continue  # large groups: the test is robust to moderate skew
+            if size is not None and size < 8:
+                severity, confidence = "critical", 0.7
+            values = {"generator": "skewed", "generated_n": size}
+            explanation = (f"`{full.rsplit('.', 1)[-1]}` (line {call.line}) assumes normally "
+                           "distributed data, but the samples are drawn from a skewed "
+                           "(lognormal/exponential/Pareto-type) distribution and tested "
+                           "untransformed.")
+        if spec.kind in nonparam_kinds:
+            severity, confidence = "low", 0.3  # a rank-based check is run alongside
+        seen.add(call.line)
+        twin = _NONPARAMETRIC_TWIN[spec.kind]
+        yield Finding(
+            explanation=explanation, severity=severity, confidence=round(confidence, 3),
+            evidence={"lines": [call.line], "values": values},
+            suggestion=(f"Use a test that does not assume normality ({twin}), or analyse a "
+                        "transformation that makes the data roughly normal (e.g. "
+                        "`np.log(x)` for right-skewed positive values) and report it; with "
+                        "very small groups, report the raw values and an exact/permutation "
+                        "test (`scipy.stats.permutation_test`)."),
+        )
+

@@ -1,0 +1,548 @@
+"""Pseudoreplication and paired data tested as independent (Makin & Orban de Xivry,
+mistakes 4 and 8).
+
+Two rules:
+- `paired_as_independent`: an independent-samples test (t-test, Mann-Whitney, ANOVA…) on two
+  measurements of the same units: two columns of one frame (same rows = same subjects)
+  named like time points or sides (`pre`/`post`, `baseline`/`week12`, `left`/`right`), rows of
+  a long frame filtered on such a time column, or variables so named with equal lengths.
+- `repeated_units`: a test or an OLS/ANOVA fit on the rows of a long frame in which each
+  subject/animal/patient/plot contributes several rows: n is the number of rows, not of
+  independent units, and the p-value is too small.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from ..code_model import CallSite, CodeModel, root_name
+from ..evidence import Evidence, ObjectFacts
+from ..findings import Finding
+from ..rule import rule
+from ..stat_tests import test_calls
+
+# a time point, session or side: pre/post, before/after, baseline/follow-up, day1/day7…
+_TIME_TOKEN = re.compile(
+    r"(?i)(?:^|[_\s.-])(?:pre|post|before|after|baseline|base|follow_?up|followup|fu|"
+    r"pretest|posttest|pre_?treatment|post_?treatment|pre_?op|post_?op|"
+    r"left|right|morning|evening|initial|final|start|end|first|second|"
+    r"(?:day|d|t|time|visit|week|wk|w|month|m|session|sess|trial|wave|year|yr|round|"
+    r"timepoint|tp|phase|block|run)_?\d+)(?=$|[_\s.-]|\d)")
+_PAIR_WORDS = [("pre", "post"), ("before", "after"), ("left", "right"),
+               ("morning", "evening"), ("initial", "final"), ("start", "end"),
+               ("first", "second"), ("baseline", ""), ("pretest", "posttest")]
+# columns that identify a sampling unit measured more than once
+_UNIT_ID = re.compile(
+    r"(?i)^(?:subject|subj|participant|patient|animal|mouse|mice|rat|fish|plot|individual|"
+    r"person|donor|litter|cage|tank|pot|plant|tree|volunteer|child|student|user|customer|"
+    r"pid|sid|uid|worker|horse|dog|monkey|pig|cow|infant|twin|family|household|eye|sub|"
+    r"ppt|colony|hive|nest|pen|herd|flock|respondent|athlete|player|runner|driver)"
+    r"(?:_?(?:id|no|num|number|code|idx|index|name|key))?$|^id$")
+_INDEPENDENT = {"independent", "anova"}
+_PAIRED_FIXES = {"ttest_ind": "scipy.stats.ttest_rel", "mannwhitneyu": "scipy.stats.wilcoxon",
+                 "ranksums": "scipy.stats.wilcoxon", "f_oneway":
+                 "a repeated-measures ANOVA (statsmodels AnovaRM / pingouin.rm_anova)",
+                 "kruskal": "scipy.stats.friedmanchisquare"}
+_AGGREGATES = {"mean", "median", "sum", "agg", "aggregate", "first", "last", "max", "min",
+               "size", "count", "nunique", "std", "var", "any", "all", "prod", "apply"}
+_MODEL_FITS = {"ols", "glm", "logit", "anova", "welch_anova", "kruskal", "anova_lm"}
+
+
+def _src(ev: Evidence, node: ast.AST) -> str:
+    """Source text of a node (like `CodeModel.src`, without re-splitting the cell)."""
+    try:
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        lines = ev.lines
+        if first == last:
+            return lines[first].encode()[start:end].decode()
+        return "\n".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
+                          lines[last].encode()[:end].decode()])
+    except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
+        return ast.unparse(node)
+
+
+def _is_time_name(text: str) -> bool:
+    return bool(_TIME_TOKEN.search(text))
+
+
+def _arg_columns(node: ast.AST) -> tuple[str | None, str | None, bool]:
+    """(frame, column, row-filtered) for `df["pre"]`, `df.pre`, `df.loc[:, "pre"]`,
+    `df["pre"].dropna().values`, `df.loc[df.g == 1, "y"]`."""
+    while (isinstance(node, ast.Attribute) and node.attr in ("values", "array")) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("to_numpy", "dropna", "astype", "tolist", "to_list",
+                                   "copy", "ravel", "squeeze")):
+        node = node.value if isinstance(node, ast.Attribute) else node.func.value  # type: ignore[union-attr]
+    if isinstance(node, ast.Subscript):
+        base, sl = node.value, node.slice
+        if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc") and isinstance(
+                base.value, ast.Name):
+            if isinstance(sl, ast.Tuple) and len(sl.elts) == 2:
+                rows, col = sl.elts
+                full_rows = isinstance(rows, ast.Slice) and rows.lower is None \
+                    and rows.upper is None
+                if isinstance(col, ast.Constant) and isinstance(col.value, str):
+                    return base.value.id, col.value, not full_rows
+            return base.value.id, None, True
+        if isinstance(base, ast.Name) and isinstance(sl, ast.Constant) and isinstance(
+                sl.value, str):
+            return base.id, sl.value, False
+        if isinstance(base, ast.Subscript) and isinstance(sl, ast.Constant) and isinstance(
+                sl.value, str):  # df[df.g == 1]["y"]
+            frame = root_name(base)
+            return frame, sl.value, True
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id, node.attr, False
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Subscript):
+        return root_name(node.value), node.attr, True  # df[df.g == 1].y
+    if isinstance(node, ast.Name):
+        return None, None, False
+    return root_name(node), None, True
+
+
+def _resolve(m: CodeModel, node: ast.expr) -> ast.expr:
+    """`before` -> `wide.pre.to_numpy()` when the cell assigns it once from a column."""
+    if isinstance(node, ast.Name):
+        found = m.assigned_at(node.id)
+        if len(found) == 1 and isinstance(found[0].stmt, ast.Assign) and \
+                len(found[0].targets) == 1 and found[0].value is not None:
+            value = found[0].value
+            root = root_name(value)
+            if isinstance(value, ast.Subscript | ast.Attribute | ast.Call) and root and \
+                    root not in m.aliases:  # a selection from a frame, not `np.array(…)`
+                return value
+    return node
+
+
+def _wide_by_unit(m: CodeModel, frame: str) -> str | None:
+    """The unit column when `frame` was reshaped to one row per unit in this cell or an
+    earlier one: `df.pivot(index="subject", …)`, `pivot_table(index="subject")`,
+    `groupby(["subject", "cond"]).rt.mean().unstack()`."""
+    for tree in (m.tree, m._prior_tree):
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == frame):
+                continue
+            for sub in ast.walk(node.value):
+                if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
+                    continue
+                keys: list[ast.AST] = []
+                if sub.func.attr in ("pivot", "pivot_table"):
+                    keys = [k.value for k in sub.keywords if k.arg == "index"] + sub.args[:1]
+                elif sub.func.attr == "groupby" and "unstack" in ast.dump(node.value):
+                    keys = sub.args[:1] + [k.value for k in sub.keywords if k.arg == "by"]
+                for k in keys:
+                    unit = next((x for x in _string_constants(k) if _UNIT_ID.match(x)), None)
+                    if unit:
+                        return unit
+    return None
+
+
+def _string_constants(node: ast.AST) -> list[str]:
+    """String literals, and the quoted values inside `query("time == 'pre'")` strings."""
+    out: list[str] = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.append(n.value)
+            out += re.findall(r"""['"]([^'"]+)['"]""", n.value)
+    return out
+
+
+def _tokens(name: str) -> set[str]:
+    return {t for t in re.split(r"[_\W\d]+", name.lower()) if t}
+
+
+def _pairing_names(a: str, b: str) -> bool:
+    """Two names that read as two measurements of the same units: `pre`/`post`,
+    `score_before`/`score_after`, `baseline`/`week12`, `left_iop`/`right_iop`."""
+    if a == b:
+        return False
+    if _is_time_name(a) and _is_time_name(b):
+        return True
+    ta, tb = _tokens(a), _tokens(b)
+    for x, y in _PAIR_WORDS:
+        if y and ((x in ta and y in tb) or (y in ta and x in tb)):
+            return True
+    return ("baseline" in ta) != ("baseline" in tb) and (
+        _is_time_name(a) or _is_time_name(b) or bool((ta | tb) & {"followup", "follow", "end"}))
+
+
+def _independent_tests(ev: Evidence) -> list[tuple[CallSite, str, list[ast.expr]]]:
+    out: list[tuple[CallSite, str, list[ast.expr]]] = []
+    for call, full, spec in test_calls(ev.model):
+        if spec.kind not in _INDEPENDENT:
+            continue
+        if full.startswith("pingouin.") and call.kwarg_value("paired", False) is True:
+            continue
+        if spec.kind == "anova" and not spec.variadic and not call.node.args:
+            continue  # pingouin.anova(data=…): handled with the model fits
+        args: list[ast.expr] = []
+        if spec.variadic:
+            args = list(call.node.args)
+        else:
+            for slot in spec.samples:
+                node = call.arg(slot) if isinstance(slot, int) else call.kwarg(slot)
+                if node is not None:
+                    args.append(node)
+            if not args:
+                args = list(call.node.args[:2])
+        out.append((call, full, args))
+    return out
+
+
+def _n_of(ev: Evidence, line: int, expr: str) -> int | None:
+    for s in ev.samples:
+        if s.line == line and s.expr == expr:
+            return s.n + s.missing
+    return None
+
+
+def _frame_facts(ev: Evidence, name: str | None) -> ObjectFacts | None:
+    f = ev.objects.get(name) if name else None
+    return f if f is not None and f.kind == "dataframe" else None
+
+
+def _unit_column(f: ObjectFacts) -> str | None:
+    """The column identifying units that appear on several rows; None when some unit
+    column has one row per value (rows are then the units: patients, not their sites)."""
+    rows = f.shape[0] if f.shape else None
+    found = None
+    for col in f.dtypes:
+        if _UNIT_ID.match(col):
+            n = f.unique.get(col)
+            if n is not None and rows is not None and n >= rows:
+                return None
+            found = found or col
+    return found
+
+
+def _one_row_per_unit(f: ObjectFacts | None) -> bool:
+    if f is None or not f.shape:
+        return False
+    return any(_UNIT_ID.match(c) and f.unique.get(c, -1) >= f.shape[0] for c in f.dtypes)
+
+
+def _paired_case(ev: Evidence, call: CallSite, full: str, args: list[ast.expr]
+                 ) -> tuple[str, float, str, dict[str, object]] | None:
+    """(severity, confidence, reason, values) when an independent test's samples are two
+    measurements of the same units."""
+    m = ev.model
+    plain = [a.value if isinstance(a, ast.Starred) else a for a in args]
+    if len(plain) < 2 or any(isinstance(a, ast.Starred) for a in args):
+        return None
+    cols = [_arg_columns(_resolve(m, a)) for a in plain]
+    frames = {c[0] for c in cols}
+    names = [c[1] for c in cols]
+    severity = confidence = None
+    values: dict[str, object] = {}
+    why = ""
+    # 1. two columns of one frame (same rows = same subjects)
+    if len(frames) == 1 and None not in frames and all(names) and not any(
+            c[2] for c in cols) and len(set(names)) == len(names):
+        frame = next(iter(frames))
+        f = _frame_facts(ev, frame)
+        unit = _unit_column(f) if f is not None else None
+        if all(_is_time_name(n or "") for n in names) or (
+                len(names) == 2 and _pairing_names(names[0] or "", names[1] or "")):
+            severity, confidence = "critical", 0.9 if f is not None else 0.8
+            why = (f"`{frame}[{names[0]!r}]` and `{frame}[{names[1]!r}]` are two columns "
+                   f"of the same frame, i.e. two measurements of the same "
+                   f"{f.shape[0] if f is not None and f.shape else ''} rows/subjects")
+        elif (unit := _wide_by_unit(m, frame)) is not None:
+            severity, confidence = "critical", 0.85
+            why = (f"`{frame}` was reshaped to one row per `{unit}`, so its columns "
+                   f"{names[0]!r} and {names[1]!r} are two measurements of the same units")
+        elif f is not None and f.shape and _one_row_per_unit(f):
+            # one row per subject (a named unit, not a bare row id): a crossover's two arms
+            unit = next((c for c in f.dtypes if _UNIT_ID.match(c) and c.lower() != "id"), None)
+            if unit is not None:
+                severity, confidence = "high", 0.7
+                why = (f"`{frame}` has one row per `{unit}` ({f.shape[0]} units), so its "
+                       f"columns {names[0]!r} and {names[1]!r} are measured on the same units")
+        if f is not None and f.shape:
+            values["rows"] = f.shape[0]
+        values["columns"] = names
+    # 2. rows of a long frame filtered on a time-point value: df[df.time == "pre"].y
+    if severity is None and len(frames) == 1 and None not in frames and all(
+            c[2] for c in cols):
+        labels = [[s for s in _string_constants(a) if s not in (names[i] or "",)]
+                  for i, a in enumerate(plain)]
+        flat = [next((s for s in ls if _is_time_name(s) or any(
+            s.lower() in w for w in _PAIR_WORDS)), None) for ls in labels]
+        if all(flat) and len(set(flat)) == len(flat) and (
+                all(_is_time_name(x or "") for x in flat)
+                or _pairing_names(flat[0] or "", flat[1] or "")):
+            frame = next(iter(frames))
+            f = _frame_facts(ev, frame)
+            unit = _unit_column(f) if f is not None else None
+            if _one_row_per_unit(f):
+                return None  # each row a different subject: independent groups
+            if f is not None and unit and f.shape and f.unique.get(unit, 0) < f.shape[0]:
+                severity, confidence = "critical", 0.9
+                why = (f"the samples are the {flat[0]!r} and {flat[1]!r} rows of `{frame}`, "
+                       f"where each of {f.unique[unit]} `{unit}` values appears "
+                       f"{f.shape[0] / f.unique[unit]:.1f} times on average: the same "
+                       "subjects measured at each time point")
+                values.update(rows=f.shape[0], units=f.unique[unit], unit_column=unit)
+            else:
+                severity, confidence = "high", 0.65 if f is None else 0.6
+                why = (f"the samples are the {flat[0]!r} and {flat[1]!r} rows of "
+                       f"`{frame}`, which reads as the same subjects measured twice")
+            values["conditions"] = flat
+    # 3. variables named like time points, of equal length
+    if severity is None and all(isinstance(a, ast.Name) for a in plain) and len(plain) == 2:
+        na, nb = (a.id for a in plain)  # type: ignore[attr-defined]
+        disjoint_rows = len(frames) == 1 and None not in frames and all(c[2] for c in cols)
+        if _pairing_names(na, nb) and not disjoint_rows:
+            ns = [_n_of(ev, call.line, _src(ev, a)) for a in plain]
+            if None not in ns and ns[0] != ns[1]:
+                return None  # different sizes: cannot be the same subjects
+            severity = "high"
+            confidence = 0.65 if None not in ns else 0.5
+            why = (f"`{na}` and `{nb}` are named as two measurements of the same units"
+                   + (f" and have the same length ({ns[0]})" if None not in ns else ""))
+            if None not in ns:
+                values["n"] = ns[0]
+    if severity is None or confidence is None:
+        return None
+    return severity, confidence, why, values
+
+
+@rule("pseudoreplication.paired_as_independent",
+      title="Independent-samples test on paired measurements")
+def paired_as_independent(ev: Evidence) -> Iterator[Finding]:
+    """An independent-samples test on two measurements of the same subjects (before/after,
+    left/right, two time points): the pairing is ignored and the test is invalid."""
+    if ev.tree is None:
+        return
+    for call, full, args in _independent_tests(ev):
+        verdict = _paired_case(ev, call, full, args)
+        if verdict is None:
+            continue
+        severity, confidence, why, values = verdict
+        test = full.rsplit(".", 1)[-1]
+        fix = _PAIRED_FIXES.get(test, "a paired test (scipy.stats.ttest_rel / wilcoxon)")
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) treats its samples as independent, but "
+                         f"{why}. Ignoring the pairing uses the wrong variance and the wrong "
+                         "degrees of freedom; the p-value is not valid for this design."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line], "values": values},
+            suggestion=(f"Use a paired test on the per-subject measurements: {fix} (e.g. "
+                        "`stats.ttest_rel(df['pre'], df['post'])`, or `stats.wilcoxon(...)` "
+                        "for skewed differences), or a mixed model with a random intercept per "
+                        "subject (`smf.mixedlm('y ~ time', df, groups=df['subject'])`)."),
+        )
+
+
+def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None]
+                  ) -> tuple[str | None, ObjectFacts | None, bool]:
+    """The nearest frame with a unit column that the expression's rows come from, and
+    whether they were aggregated to one value per unit on the way (groupby on the unit,
+    pivot with the unit as index). Frames without a unit column (a crosstab, a filtered
+    copy) are looked through."""
+    m = ev.model
+    if _aggregates(m, node) == "unit":
+        return None, None, True
+    seen: set[str] = set()
+    queue = list(dict.fromkeys(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
+    while queue:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        f = _frame_facts(ev, name)
+        if f is not None and any(_UNIT_ID.match(c) for c in f.dtypes):
+            return name, f, False
+        for a in m.assigned_at(name):
+            if a.value is None:
+                continue
+            key = id(a.value)
+            if key not in cache:
+                cache[key] = _aggregates(m, a.value)
+            if cache[key] == "unit":
+                return None, None, True
+            queue += [n for n in a.loaded if n not in seen]
+    return None, None, False
+
+
+def _aggregates(m: CodeModel, node: ast.AST) -> str | None:
+    """"unit" for an aggregation to one value per unit (`groupby("subject").mean()`,
+    `pivot(index="subject")`), "other" for other aggregations, None for none."""
+    found = None
+    for sub in ast.walk(node):
+        if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
+            continue
+        attr = sub.func.attr
+        keys: list[ast.AST] = []
+        if attr in ("pivot", "pivot_table"):
+            keys = [k.value for k in sub.keywords if k.arg == "index"]
+        elif attr == "groupby":
+            keys = list(sub.args[:1]) + [k.value for k in sub.keywords if k.arg == "by"]
+            if not _grouped_aggregate(sub, node):
+                continue
+        else:
+            continue
+        found = "other"
+        for k in keys:
+            names = _string_constants(k) + [n.attr for n in ast.walk(k)
+                                             if isinstance(n, ast.Attribute)]
+            if any(_UNIT_ID.match(x) for x in names):
+                return "unit"
+    return found
+
+
+def _grouped_aggregate(groupby: ast.Call, within: ast.AST) -> bool:
+    """Whether `groupby(...)` is followed by an aggregation in the same expression."""
+    for sub in ast.walk(within):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                sub.func.attr in _AGGREGATES:
+            inner = sub.func.value
+            while isinstance(inner, ast.Subscript | ast.Attribute):
+                inner = inner.value
+            if inner is groupby:
+                return True
+    return False
+
+
+def _melted_ids(ev: Evidence) -> dict[str, str]:
+    """Frames built by `melt(id_vars="subject")` / `wide_to_long(i="subject")` in the cell:
+    frame -> unit id column (each id repeated by construction)."""
+    out: dict[str, str] = {}
+    for call in ev.model.calls:
+        if call.last not in ("melt", "wide_to_long") or not call.targets:
+            continue
+        idv = call.kwarg("id_vars") or call.kwarg("i")
+        for s in _string_constants(idv) if idv is not None else []:
+            if _UNIT_ID.match(s):
+                out[call.targets[0]] = s
+    return out
+
+
+def _formula_terms(call: CallSite) -> str:
+    f = call.arg(0, "formula")
+    return f.value if isinstance(f, ast.Constant) and isinstance(f.value, str) else ""
+
+
+@rule("pseudoreplication.repeated_units",
+      title="Repeated measurements of the same units treated as independent")
+def repeated_units(ev: Evidence) -> Iterator[Finding]:
+    """A test or model fit on rows of a long frame where each subject/animal/plot
+    contributes several rows, as if every row were an independent unit."""
+    if ev.tree is None:
+        return
+    m = ev.model
+    melted = _melted_ids(ev)
+    agg_cache: dict[int, str | None] = {}
+    reported: set[int] = set()
+    paired_lines: dict[int, set[str]] = {}
+    independent = _independent_tests(ev)
+    for c, full, args in independent:
+        if _paired_case(ev, c, full, args) is not None:
+            paired_lines.setdefault(c.line, set()).add(full)
+    candidates: list[tuple[CallSite, str, list[ast.AST]]] = [
+        (c, full, list(args)) for c, full, args in independent]
+    for c, full, spec in test_calls(m):  # chi2_contingency(pd.crosstab(rows…)), z-tests
+        if spec.kind in ("contingency", "proportion"):
+            candidates.append((c, full, [a.value if isinstance(a, ast.Starred) else a
+                                         for a in c.node.args]))
+    for call in m.calls:  # smf.ols("y ~ group", data=df).fit(), pg.anova(data=df, …)
+        if call.last in _MODEL_FITS and (call.kwarg("data") is not None or (
+                call.name or "").startswith("statsmodels.formula")):
+            data = call.kwarg("data") or call.arg(1)
+            if data is not None:
+                candidates.append((call, call.last, [data]))
+    for call, full, args in candidates:
+        if call.line in reported:
+            continue
+        if call.kwarg("groups") is not None or _clustered(m, call):
+            continue
+        if full in paired_lines.get(call.line, ()):
+            continue  # reported as paired data tested as independent
+        if any(kw.arg in ("re_formula", "vc_formula") for kw in call.node.keywords):
+            continue
+        test = full.rsplit(".", 1)[-1]
+        frame = f = None
+        aggregated = False
+        for a in args:
+            frame, f, aggregated = _source_frame(ev, a, agg_cache)
+            if frame is not None or aggregated:
+                break
+        if aggregated:
+            continue  # one value per unit: the sound twin
+        unit = rows = units = None
+        if f is not None:
+            unit = _unit_column(f)
+            if unit is None or not f.shape:
+                continue
+            rows, units = f.shape[0], f.unique.get(unit)
+            if not units or rows / units < 1.5:
+                continue  # one row per unit
+            ns = [s.n for s in ev.samples if s.line == call.line]
+            if ns and sum(ns) <= units:
+                continue  # the samples hold at most one row per unit (one time point)
+            terms = _formula_terms(call)
+            if terms and unit in terms:
+                continue  # the unit is in the model (fixed effect / C(subject))
+            severity = "critical"
+            confidence = 0.85 if ns or call.last in _MODEL_FITS else 0.8
+            if call.last in _MODEL_FITS and not _p_values_read(ev):
+                severity, confidence = "medium", 0.5  # estimates only: their SEs are wrong
+        elif frame is None and any(
+                n.id in melted for a in args for n in ast.walk(a) if isinstance(n, ast.Name)):
+            frame = next(n.id for a in args for n in ast.walk(a)
+                         if isinstance(n, ast.Name) and n.id in melted)
+            unit = melted[frame]
+            severity, confidence = "high", 0.65
+        else:
+            continue
+        ns = [s.n for s in ev.samples if s.line == call.line]
+        values: dict[str, object] = {"frame": frame, "unit_column": unit}
+        if rows is not None:
+            values.update(rows=rows, units=units)
+        if ns:
+            values["n_per_sample"] = ns
+        detail = (f"`{frame}` has {rows} rows but only {units} distinct `{unit}` values "
+                  f"({rows / units:.1f} rows per unit)" if rows and units else
+                  f"`{frame}` is a long (melted) frame with several rows per `{unit}`")
+        n_txt = (f"; the test's samples have n = {', '.join(map(str, ns))}, counting rows "
+                 "as if they were independent units" if ns and units and sum(ns) > units
+                 else "")
+        reported.add(call.line)
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) treats every row as an independent "
+                         f"observation, but {detail}{n_txt}. Measurements of the same unit are "
+                         "correlated, so the effective sample size is overstated and the "
+                         "p-value is too small (pseudoreplication)."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line], "values": values},
+            suggestion=(f"Aggregate to one value per `{unit}` before testing (e.g. "
+                        f"`{frame}.groupby(['{unit}', 'condition'])['y'].mean()`), use a "
+                        "paired test when every unit is measured in each condition, or fit a "
+                        f"mixed model with a random intercept per unit "
+                        f"(`smf.mixedlm('y ~ condition', {frame}, groups={frame}['{unit}'])`)."),
+        )
+
+
+def _fits_of(m: CodeModel, call: CallSite) -> list[CallSite]:
+    """`.fit(...)` calls on the model this call builds: chained or through a name."""
+    return [c for c in m.calls if c.method == "fit" and (
+        c.receiver is call.node or (c.receiver_root is not None
+                                    and c.receiver_root in call.targets))]
+
+
+def _clustered(m: CodeModel, call: CallSite) -> bool:
+    """Cluster-robust errors by unit: `.fit(cov_type="cluster", cov_kwds={"groups": …})`."""
+    if call.kwarg_value("cov_type") == "cluster":
+        return True
+    return any(str(f.kwarg_value("cov_type", "")).startswith(("cluster", "hac-"))
+               for f in _fits_of(m, call))
+
+
+def _p_values_read(ev: Evidence) -> bool:
+    """The cell reads a fitted model's p-values (`.pvalues`, `summary()`, `anova_lm`)."""
+    return any(s in ev.code for s in (".pvalues", "summary", "anova_lm", ".f_pvalue",
+                                      "t_test", "p-unc", "PR(>F)"))

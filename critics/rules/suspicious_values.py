@@ -1,0 +1,1578 @@
+"""Impossible or suspicious values in a cell's results.
+
+Impossible (critical): a p-value above 1 or below 0 (typically a hand-rolled Bonferroni
+`p * n` that was never clipped), a negative variance or standard deviation, a correlation
+outside [-1, 1], a probability or bounded score (accuracy, AUC, F1, precision, recall, R²)
+outside its range. Suspicious: a score of exactly 1.0 (evaluation on the training data or a
+leak), a negative R² (the model is worse than predicting the mean).
+
+Values come from two places: the kernel's facts (scalars and short sequences whose name or
+origin says what they are, result objects' `pvalue`/`rsquared`) and the text the user saw
+(labelled numbers such as "R2: -0.31" or "p = 1.7", bracketed lists after a label, pandas
+Series footers "Name: p_adj" and table columns). A printed label is tied back to the code
+that printed it (print arguments, f-string fields, `.format`/`%` placeholders) so that a
+generic label ("score") or a bare one ("p", "r") is trusted only when the code confirms it,
+and so that `clf.score(X_train, y_train)` is known to be a training score.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..evidence import Evidence, ObjectFacts
+from ..findings import Finding
+from ..rule import rule
+
+# -- vocabulary -------------------------------------------------------------------------------
+
+# Quantities: pvalue | r2 | adj_r2 | accuracy | auc | f1 | bounded | probability |
+# correlation | variance | error | score (generic: R² for regressors, accuracy for classifiers)
+PERFECT_QUANTITIES = {"r2", "accuracy", "auc", "f1", "score"}
+METRIC_QUANTITIES = PERFECT_QUANTITIES | {"bounded", "error", "adj_r2"}
+
+_METRIC_CALLS = {
+    "r2_score": "r2", "accuracy_score": "accuracy", "balanced_accuracy_score": "accuracy",
+    "roc_auc_score": "auc", "auc": "auc", "average_precision_score": "auc",
+    "f1_score": "f1", "fbeta_score": "f1", "precision_score": "bounded",
+    "recall_score": "bounded", "jaccard_score": "bounded", "matthews_corrcoef": "correlation",
+    "corr": "correlation", "corrcoef": "correlation", "pearsonr": "correlation",
+    "spearmanr": "correlation", "kendalltau": "correlation", "pointbiserialr": "correlation",
+    "var": "variance", "std": "variance", "sem": "variance", "nanvar": "variance",
+    "nanstd": "variance", "variance": "variance", "stdev": "variance", "pvariance": "variance",
+    "pstdev": "variance", "predict_proba": "probability", "cdf": "probability",
+    "sf": "probability", "expit": "probability", "softmax": "probability",
+    "mean_squared_error": "error", "mean_absolute_error": "error",
+    "root_mean_squared_error": "error", "multipletests": "pvalue_clipped",
+    "fdrcorrection": "pvalue_clipped", "false_discovery_control": "pvalue_clipped",
+}
+_STAT_TESTS = {
+    "ttest_ind", "ttest_rel", "ttest_1samp", "mannwhitneyu", "wilcoxon", "ranksums",
+    "kruskal", "f_oneway", "chi2_contingency", "chisquare", "fisher_exact", "ks_2samp",
+    "kstest", "shapiro", "normaltest", "levene", "bartlett", "friedmanchisquare",
+    "brunnermunzel", "binomtest", "binom_test", "pearsonr", "spearmanr", "kendalltau",
+    "pointbiserialr", "anderson_ksamp", "permutation_test", "ztest", "proportions_ztest",
+}
+_CORR_TESTS = {"pearsonr", "spearmanr", "kendalltau", "pointbiserialr"}
+# Origins that name a test's result object rather than a number.
+_NOT_A_VALUE = {None, "test_result", "test_result_corr"}
+# Calls that pass their input's meaning through: mean of cv scores, round(acc, 3)…
+_TRANSPARENT = {"mean", "median", "nanmean", "nanmedian", "float", "round", "item", "squeeze",
+                "abs", "max", "min", "amax", "amin", "average", "nanmax", "nanmin", "tolist",
+                "to_numpy", "asarray", "array", "values", "sort_values", "sorted", "list"}
+_CLIP_CALLS = {"min", "minimum", "clip", "fmin"}
+
+_EXCLUDE_TOKENS = {
+    "diff", "delta", "change", "gain", "improvement", "log", "logp", "log10", "neglog", "neg",
+    "gap", "drop", "shift", "lift", "loss", "threshold", "thresh", "alpha", "level", "cutoff",
+    "n", "num", "count", "counts", "idx", "index", "rank", "z", "zscore", "resid", "residual",
+    "residuals", "explained", "scaled", "scaler", "standardized", "normalized", "norm",
+    "logit", "logits", "odds", "ratio", "density", "pdf", "likelihood", "ll", "total", "sum",
+    "cum", "cumsum", "expected", "dof", "df", "nobs", "size", "weight", "weights", "std_err",
+}
+_TRAIN_TOKENS = {"train", "training", "trn", "insample", "fit", "fitted"}
+_TEST_TOKENS = {"test", "testing", "tst", "val", "valid", "validation", "holdout", "hold",
+                "heldout", "oos", "cv", "oof", "fold", "folds", "eval", "dev"}
+_PVALUE_MODIFIERS = {"adj", "adjusted", "corr", "corrected", "bonf", "bonferroni", "holm",
+                     "fdr", "bh", "val", "value", "values", "vals", "raw", "sidak", "sided",
+                     "tailed", "twosided", "onesided", "perm", "exact", "boot"}
+
+_NAME_QUANTITY = {
+    "r2": "r2", "rsq": "r2", "rsquared": "r2", "r2s": "r2", "r2score": "r2",
+    "pval": "pvalue", "pvals": "pvalue", "pvalue": "pvalue", "pvalues": "pvalue",
+    "padj": "pvalue", "pcorr": "pvalue", "qval": "pvalue", "qvals": "pvalue",
+    "qvalue": "pvalue", "qvalues": "pvalue", "fdr": "pvalue", "pbonf": "pvalue",
+    "pv": "pvalue", "pvs": "pvalue", "pvalue_adj": "pvalue",
+    "acc": "accuracy", "accuracy": "accuracy", "accs": "accuracy", "accuracies": "accuracy",
+    "auc": "auc", "aucs": "auc", "auroc": "auc", "rocauc": "auc",
+    "f1": "f1", "f1s": "f1",
+    "precision": "bounded", "recall": "bounded", "sensitivity": "bounded",
+    "specificity": "bounded", "tpr": "bounded", "fpr": "bounded", "ppv": "bounded",
+    "npv": "bounded",
+    "corr": "correlation", "correlation": "correlation", "correlations": "correlation",
+    "corrs": "correlation", "rho": "correlation", "pearson": "correlation",
+    "spearman": "correlation", "kendall": "correlation", "rval": "correlation",
+    "rvalue": "correlation",
+    "var": "variance", "variance": "variance", "variances": "variance", "vars": "variance",
+    "std": "variance", "stds": "variance", "sd": "variance", "sds": "variance",
+    "stdev": "variance", "sigma": "variance", "sigmas": "variance", "sem": "variance",
+    "stderr": "variance",
+    "mse": "error", "rmse": "error", "mae": "error",
+    "prob": "probability", "probs": "probability", "proba": "probability",
+    "probas": "probability", "probability": "probability", "probabilities": "probability",
+    "phat": "probability",
+}
+_PLURAL_VARIANCE = {"variances", "vars", "stds", "sds", "sigmas"}
+
+_CLASSIFIER_RE = re.compile(
+    r"(Classifier|LogisticRegression\w*|SVC|NB|DiscriminantAnalysis|Perceptron)$")
+_REGRESSOR_RE = re.compile(
+    r"(Regressor|(?<!Logistic)Regression|Ridge|RidgeCV|Lasso\w*|ElasticNet\w*|SVR|Lars\w*|"
+    r"BayesianRidge|KernelRidge|ARDRegression)$")
+
+# -- small helpers ----------------------------------------------------------------------------
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _tokens(name: str) -> list[str]:
+    return [t for t in re.split(r"[_\W]+", _CAMEL.sub("_", name).lower()) if t]
+
+
+def _name_quantity(name: str) -> tuple[str, bool] | None:
+    """(quantity, strong) from an identifier or a column name; None when it says nothing
+    or says something that may legitimately leave the range (a difference, a log, a count)."""
+    toks = _tokens(name)
+    if not toks or any(t in _EXCLUDE_TOKENS for t in toks):
+        return None
+    joined = "".join(toks)
+    if joined in _NAME_QUANTITY:
+        return _NAME_QUANTITY[joined], True
+    if "r" in toks and ("squared" in toks or "sq" in toks):
+        return ("adj_r2" if "adj" in toks or "adjusted" in toks else "r2"), True
+    found: tuple[str, bool] | None = None
+    for t in toks:
+        q = _NAME_QUANTITY.get(t)
+        if q is None and t.rstrip("s") in _NAME_QUANTITY and len(t) > 3:
+            q = _NAME_QUANTITY[t.rstrip("s")]
+        if q:
+            if q == "r2" and ("adj" in toks or "adjusted" in toks):
+                q = "adj_r2"
+            found = (q, True)
+    if found:
+        return found
+    if "p" in toks or "q" in toks:
+        if any(t in _PVALUE_MODIFIERS for t in toks):
+            return "pvalue", True
+        return ("pvalue", False) if "p" in toks else None
+    if "r" in toks:
+        return "correlation", "value" in toks
+    if "score" in toks or "scores" in toks:
+        return "score", False
+    return None
+
+
+_SHORT_TRAIN = {"xtr", "ytr", "xtrain", "ytrain", "xtrn", "ytrn", "dtrain"}
+_SHORT_TEST = {"xte", "yte", "xtest", "ytest", "xval", "yval", "xts", "yts", "dtest", "dval"}
+
+
+def _context_of_tokens(toks: list[str]) -> str | None:
+    if any(t in _TRAIN_TOKENS or t in _SHORT_TRAIN or t.endswith("train") for t in toks):
+        return "train"
+    if any(t in _TEST_TOKENS or t in _SHORT_TEST or t.endswith("test") for t in toks):
+        return "test"
+    return None
+
+
+def _call_last(node: ast.Call) -> str:
+    f = node.func
+    if isinstance(f, ast.Attribute):
+        return f.attr
+    if isinstance(f, ast.Name):
+        return f.id
+    return ""
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.4g}"
+
+
+# -- origin of an expression: what quantity it computes, and on which data -------------------
+
+
+@dataclass
+class _Origin:
+    quantity: str | None = None
+    context: str | None = None  # train | test | cv
+    train_visible: bool = False  # scored on the very data the model was fit on
+    lines: list[int] = field(default_factory=list)
+    estimator: str | None = None  # "classifier" | "regressor" | None
+    data_names: set[str] = field(default_factory=set)  # names of the evaluated data
+
+
+class _Code:
+    """Per-evidence view of the code for this family (assignments by name, fit calls…)."""
+
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.model = ev.model
+        self.assign: dict[str, list[tuple[int, ast.AST, ast.stmt]]] = {}
+        # name -> [(line, value expr or tuple position marker, statement)], in source order
+        tree = self.model.tree
+        for node in _of(tree, ast.Assign):
+            for t in node.targets:
+                self._bind(t, node.value, node)
+        for node in _of(tree, ast.AnnAssign):
+            if node.value is not None:
+                self._bind(node.target, node.value, node)
+        for binds in self.assign.values():
+            binds.sort(key=lambda b: b[0])
+        self.loop_targets: set[str] = set()
+        for node in _of(tree, ast.For, ast.AsyncFor, ast.comprehension):
+            self.loop_targets |= _names(node.target)
+        self.loop_assigned: set[str] = set()  # names (re)bound inside a loop body
+        for node in _of(tree, ast.For, ast.AsyncFor, ast.While):
+            for st in node.body:
+                for sub in ast.walk(st):
+                    if isinstance(sub, ast.Assign):
+                        self.loop_assigned |= {n for t in sub.targets for n in _names(t)}
+        self.fit_args: list[tuple[set[str], set[str]]] = list(_prior_fit_args(ev.prior_code))
+        self.scoring_literals: set[str] = set()
+        for c in self.model.calls:
+            if c.last in ("fit", "fit_transform") and c.node.args and c.receiver is not None:
+                owners = {c.receiver_root} if c.receiver_root else set()
+                self.fit_args.append((owners | set(c.targets), _names(c.node.args[0])))
+            for kw in c.node.keywords:
+                if kw.arg == "scoring" and isinstance(kw.value, ast.Constant) and isinstance(
+                        kw.value.value, str):
+                    self.scoring_literals.add(kw.value.value)
+        self.test_calls = {c.last for c in self.model.calls}
+        self.has_test = bool(self.test_calls & (_STAT_TESTS | {"cdf", "sf"})) or (
+            "pvalue" in ev.code)
+        self.has_corr = bool(self.test_calls & {"corr", "corrcoef", "pearsonr", "spearmanr",
+                                                "kendalltau", "cov", "linregress"})
+        # names whose value reaches the output (what CodeModel.is_reported answers, once)
+        reported = set(self.model.reported_names)
+        closure = set(reported)
+        for r in reported:
+            closure |= self.model.dependencies(r)
+        self.reported_closure = closure
+
+    def _bind(self, target: ast.AST, value: ast.AST, stmt: ast.stmt) -> None:
+        if isinstance(target, ast.Name):
+            self.assign.setdefault(target.id, []).append((stmt.lineno, value, stmt))
+        elif isinstance(target, ast.Tuple | ast.List):
+            for i, elt in enumerate(target.elts):
+                if isinstance(elt, ast.Name):
+                    self.assign.setdefault(elt.id, []).append(
+                        (stmt.lineno, _Position(value, i), stmt))
+
+    # -- estimator kind ------------------------------------------------------------------
+
+    def estimator_kind(self, node: ast.AST | None, depth: int = 0) -> str | None:
+        if node is None or depth > 3:
+            return None
+        if isinstance(node, ast.Call):
+            name = _call_last(node)
+            kind = _kind_of_class(name)
+            if kind:
+                return kind
+            if name in ("fit",) and isinstance(node.func, ast.Attribute):
+                return self.estimator_kind(node.func.value, depth + 1)
+            # make_pipeline(StandardScaler(), Ridge()), GridSearchCV(SVC(), …)
+            for arg in reversed(node.args):
+                kind = self.estimator_kind(arg, depth + 1)
+                if kind:
+                    return kind
+            return None
+        if isinstance(node, ast.Name):
+            facts = self.ev.objects.get(node.id)
+            if facts and facts.type:
+                kind = _kind_of_class(facts.type.rsplit(".", 1)[-1])
+                if kind:
+                    return kind
+            t = self.model.type_of(node.id)
+            if t:
+                kind = _kind_of_class(t.rsplit(".", 1)[-1])
+                if kind:
+                    return kind
+            for _, value, _ in self.assign.get(node.id, [])[-1:]:
+                if isinstance(value, ast.AST):
+                    return self.estimator_kind(value, depth + 1)
+        if isinstance(node, ast.Attribute) and node.attr in ("best_estimator_",):
+            return self.estimator_kind(node.value, depth + 1)
+        return None
+
+    # -- origin ----------------------------------------------------------------------------
+
+    def origin(self, node: ast.AST | None, depth: int = 0) -> _Origin:
+        out = _Origin()
+        if node is None or depth > 4:
+            return out
+        if isinstance(node, _Position):
+            return self._position_origin(node, depth)
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Call):
+            last = _call_last(node)
+            if last == "score" and isinstance(node.func, ast.Attribute):
+                kind = self.estimator_kind(node.func.value)
+                q = {"regressor": "r2", "classifier": "accuracy"}.get(kind or "", "score")
+                if self.scoring_literals - {"r2", "accuracy"} and kind is None:
+                    q = None  # a search with a custom scorer: its .score is not R²/accuracy
+                return self._with_context(_Origin(q, estimator=kind, lines=[line]), node)
+            if last in ("cross_val_score", "cross_validate"):
+                return _Origin(self._cv_quantity(node), "cv", lines=[line])
+            if last in _METRIC_CALLS:
+                q = _METRIC_CALLS[last]
+                return self._with_context(_Origin(q, lines=[line]), node)
+            if last in _STAT_TESTS:
+                return _Origin("test_result_corr" if last in _CORR_TESTS else "test_result",
+                               lines=[line])
+            if last in _TRANSPARENT:
+                inner = node.func.value if (isinstance(node.func, ast.Attribute)
+                                            and last not in ("max", "min", "round", "float",
+                                                             "abs", "sorted", "list")) else (
+                    node.args[0] if node.args else None)
+                if isinstance(node.func, ast.Attribute) and _root(node.func.value) in (
+                        "np", "numpy") and node.args:
+                    inner = node.args[0]
+                return self.origin(inner, depth + 1)
+            return out
+        if isinstance(node, ast.Attribute):
+            attr = node.attr
+            if attr in ("pvalue", "pvalues", "pvalues_"):
+                return _Origin("pvalue", lines=[line])
+            if attr == "rsquared":
+                return _Origin("r2", lines=[line])
+            if attr == "rsquared_adj":
+                return _Origin("adj_r2", lines=[line])
+            if attr == "correlation":
+                return _Origin("correlation", lines=[line])
+            if attr == "best_score_":
+                return _Origin("score", "cv", lines=[line])
+            if attr == "statistic":
+                inner = self.origin(node.value, depth + 1)
+                if inner.quantity == "test_result_corr":
+                    return _Origin("correlation", lines=[line])
+                return out
+            if attr in ("values", "T", "iloc", "loc"):
+                return self.origin(node.value, depth + 1)
+            return out
+        if isinstance(node, ast.Subscript):
+            value = node.value
+            if isinstance(value, ast.Call) and _call_last(value) in _STAT_TESTS:
+                idx = _const_index(node.slice)
+                if idx == 1:
+                    return _Origin("pvalue", lines=[line])
+                if idx == 0 and _call_last(value) in _CORR_TESTS:
+                    return _Origin("correlation", lines=[line])
+                return out
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                nq = _name_quantity(key.value)
+                if nq and nq[1]:
+                    ctx = _context_of_tokens(_tokens(key.value))
+                    return _Origin(nq[0], ctx, lines=[line])
+            return self.origin(value, depth + 1)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
+            return self.origin(node.elt, depth + 1)
+        if isinstance(node, ast.DictComp):
+            return self.origin(node.value, depth + 1)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Div):
+                num = {_call_last(c) for c in ast.walk(node.left) if isinstance(c, ast.Call)}
+                den = {_call_last(c) for c in ast.walk(node.right) if isinstance(c, ast.Call)}
+                if "cov" in num and den & {"std", "sqrt", "var", "nanstd"}:
+                    return _Origin("correlation", lines=[line])  # cov / (sx * sy)
+            if isinstance(node.op, ast.Mult | ast.Div):
+                for side in (node.left, node.right):
+                    o = self.origin(side, depth + 1)
+                    if o.quantity == "pvalue":
+                        return _Origin("pvalue", lines=[line])
+            return out
+        if isinstance(node, ast.Name):
+            nq = _name_quantity(node.id)
+            binds = self.assign.get(node.id, [])
+            if binds and depth < 4:
+                o = self.origin(binds[-1][1], depth + 1)
+                if o.quantity not in _NOT_A_VALUE:
+                    return o
+            if nq and nq[1]:
+                return _Origin(nq[0], _context_of_tokens(_tokens(node.id)))
+            return out
+        return out
+
+    def _position_origin(self, pos: _Position, depth: int) -> _Origin:
+        value = pos.value
+        line = getattr(value, "lineno", 0)
+        if isinstance(value, ast.Call):
+            last = _call_last(value)
+            if last in _STAT_TESTS:
+                if pos.index == 1:
+                    return _Origin("pvalue", lines=[line])
+                if pos.index == 0 and last in _CORR_TESTS:
+                    return _Origin("correlation", lines=[line])
+            if last in ("multipletests",) and pos.index == 1:
+                return _Origin("pvalue_clipped", lines=[line])
+            if last == "linregress" and pos.index == 2:
+                return _Origin("correlation", lines=[line])
+            if last == "linregress" and pos.index == 3:
+                return _Origin("pvalue", lines=[line])
+        return _Origin()
+
+    def _cv_quantity(self, node: ast.Call) -> str | None:
+        scoring = None
+        for kw in node.keywords:
+            if kw.arg == "scoring":
+                if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)):
+                    return None  # a list, a dict or a scorer object: no single meaning
+                scoring = kw.value.value
+        if scoring is None:
+            kind = self.estimator_kind(node.args[0] if node.args else None)
+            return {"regressor": "r2", "classifier": "accuracy"}.get(kind or "", "score")
+        if scoring.startswith("neg_"):
+            return None
+        if scoring == "r2":
+            return "r2"
+        if scoring.startswith(("accuracy", "balanced_accuracy")):
+            return "accuracy"
+        if scoring.startswith(("roc_auc", "average_precision")):
+            return "auc"
+        if scoring.startswith("f1"):
+            return "f1"
+        if scoring.startswith(("precision", "recall", "jaccard")):
+            return "bounded"
+        return None
+
+    def _with_context(self, o: _Origin, call: ast.Call) -> _Origin:
+        """Whether a metric was computed on training or test data: from the names of its
+        arguments, following `pred = model.predict(X_train)` one step."""
+        names: set[str] = set()
+        data_args: list[ast.AST] = list(call.args) + [k.value for k in call.keywords]
+        for a in data_args:
+            names |= _names(a)
+            for n in _names(a):
+                for _, value, _ in self.assign.get(n, [])[-1:]:
+                    if isinstance(value, ast.Call) and _call_last(value) in (
+                            "predict", "predict_proba", "decision_function"):
+                        names |= {x for arg in value.args for x in _names(arg)}
+            for sub in ast.walk(a):
+                if isinstance(sub, ast.Call) and _call_last(sub) in (
+                        "predict", "predict_proba", "decision_function"):
+                    names |= {x for arg in sub.args for x in _names(arg)}
+        toks = [t for n in names for t in _tokens(n)]
+        ctx = _context_of_tokens(toks)
+        if ctx == "train" and _context_of_tokens([t for t in toks if not (
+                t in _TRAIN_TOKENS or t in _SHORT_TRAIN or t.endswith("train"))]) == "test":
+            ctx = None
+        o.context = ctx
+        o.data_names = names
+        # scored on exactly the data the same model was fit on: fit(X, y) … score(X, y)
+        scored = _scored_on(call, self.assign)
+        if scored is not None:
+            model, x_names = scored
+            if x_names and any(x_names == fit_x and (model in owners or not owners)
+                               for owners, fit_x in self.fit_args) and not any(
+                    t in _TEST_TOKENS for n in x_names for t in _tokens(n)):
+                o.train_visible = True
+                o.context = "train"
+        return o
+
+
+def _scored_on(call: ast.Call, assign: dict) -> tuple[str | None, set[str]] | None:  # type: ignore[type-arg]
+    """(model, names of X) for `model.score(X, y)` or `metric(y, model.predict(X))`, also
+    through `pred = model.predict(X)` a few lines up."""
+    if _call_last(call) == "score" and call.args and isinstance(call.func, ast.Attribute):
+        return _root(call.func.value), _names(call.args[0])
+    candidates: list[ast.AST] = [sub for sub in ast.walk(call) if isinstance(sub, ast.Call)]
+    for a in call.args[:2]:
+        for n in _names(a):
+            candidates += [value for _, value, _ in assign.get(n, [])[-1:]]
+    for sub in candidates:
+        if isinstance(sub, ast.Call) and _call_last(sub) in ("predict", "predict_proba") \
+                and sub.args and isinstance(sub.func, ast.Attribute):
+            return _root(sub.func.value), _names(sub.args[0])
+    return None
+
+
+@dataclass
+class _Position:
+    """Element `index` of a tuple-unpacking assignment from `value`."""
+
+    value: ast.AST
+    index: int
+
+
+def _kind_of_class(name: str) -> str | None:
+    if _CLASSIFIER_RE.search(name):
+        return "classifier"
+    if _REGRESSOR_RE.search(name):
+        return "regressor"
+    return None
+
+
+def _root(node: ast.AST | None) -> str | None:
+    while node is not None:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        else:
+            return None
+    return None
+
+
+def _names(node: ast.AST | None) -> set[str]:
+    if node is None:
+        return set()
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _const_index(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    return None
+
+
+_PARSED: dict[str, ast.Module] = {}
+
+
+def _parse(code: str) -> ast.Module:
+    tree = _PARSED.get(code)
+    if tree is None:
+        try:
+            tree = ast.parse(code or "")
+        except SyntaxError:
+            tree = ast.Module(body=[], type_ignores=[])
+        if len(_PARSED) > 32:
+            _PARSED.clear()
+        _PARSED[code] = tree
+    return tree
+
+
+class CellIndex:
+    """One walk of a cell's AST, shared by this family and `data_loss`: every node by type,
+    each statement's own expression nodes (not those of nested statements), the statement
+    holding each node, and the function enclosing each statement."""
+
+    def __init__(self, tree: ast.AST):
+        by_type: dict[type, list[ast.AST]] = {}
+        own: dict[int, list[ast.AST]] = {}
+        stmt_of: dict[int, ast.stmt] = {}
+        items: list[tuple[ast.AST, ast.stmt, str | None]] = []
+        body = getattr(tree, "body", [])
+        stmts: list[tuple[ast.stmt, str | None]] = [(st, None) for st in reversed(body)]
+        while stmts:
+            st, fn = stmts.pop()
+            by_type.setdefault(type(st), []).append(st)
+            inner = st.name if isinstance(st, ast.FunctionDef | ast.AsyncFunctionDef) else fn
+            nodes: list[ast.AST] = []
+            stack: list[ast.AST] = []
+            nested: list[ast.stmt] = []
+            for name in st._fields:
+                v = getattr(st, name, None)
+                if isinstance(v, list):
+                    for x in v:
+                        if isinstance(x, ast.stmt):
+                            nested.append(x)
+                        elif isinstance(x, ast.AST):
+                            stack.append(x)
+                elif isinstance(v, ast.AST):
+                    stack.append(v)
+            while stack:
+                node = stack.pop()
+                nodes.append(node)
+                for name in node._fields:
+                    v = getattr(node, name, None)
+                    if isinstance(v, list):
+                        for x in v:
+                            if isinstance(x, ast.stmt):
+                                nested.append(x)
+                            elif isinstance(x, ast.AST):
+                                stack.append(x)
+                    elif isinstance(v, ast.AST):
+                        stack.append(v)
+            own[id(st)] = nodes
+            for node in nodes:
+                stmt_of[id(node)] = st
+                by_type.setdefault(type(node), []).append(node)
+                items.append((node, st, inner))
+            stmts.extend((x, inner) for x in reversed(nested))
+        self.by_type = by_type
+        self.own = own
+        self.stmt_of = stmt_of
+        self.items = items  # (node, its statement, the function enclosing the statement)
+
+    def of(self, *types: type) -> list:  # type: ignore[type-arg]
+        return [n for t in types for n in self.by_type.get(t, ())]
+
+
+_INDEX: list[tuple[weakref.ref, CellIndex]] = []
+
+
+def cell_index(tree: ast.AST) -> CellIndex:
+    """The index of `tree`, cached for the tree being critiqued."""
+    for ref, idx in _INDEX:
+        if ref() is tree:
+            return idx
+    idx = CellIndex(tree)
+    _INDEX[:] = [(weakref.ref(tree), idx)]
+    return idx
+
+
+def _of(tree: ast.AST, *types: type) -> list:  # type: ignore[type-arg]
+    return cell_index(tree).of(*types)
+
+
+_PRIOR_FITS: dict[str, list[tuple[set[str], set[str]]]] = {}
+
+
+def _fits_in(tree: ast.AST) -> list[tuple[set[str], set[str]]]:
+    """(names of the fitted model, names of the data) for every `.fit(X, …)`: the receiver
+    and, for `clf = Tree().fit(X, y)`, the name it is assigned to."""
+    fits: dict[int, tuple[set[str], set[str]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _call_last(node) in ("fit", "fit_transform") \
+                and node.args and isinstance(node.func, ast.Attribute):
+            owner = _root(node.func.value)
+            fits[id(node)] = ({owner} if owner else set(), _names(node.args[0]))
+    if fits:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for sub in ast.walk(node.value):
+                    if id(sub) in fits:
+                        fits[id(sub)][0].update(n for t in node.targets for n in _names(t))
+    return list(fits.values())
+
+
+def _prior_fit_args(prior: str) -> list[tuple[set[str], set[str]]]:
+    found = _PRIOR_FITS.get(prior)
+    if found is None:
+        found = _fits_in(_parse(prior)) if "fit" in prior else []
+        if len(_PRIOR_FITS) > 16:
+            _PRIOR_FITS.clear()
+        _PRIOR_FITS[prior] = found
+    return found
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Obs:
+    quantity: str
+    values: list[float]
+    source: str  # facts | text
+    where: str  # what to cite: "`p_adj`" or "printed 'R2: -0.31'"
+    lines: list[int] = field(default_factory=list)
+    context: str | None = None
+    train_visible: bool = False
+    label_train: bool = False
+    strong: bool = True
+    multi: bool = False  # one of several values (a sequence, a table, a dict of models)
+    is_dict: bool = False
+    reported: bool = True
+    percent: bool = False
+    estimator: str | None = None
+    data_names: set[str] = field(default_factory=set)
+    intermediate: bool = False  # the last value of a loop variable that is not itself shown
+
+
+# -- text parsing -------------------------------------------------------------------------------
+
+_NUM_RE = re.compile(r"(?<![\w.])[-+\u2212]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])"
+                     r"(\s*%)?")
+_SERIES_FOOTER = re.compile(r"^Name: ([^,]+), dtype: (?:float|int)\w*", re.MULTILINE)
+_LABEL_QUANTITY = [
+    # (regex over a normalised label, quantity, strong); the match nearest the number wins
+    (r"\badj(?:usted|\.)?\s*r\s*-?\s*(?:2|squared)\b", "adj_r2", True),
+    (r"\br\s*-?\s*(?:2|squared)\b|\br2_score\b|coefficient of determination", "r2", True),
+    (r"\bp[\s_-]?val(?:ue)?s?\b|\bp[\s_-]?(?:adj|adjusted|corr|corrected|bonf|bonferroni|"
+     r"holm|fdr|bh|sidak)\b|\b(?:adj|adjusted|corrected|bonferroni|holm|fdr|raw)[\s_-]?p\b|"
+     r"\bq[\s_-]?val(?:ue)?s?\b|\bpadj\b|\bfdr\b", "pvalue", True),
+    (r"(?:^|[\s(])p\s*(?:\([^)]*\))?$", "pvalue", False),
+    (r"\bbalanced accuracy\b|\baccuracy\b|\bacc\b", "accuracy", True),
+    (r"\broc[\s_-]?auc\b|\bauroc\b|\bauc\b", "auc", True),
+    (r"\bf1(?:[\s_-]?score)?\b|\bf1[\s_-]?(?:macro|micro|weighted)\b", "f1", True),
+    (r"\bprecision\b|\brecall\b|\bsensitivity\b|\bspecificity\b", "bounded", True),
+    (r"\bcorr(?:elation)?\b|\bcor\b|\brho\b|\u03c1|\bpearson\b|\bspearman\b|\bkendall\b|"
+     r"\br[\s_-]?value\b", "correlation", True),
+    (r"(?:^|[\s(])r$", "correlation", False),
+    (r"\bvariance\b|\bvar\b|\bstd\b|\bstdev\b|\bsd\b|\bstd\.?\s*dev(?:iation)?\b|"
+     r"standard deviation|standard error|\bsem\b|\bsigma\b|\u03c3", "variance", True),
+    (r"\b(?:r)?mse\b|\bmae\b|mean squared error|mean absolute error", "error", True),
+    (r"\bprob(?:ability|abilities|s)?\b|\bproba\b|^p\(.*\)$", "probability", True),
+    (r"\bscore\b", "score", False),
+]
+_LABEL_RES = [(re.compile(p), q, s) for p, q, s in _LABEL_QUANTITY]
+_LABEL_EXCLUDE = re.compile(
+    r"\b(?:diff(?:erence)?|delta|change|gain|improvement|log|log10|ln|-log|neglog|gap|drop|"
+    r"shift|lift|loss|threshold|thresh|alpha|level|cutoff|number|count|n|num|rows|samples|"
+    r"size|features|rank|z|odds|ratio|density|pdf|likelihood|total|sum|expected|dof|df|"
+    r"weight|degrees?|iterations?|epochs?|seed|top|k|explained|standardi[sz]ed|resid\w*|"
+    r"neg(?:ative)?_\w+|neg)\b|\u0394|#")
+_SEPARATORS = re.compile(r"[,;|\t]")
+_MAX_TEXT = 30_000
+_MAX_LINES = 600
+_HAS_DIGIT = re.compile(r"\d")
+_HAS_DIGIT_START = re.compile(r"^\s*[-\d.]")
+_HEADER_HINT = re.compile(r"(?i)p_|pval|padj|qval|fdr|r2|rsq|acc|auc|f1|corr|rho|var|std|"
+                          r"\bsd|sigma|prob|mse|mae|precision|recall|\bp\b|\br\b")
+
+
+def _norm_label(label: str) -> str:
+    s = label.replace("\u00b2", "2").replace("^2", "2").replace("\u2212", "-").lower()
+    s = re.sub(r"\s+", " ", s)
+    s = re.sub(r"(?:\s*(?:[:=\u2248]|\bis\b|\bwas\b|\bof\b|\bequals\b))+\s*$", "", s.strip())
+    s = s.strip(" :=-[(").strip()
+    return s
+
+
+def _label_quantity(label: str) -> tuple[str, bool] | None:
+    if not label or _LABEL_EXCLUDE.search(label):
+        return None
+    best: tuple[int, str, bool] | None = None
+    strong_for: set[str] = set()
+    for regex, q, strong in _LABEL_RES:
+        for m in regex.finditer(label):
+            if strong:
+                strong_for.add(q)
+            if best is None or m.end() > best[0]:
+                best = (m.end(), q, strong)
+    if best is None:
+        return None
+    return best[1], best[2] or best[1] in strong_for
+
+
+def _to_float(text: str) -> float | None:
+    try:
+        return float(text.replace("\u2212", "-"))
+    except ValueError:
+        return None
+
+
+@dataclass
+class _TextNumber:
+    label: str  # normalised
+    raw_label: str
+    value: float
+    text: str  # number as printed
+    percent: bool
+    line: str
+    in_list: bool
+
+
+def _text_numbers(text: str) -> list[_TextNumber]:
+    """Labelled numbers: 'R2: -0.31', 'p = 1.7', 'p-values: [0.2 1.4]' (every element of
+    a bracketed list gets the label before the bracket, across wrapped lines). A label
+    followed by a row of unlabelled decimals ('var  -0.02  0.03  0.11', a table row) is a
+    row label, not a label of the first number."""
+    out: list[_TextNumber] = []
+    depth = 0
+    list_label = ""
+    list_raw = ""
+    for line in text[:_MAX_TEXT].splitlines()[:_MAX_LINES]:
+        if not _HAS_DIGIT.search(line):
+            continue
+        line = line.replace("^2", "2").replace("\u00b2", "2").replace("\u2212", "-")
+        prev_end = 0
+        row: list[tuple[_TextNumber, bool]] = []  # (number, preceded by blanks only)
+        for m in _NUM_RE.finditer(line):
+            seg = line[prev_end:m.start()]
+            opened = seg.count("[") - seg.count("]")
+            value = _to_float(m.group(0).rstrip("% ").strip())
+            prev_end = m.end()
+            if value is None:
+                continue
+            in_list = False
+            if depth > 0 and re.fullmatch(r"[\s,]*\]?[\s,]*", seg) and "]" not in seg:
+                label, raw = list_label, list_raw
+                in_list = True
+            else:
+                raw = _SEPARATORS.split(seg)[-1] if "[" not in seg else seg.split("[")[0]
+                raw = _SEPARATORS.split(raw)[-1]
+                label = _norm_label(raw)
+                if opened > 0:
+                    list_label, list_raw = label, raw
+                    in_list = True
+            depth = max(0, depth + opened) if not in_list or opened > 0 else depth
+            if "]" in seg and depth > 0 and not in_list:
+                depth = 0
+            text_num = m.group(0).strip()
+            row.append((_TextNumber(label, raw.strip(), value, text_num, bool(m.group(1)),
+                                    line.strip(), in_list), not seg.strip()))
+        tail = line[prev_end:]
+        if "]" in tail:
+            depth = 0
+        for i, (tn, _) in enumerate(row):
+            if tn.label and not tn.in_list:
+                following = []
+                for nxt, blank in row[i + 1:]:
+                    if not blank:
+                        break
+                    following.append(nxt)
+                if any(not _INT_TEXT.match(n.text) for n in following):
+                    continue  # a table row: 'var  -0.020  0.025'
+            out.append(tn)
+    return out
+
+
+_INT_TEXT = re.compile(r"^[-+]?\d+$")
+
+
+def _series_blocks(text: str) -> list[tuple[str, list[float]]]:
+    """pandas Series reprs: the values above a 'Name: p_adj, dtype: float64' footer."""
+    out: list[tuple[str, list[float]]] = []
+    if "dtype:" not in text:
+        return []
+    lines = text[:_MAX_TEXT].splitlines()[:_MAX_LINES]
+    for i, line in enumerate(lines):
+        m = _SERIES_FOOTER.match(line)
+        if not m:
+            continue
+        values: list[float] = []
+        j = i - 1
+        while j >= 0 and len(values) < 500:
+            parts = lines[j].split()
+            if not parts:
+                break
+            v = _to_float(parts[-1])
+            if v is None:
+                break
+            values.append(v)
+            j -= 1
+        if values:
+            out.append((m.group(1).strip(), values[::-1]))
+    return out
+
+
+_COUNT_ROWS = {"count", "unique", "freq", "top", "n", "nobs", "size", "support", "n_obs"}
+_IDENT = re.compile(r"^[A-Za-z_][\w.\-]*$")
+
+
+def _tables(text: str, computed: set[str]) -> list[tuple[str, list[str], list[float]]]:
+    """Columns of pandas DataFrame reprs whose header names a quantity and that the cell's
+    code names (a results table it built, not raw data it shows): (column, row labels,
+    values). Square matrices (correlations, covariances) are skipped."""
+    out: list[tuple[str, list[str], list[float]]] = []
+    lines = text[:_MAX_TEXT].splitlines()[:_MAX_LINES]
+    for i, line in enumerate(lines[:-1]):
+        if not _HEADER_HINT.search(line) or _HAS_DIGIT_START.match(line):
+            continue
+        header = line.split()
+        if not header or len(header) > 40 or "support" in header or not all(
+                _IDENT.match(h) for h in header):
+            continue
+        cols = [(j, h) for j, h in enumerate(header)
+                if h in computed and (nq := _name_quantity(h)) and nq[1]
+                and _label_quantity(_norm_label(h.replace("_", " ")))]
+        if not cols:
+            continue
+        rows: dict[int, list[float]] = {j: [] for j, _ in cols}
+        labels: list[str] = []
+        for row in lines[i + 1:i + 501]:
+            toks = row.split()
+            if len(toks) == len(header) + 1:
+                offset = 1
+            elif len(toks) == len(header) and len(header) > 1:
+                offset = 0
+            else:
+                if toks and len(toks) < len(header):
+                    continue  # index-name line under the header
+                break
+            ok = True
+            for j, _ in cols:
+                v = _to_float(toks[j + offset])
+                if v is None:
+                    ok = False
+                    break
+                rows[j].append(v)
+            if not ok:
+                break
+            labels.append(toks[0] if offset else "")
+        if labels and set(header) <= set(labels):
+            continue  # a correlation / covariance matrix
+        for j, h in cols:
+            if rows[j]:
+                out.append((h, labels[:len(rows[j])], rows[j]))
+    return out
+
+
+def _computed_columns(tree: ast.AST) -> set[str]:
+    """Column / Series names this cell creates (`res["p_bonf"] = …`, dict keys of a
+    DataFrame it builds, `assign(p_adj=…)`, `columns=[…]`, `name=…`), as opposed to columns
+    of data it merely shows."""
+    out: set[str] = set()
+    for node in _of(tree, ast.Subscript):
+        if isinstance(node.ctx, ast.Store) and isinstance(node.slice, ast.Constant) and \
+                isinstance(node.slice.value, str):
+            out.add(node.slice.value)
+    for node in _of(tree, ast.Attribute):
+        if isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+    for node in _of(tree, ast.Dict):
+        out |= {k.value for k in node.keys if isinstance(k, ast.Constant)
+                and isinstance(k.value, str)}
+        out |= {v.value for v in node.values if isinstance(v, ast.Constant)
+                and isinstance(v.value, str)}  # rename(columns={"p": "p_adj"})
+    for node in _of(tree, ast.Call):
+        if _call_last(node) in ("agg", "aggregate", "apply", "transform"):
+            # .agg(["mean", one_pass_var]) names a column after the function
+            for a in node.args:
+                for sub in ast.walk(a):
+                    if isinstance(sub, ast.Name):
+                        out.add(sub.id)
+                    elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                        out.add(sub.value)
+        for k in node.keywords:
+            if k.arg in ("columns", "name", "names", "index"):
+                out |= {c.value for c in ast.walk(k.value) if isinstance(c, ast.Constant)
+                        and isinstance(c.value, str)}
+            elif k.arg:
+                out.add(k.arg)
+    return out
+
+
+# -- the code that printed a label ----------------------------------------------------------
+
+
+@dataclass
+class _Site:
+    label: str  # normalised text before the value
+    expr: ast.AST
+    line: int
+
+
+def _report_sites(model_tree: ast.Module) -> list[_Site]:
+    sites: list[_Site] = []
+    for node in _of(model_tree, ast.Call, ast.JoinedStr, ast.BinOp):
+        if isinstance(node, ast.Call):
+            last = _call_last(node)
+            if last in ("print", "display", "info", "warning", "write", "markdown", "Markdown"):
+                pending = ""
+                for a in node.args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                        pending = a.value
+                    elif isinstance(a, ast.JoinedStr):
+                        pending = _trailing_text(a)
+                    else:
+                        sites.append(_Site(_site_label(pending), a, node.lineno))
+                        pending = ""
+            if (last == "format" and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Constant)
+                    and isinstance(node.func.value.value, str)):
+                pieces = re.split(r"\{[^{}]*\}", node.func.value.value)
+                for i, a in enumerate(node.args):
+                    if i < len(pieces):
+                        sites.append(_Site(_site_label(pieces[i]), a, node.lineno))
+        elif isinstance(node, ast.JoinedStr):
+            pending = ""
+            for v in node.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    pending = v.value
+                elif isinstance(v, ast.FormattedValue):
+                    sites.append(_Site(_site_label(pending), v.value, node.lineno))
+                    pending = ""
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)
+              and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
+            pieces = re.split(r"%[-+ #0]*\d*(?:\.\d+)?[sdifgeEr%]", node.left.value)
+            args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            for i, a in enumerate(args):
+                if i < len(pieces):
+                    sites.append(_Site(_site_label(pieces[i]), a, node.lineno))
+    return sites
+
+
+def _trailing_text(js: ast.JoinedStr) -> str:
+    if js.values and isinstance(js.values[-1], ast.Constant):
+        return str(js.values[-1].value)
+    return ""
+
+
+def _site_label(text: str) -> str:
+    return _norm_label(_SEPARATORS.split(text)[-1].split("\n")[-1])
+
+
+def _match_site(label: str, sites: list[_Site]) -> _Site | None:
+    if not label:
+        return None
+    for s in sites:
+        if s.label and (s.label == label or (len(s.label) >= 2 and label.endswith(s.label))
+                        or (len(label) >= 2 and s.label.endswith(label))):
+            return s
+    return None
+
+
+# -- gathering everything once per evidence ----------------------------------------------------
+
+
+@dataclass
+class _Scan:
+    obs: list[_Obs]
+    code: _Code
+    heldout_reported: bool
+    metric_count: int
+
+
+_CACHE: list[tuple[weakref.ref, _Scan]] = []
+
+
+def _scan(ev: Evidence) -> _Scan:
+    for ref, scan in _CACHE:
+        if ref() is ev:
+            return scan
+    scan = _build_scan(ev)
+    _CACHE[:] = [(weakref.ref(ev), scan)]
+    return scan
+
+
+def _build_scan(ev: Evidence) -> _Scan:
+    code = _Code(ev)
+    obs: list[_Obs] = []
+    obs += _fact_observations(ev, code)
+    obs += _text_observations(ev, code)
+    heldout = any(o.quantity in METRIC_QUANTITIES and o.context in ("test", "cv")
+                  for o in obs)
+    # distinct R² / score values the cell shows: several models, folds or targets
+    metric_count = len({round(v, 2) for o in obs if o.quantity in ("r2", "score")
+                        for v in o.values[:20]})
+    return _Scan(obs, code, heldout, metric_count)
+
+
+def _fact_observations(ev: Evidence, code: _Code) -> list[_Obs]:
+    out: list[_Obs] = []
+    model = code.model
+    stored = set(model.stored_names)
+    reported_names = model.reported_names
+    for name, facts in ev.objects.items():
+        if facts.kind in ("module", "callable", "class", "dataframe", "other"):
+            continue
+        reported = name in reported_names or name in code.reported_closure
+        if name not in stored and not reported:
+            continue  # an earlier cell's object this cell only used
+        if facts.kind == "result":
+            out += _result_observations(name, facts, reported)
+            continue
+        if facts.kind == "estimator":
+            best = facts.fitted_on.get("best_score_")
+            if isinstance(best, int | float) and not isinstance(best, bool) and reported:
+                binds = code.assign.get(name, [])
+                value = binds[-1][1] if binds else None
+                q = code._cv_quantity(value) if isinstance(value, ast.Call) else "score"
+                if q is None:
+                    continue
+                out.append(_Obs(q, [float(best)], "facts", f"`{name}.best_score_`",
+                                [b[0] for b in code.assign.get(name, [])][-1:], "cv"))
+            continue
+        if name in code.loop_targets and name not in code.assign:
+            continue
+        values: list[float]
+        if facts.kind == "scalar":
+            if not isinstance(facts.value, float) or isinstance(facts.value, bool):
+                continue
+            values = [facts.value]
+        elif facts.values:
+            values = list(facts.values)
+        else:
+            continue
+        binds = code.assign.get(name, [])
+        if binds and _is_log_scale(binds[-1][1]):
+            continue  # log-probabilities, -log10(p): negative or above 1 by design
+        origin = code.origin(binds[-1][1]) if binds else _Origin()
+        nq = _name_quantity(name)
+        quantity = origin.quantity
+        strong = True
+        if quantity in _NOT_A_VALUE:
+            if nq is None:
+                continue
+            if not nq[1]:
+                confirmed = (nq[0] == "pvalue" and code.has_test) or (
+                    nq[0] == "correlation" and code.has_corr)
+                if not confirmed or not reported:
+                    continue
+                strong = False
+            quantity = nq[0]
+        elif quantity == "score" and nq and nq[1] and nq[0] in PERFECT_QUANTITIES:
+            quantity = nq[0]
+        if quantity == "pvalue_clipped":
+            continue
+        if quantity == "variance" and facts.kind != "scalar" and origin.quantity != "variance" \
+                and not set(_tokens(name)) & _PLURAL_VARIANCE:
+            continue
+        ctx = origin.context or _context_of_tokens(_tokens(name))
+        lines = [b[0] for b in binds][-1:] or origin.lines
+        out.append(_Obs(quantity, values, "facts", f"`{name}`", lines, ctx,
+                        origin.train_visible, "train" in _tokens(name) or "training"
+                        in _tokens(name), strong, facts.kind != "scalar",
+                        facts.type == "builtins.dict", reported, estimator=origin.estimator,
+                        data_names=origin.data_names,
+                        intermediate=name in code.loop_assigned and name not in reported_names))
+    return out
+
+
+def _is_log_scale(value: ast.AST) -> bool:
+    node = value.value if isinstance(value, _Position) else value
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and "log" in _call_last(sub).lower():
+            return True
+    return False
+
+
+def _result_observations(name: str, facts: ObjectFacts, reported: bool) -> list[_Obs]:
+    out: list[_Obs] = []
+    p = facts.params
+    if isinstance(p.get("pvalue"), int | float):
+        out.append(_Obs("pvalue", [float(p["pvalue"])], "facts", f"`{name}.pvalue`",
+                        reported=reported))
+    if facts.values and "rsquared" in p:
+        out.append(_Obs("pvalue", list(facts.values), "facts", f"`{name}.pvalues`",
+                        multi=True, reported=reported))
+    if isinstance(p.get("rsquared"), int | float):
+        out.append(_Obs("r2", [float(p["rsquared"])], "facts", f"`{name}.rsquared`",
+                        context="insample", reported=reported))
+    if isinstance(p.get("correlation"), int | float):
+        out.append(_Obs("correlation", [float(p["correlation"])], "facts",
+                        f"`{name}.correlation`", reported=reported))
+    return out
+
+
+def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
+    text = ev.text
+    if not text:
+        return []
+    out: list[_Obs] = []
+    sites = _report_sites(code.model.tree)
+    has_test, has_corr = code.has_test, code.has_corr
+    for tn in _text_numbers(text):
+        found = _label_quantity(tn.label)
+        if found is None:
+            continue
+        quantity, strong = found
+        site = _match_site(tn.label, sites)
+        origin = code.origin(site.expr) if site else _Origin()
+        if origin.quantity in _NOT_A_VALUE:
+            origin.quantity = None
+        if not strong:
+            if origin.quantity == quantity or (quantity == "score" and origin.quantity
+                                               in PERFECT_QUANTITIES):
+                quantity = origin.quantity or quantity
+            elif origin.quantity is None and (
+                    (quantity == "pvalue" and has_test) or (quantity == "correlation"
+                                                            and has_corr)):
+                pass
+            else:
+                continue
+        elif quantity == "score" or (origin.quantity in PERFECT_QUANTITIES
+                                     and quantity in PERFECT_QUANTITIES):
+            quantity = origin.quantity or quantity
+        if origin.quantity == "pvalue_clipped" and quantity == "pvalue":
+            continue
+        toks = _tokens(tn.label)
+        ctx = _context_of_tokens(toks) or origin.context
+        label_train = any(t in _TRAIN_TOKENS for t in toks)
+        if quantity == "pvalue" and "." not in tn.text and "e" not in tn.text.lower():
+            continue  # "p = 3": a count of predictors, not a p-value
+        if quantity == "correlation" and not strong and "." not in tn.text:
+            continue
+        out.append(_Obs(quantity, [tn.value], "text", f"printed '{tn.line[:80]}'",
+                        [site.line] if site else [], ctx, origin.train_visible, label_train,
+                        strong or origin.quantity == quantity, tn.in_list, False, True,
+                        tn.percent, origin.estimator, origin.data_names))
+    computed = _computed_columns(code.model.tree)
+    for col, values in _series_blocks(text):
+        nq = _name_quantity(col)
+        if nq and nq[1] and col in computed:
+            out.append(_Obs(nq[0], values, "text", f"the printed Series '{col}'",
+                            context=_context_of_tokens(_tokens(col)), multi=True))
+    for col, labels, values in _tables(text, computed):
+        nq = _name_quantity(col)
+        if not nq:
+            continue
+        ctx = _context_of_tokens(_tokens(col))
+        for lab, v in zip(labels, values, strict=False):
+            if lab.lower() in _COUNT_ROWS:
+                continue  # describe()'s count row, value_counts…
+            row_ctx = _context_of_tokens(_tokens(lab)) if lab else None
+            out.append(_Obs(nq[0], [v], "text", f"column '{col}' of the printed table"
+                            + (f" (row {lab})" if lab else ""), context=row_ctx or ctx,
+                            label_train=(row_ctx or ctx) == "train", multi=len(values) > 1))
+    return out
+
+
+# -- range checks --------------------------------------------------------------------------------
+
+
+def _scaled(o: _Obs, v: float, allow_percent: bool) -> float | None:
+    """A value on the 0..1 scale; None when it may be a percentage written without '%'
+    (accuracy 93.5 is a percentage; a 'probability' of 65 may be one too)."""
+    if o.percent:
+        return v / 100
+    if allow_percent and 1 < v <= 100:
+        return v / 100
+    if 2 <= v <= 100 and o.quantity in ("r2", "probability", "bounded") and max(o.values) <= 100:
+        return None
+    return v
+
+
+def _confidence(o: _Obs, facts: float, text: float) -> float:
+    c = facts if o.source == "facts" else text
+    if not o.strong:
+        c -= 0.15
+    if not o.reported:
+        c -= 0.05
+    return c
+
+
+def _finding(bad: list[tuple[_Obs, list[float]]], what: str, severity: str, confidence: float,
+             suggestion: str, extra: str = "") -> Finding:
+    parts = []
+    lines: list[int] = []
+    values: dict[str, object] = {}
+    for o, vals in bad[:5]:
+        shown = ", ".join(_fmt(v) for v in vals[:5]) + (" …" if len(vals) > 5 else "")
+        parts.append(f"{o.where} = {shown}" if o.source == "facts" else f"{o.where} ({shown})")
+        lines += o.lines
+        values[o.where.strip("`")[:60]] = vals[:5] if len(vals) > 1 else vals[0]
+    if len(bad) > 5:
+        parts.append(f"and {len(bad) - 5} more")
+    where = "; ".join(parts)
+    return Finding(explanation=f"{what}: {where}.{extra}", severity=severity,
+                   confidence=confidence,
+                   evidence={"lines": sorted(set(lines)), "values": values},
+                   suggestion=suggestion)
+
+
+def _out_of_range(scan: _Scan, quantities: set[str], low: float, high: float, *,
+                  allow_percent: bool = False) -> list[tuple[_Obs, list[float]]]:
+    bad: list[tuple[_Obs, list[float]]] = []
+    for o in scan.obs:
+        if o.quantity not in quantities:
+            continue
+        vals = []
+        for v in o.values:
+            s = _scaled(o, v, allow_percent)
+            if s is not None and (s < low - 1e-9 or s > high + 1e-9):
+                vals.append(v)
+        if vals:
+            bad.append((o, vals))
+    return bad
+
+
+# -- rules ---------------------------------------------------------------------------------------
+
+
+@rule("suspicious_values.pvalue_out_of_range",
+      title="p-value above 1 or below 0")
+def pvalue_out_of_range(ev: Evidence) -> Iterator[Finding]:
+    """A p-value is a probability: a value above 1 usually comes from a hand-rolled
+    multiple-comparison correction (`p * n`) that was not clipped at 1."""
+    scan = _scan(ev)
+    bad = _out_of_range(scan, {"pvalue"}, 0.0, 1.0)
+    unclipped = _unclipped_corrections(ev, scan)
+    if bad:
+        conf = max(_confidence(o, 0.92, 0.85) for o, _ in bad)
+        lines = sorted({ln for site in unclipped for ln in [site[0]]})
+        extra = (f" Line {', '.join(map(str, lines))} multiplies p-values by the number of "
+                 "tests without capping the result at 1." if lines else "")
+        f = _finding(bad, "These p-values are impossible (a p-value lies in [0, 1])",
+                     "critical", conf,
+                     "Use a tested correction: `statsmodels.stats.multitest.multipletests(p, "
+                     "method='holm')` (or 'fdr_bh'), or clip a hand-rolled Bonferroni with "
+                     "`np.minimum(p * m, 1)`; then re-derive which results are significant.",
+                     extra)
+        f.evidence["lines"] = sorted(set(f.evidence["lines"]) | set(lines))
+        yield f
+        return
+    unknown = [u for u in unclipped if not u[2]]
+    if unknown:
+        lines = sorted({u[0] for u in unknown})
+        yield Finding(
+            explanation=(f"Line {', '.join(map(str, lines))} corrects p-values by hand "
+                         f"(`{unknown[0][1]}`) without capping them at 1; corrected values "
+                         "above 1 are not p-values, and the values could not be checked."),
+            severity="medium", confidence=0.4,
+            evidence={"lines": lines},
+            suggestion="Use `multipletests(p, method='bonferroni')` or "
+                       "`np.minimum(p * m, 1)`.")
+
+
+def _unclipped_corrections(ev: Evidence, scan: _Scan) -> list[tuple[int, str, bool]]:
+    """Hand-rolled corrections `p * n` that no min/clip caps: (line, source, checked) where
+    `checked` says the result's values were seen (in the facts or the output)."""
+    code = scan.code
+    tree = code.model.tree
+    mults = [n for n in _of(tree, ast.BinOp) if isinstance(n.op, ast.Mult)
+             and any(_is_pish(code, side) for side in (n.left, n.right))
+             and any(_is_count(code, side) for side in (n.left, n.right))]
+    if not mults:
+        return []
+    clipped: set[int] = set()
+    capped_later: set[str] = set()
+    for node in _of(tree, ast.Call):
+        last = _call_last(node)
+        if last in _CLIP_CALLS or (last == "where" and any(
+                isinstance(a, ast.Compare) for a in node.args)):
+            capped_later |= _target_keys(node)
+            clipped |= {id(sub) for sub in ast.walk(node) if isinstance(sub, ast.BinOp)}
+    stmts = _of(tree, ast.Assign, ast.AugAssign, ast.Expr)
+    found: list[tuple[int, str, bool]] = []
+    for mult in mults:
+        if id(mult) in clipped:
+            continue
+        stmt = next((st for st in stmts if st.lineno <= mult.lineno <= (
+            st.end_lineno or st.lineno) and any(n is mult for n in ast.walk(st))), None)
+        keys = _stmt_keys(stmt) if stmt is not None else set()
+        if keys & capped_later:
+            continue
+        checked = any(any(k in o.where for k in keys) for o in scan.obs
+                      if o.quantity == "pvalue")
+        found.append((mult.lineno, ast.unparse(mult)[:60], checked))
+    return found
+
+
+def _is_pish(code: _Code, node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):
+        nq = _name_quantity(node.attr)
+        return node.attr in ("pvalue", "pvalues") or bool(nq and nq[0] == "pvalue")
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            nq = _name_quantity(key.value)
+            return bool(nq and nq[0] == "pvalue")
+        return _is_pish(code, node.value)
+    if isinstance(node, ast.Call) and _call_last(node) in ("array", "asarray", "Series"):
+        return bool(node.args) and _is_pish(code, node.args[0])
+    if isinstance(node, ast.Name):
+        nq = _name_quantity(node.id)
+        if nq and nq[0] == "pvalue":
+            return True
+        o = code.origin(node)
+        return o.quantity == "pvalue"
+    return False
+
+
+_COUNT_NAMES = {"n", "m", "k", "ntests", "n_tests", "num_tests", "n_comparisons", "ncomp",
+                "n_comp", "n_genes", "n_features", "n_hypotheses", "m_tests", "n_cols",
+                "ntest", "num_comparisons", "n_pairs", "n_groups", "n_outcomes"}
+
+
+def _is_count(code: _Code, node: ast.AST) -> bool:
+    if isinstance(node, ast.Call) and _call_last(node) == "len":
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) \
+            and not isinstance(node.value, bool) and node.value > 1:
+        return True
+    if isinstance(node, ast.Attribute) and node.attr in ("size",):
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "shape":
+        return True
+    if isinstance(node, ast.Name):
+        if node.id in _COUNT_NAMES or node.id.startswith(("n_", "num_")):
+            return True
+        facts = code.ev.objects.get(node.id)
+        return bool(facts and isinstance(facts.value, int) and not isinstance(
+            facts.value, bool) and facts.value > 1)
+    if isinstance(node, ast.BinOp):  # p * (n - i) in a hand-rolled Holm
+        return _is_count(code, node.left) or _is_count(code, node.right)
+    return False
+
+
+def _stmt_keys(stmt: ast.stmt) -> set[str]:
+    keys: set[str] = set()
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+        [stmt.target] if isinstance(stmt, ast.AugAssign) else [])
+    for t in targets:
+        keys |= _target_key(t)
+    return keys
+
+
+def _target_key(t: ast.AST) -> set[str]:
+    if isinstance(t, ast.Name):
+        return {t.id}
+    if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and isinstance(
+            t.slice.value, str):
+        return {t.slice.value}
+    if isinstance(t, ast.Attribute):
+        return {t.attr}
+    if isinstance(t, ast.Tuple | ast.List):
+        return {k for e in t.elts for k in _target_key(e)}
+    return set()
+
+
+def _target_keys(call: ast.Call) -> set[str]:
+    """Names/columns a clipping call reads: np.minimum(p_bonf, 1), res.p_bonf.clip(upper=1)."""
+    keys: set[str] = set()
+    nodes = list(call.args)
+    if isinstance(call.func, ast.Attribute):
+        nodes.append(call.func.value)
+    for n in nodes:
+        for sub in ast.walk(n):
+            keys |= _target_key(sub) if isinstance(sub, ast.Name | ast.Subscript
+                                                    | ast.Attribute) else set()
+    return keys
+
+
+@rule("suspicious_values.negative_variance",
+      title="Negative variance, standard deviation or squared error")
+def negative_variance(ev: Evidence) -> Iterator[Finding]:
+    """Variances, standard deviations and standard errors cannot be negative; a negative
+    value comes from a wrong formula (E[x]² - E[x²] swapped, a sign error)."""
+    scan = _scan(ev)
+    bad = [(o, [v for v in vals if v < -1e-9]) for o, vals in
+           _out_of_range(scan, {"variance"}, 0.0, float("inf"))]
+    bad = [(o, v) for o, v in bad if v]
+    if bad:
+        conf = max(_confidence(o, 0.9, 0.8) for o, _ in bad)
+        yield _finding(bad, "A variance or standard deviation cannot be negative",
+                       "critical", conf,
+                       "Compute spread with `np.var(x, ddof=1)` / `x.std()` (or check the "
+                       "formula: E[x²] - E[x]², not the reverse) and recompute everything "
+                       "derived from it (standard errors, z-scores, tests).")
+    errs = [(o, [v for v in o.values if v < -1e-9]) for o in scan.obs if o.quantity == "error"]
+    errs = [(o, v) for o, v in errs if v]
+    if errs and not bad:
+        conf = max(_confidence(o, 0.75, 0.7) for o, _ in errs)
+        yield _finding(errs, "A squared or absolute error cannot be negative (this looks like "
+                       "scikit-learn's `neg_*` scoring reported as the error itself)",
+                       "high", conf,
+                       "Negate `neg_mean_squared_error` scores before reporting them "
+                       "(`mse = -scores.mean()`), or report them under their real name.")
+
+
+@rule("suspicious_values.correlation_out_of_range",
+      title="Correlation outside [-1, 1]")
+def correlation_out_of_range(ev: Evidence) -> Iterator[Finding]:
+    """A correlation coefficient lies in [-1, 1]; a value outside comes from a hand-rolled
+    formula with mismatched normalisations (np.cov with ddof=1 over np.std with ddof=0)."""
+    scan = _scan(ev)
+    bad = _out_of_range(scan, {"correlation"}, -1.0, 1.0)
+    if bad:
+        conf = max(_confidence(o, 0.9, 0.85) for o, _ in bad)
+        yield _finding(bad, "A correlation coefficient must lie in [-1, 1]", "critical", conf,
+                       "Use `scipy.stats.pearsonr(x, y)` / `np.corrcoef(x, y)[0, 1]` / "
+                       "`df[a].corr(df[b])`; a hand-rolled `cov / (sx * sy)` must use the same "
+                       "ddof in the covariance and both standard deviations.")
+
+
+@rule("suspicious_values.probability_out_of_range",
+      title="Probability or bounded score outside its range")
+def probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
+    """Probabilities, accuracy, AUC, F1, precision and recall lie in [0, 1] (or 0-100%),
+    and R² cannot exceed 1."""
+    scan = _scan(ev)
+    bad = _out_of_range(scan, {"probability"}, 0.0, 1.0)
+    bad += _out_of_range(scan, {"accuracy", "auc", "f1", "bounded"}, 0.0, 1.0,
+                         allow_percent=True)
+    bad += [(o, [v for v in vals if v > 1]) for o, vals in
+            _out_of_range(scan, {"r2", "adj_r2", "score"}, float("-inf"), 1.0)
+            if any(v > 1 for v in vals)]
+    if bad:
+        conf = max(_confidence(o, 0.9, 0.8) for o, _ in bad)
+        yield _finding(bad, "These values are outside the range their quantity allows "
+                       "(probabilities and classification scores lie in [0, 1], R² ≤ 1)",
+                       "critical", conf,
+                       "Find where the value is computed: normalise probabilities (softmax / "
+                       "`predict_proba`), use the library metric (`accuracy_score`, "
+                       "`roc_auc_score`, `r2_score`) rather than a hand-written formula.")
+
+
+@rule("suspicious_values.perfect_score",
+      title="Perfect score (1.0): evaluation on training data or a leak")
+def perfect_score(ev: Evidence) -> Iterator[Finding]:
+    """Accuracy, R², AUC or F1 of exactly 1.0 almost never happens on held-out real data:
+    the model was evaluated on the data it was fit on, or the target leaked into the
+    features. Critical when the code visibly scores the fitting data and reports it as the
+    model's performance."""
+    scan = _scan(ev)
+    hits: list[tuple[_Obs, list[float]]] = []
+    for o in scan.obs:
+        if o.quantity not in PERFECT_QUANTITIES or not o.reported or o.intermediate:
+            continue
+        vals = [v for v in o.values if v == v]
+        if not vals:
+            continue
+        scale = [(_scaled(o, v, True) or 0.0) if o.quantity != "r2" else
+                 (v / 100 if o.percent else v) for v in vals]
+        perfect = [v for v, s in zip(vals, scale, strict=True) if abs(s - 1.0) < 1e-12]
+        if not perfect:
+            continue
+        if o.multi and not o.is_dict and o.source == "facts" and len(perfect) < len(vals):
+            continue  # one fold at 1.0 among others: not a perfect result
+        if o.multi and o.source == "text" and o.quantity == "f1" and len(perfect) < len(vals):
+            continue
+        hits.append((o, perfect))
+    if not hits:
+        return
+    train = [(o, v) for o, v in hits if o.context == "train" or o.train_visible]
+    other = [(o, v) for o, v in hits if (o, v) not in train]
+    if train and not scan.heldout_reported:
+        visible = [(o, v) for o, v in train if o.train_visible and not o.label_train]
+        if visible:
+            conf = max(0.85 if o.source == "facts" else 0.8 for o, _ in visible)
+            yield _finding(visible, "A perfect score computed on the data the model was fit "
+                           "on is reported as its performance", "critical", conf,
+                           "Evaluate on held-out data: `train_test_split` before fitting and "
+                           "report `model.score(X_test, y_test)`, or use `cross_val_score` with "
+                           "the preprocessing inside a Pipeline.")
+            return
+        conf = max(0.7 if o.source == "facts" else 0.65 for o, _ in train)
+        yield _finding(train, "A perfect training score is the only performance the cell "
+                       "reports; it says nothing about how the model generalises",
+                       "high", conf,
+                       "Report a held-out score (test split or cross-validation) next to it.")
+        return
+    if not other:
+        return  # perfect training score next to a held-out score: an overfitting diagnostic
+    small = _small_test_set(ev, other)
+    if small is not None:
+        yield _finding(other, "A perfect score", "medium", 0.5,
+                       "Check for leakage (target-derived features, duplicates across the "
+                       "split) and report a confidence interval or cross-validated score.",
+                       f" The test set has only {small} rows, where a perfect score can "
+                       "happen by chance, but check the features for a leak.")
+        return
+    conf = max(0.7 if o.source == "facts" else 0.6 for o, _ in other)
+    yield _finding(other, "A perfect score on real data usually means the evaluation saw "
+                   "the training data or a feature leaks the target", "high", conf,
+                   "Check that the score is computed on held-out rows, that no feature is "
+                   "derived from the target (an ID, a post-outcome measurement) and that "
+                   "train and test share no duplicates.")
+
+
+def _small_test_set(ev: Evidence, hits: list[tuple[_Obs, list[float]]]) -> int | None:
+    """Rows of the evaluated data when every perfect score was computed on fewer than 50
+    rows (a perfect accuracy on 30 iris flowers is unremarkable)."""
+    sizes: list[int] = []
+    for o, _ in hits:
+        rows = [f.rows for n in o.data_names if (f := ev.objects.get(n)) and f.rows
+                and f.kind in ("dataframe", "series", "ndarray", "sequence")]
+        if not rows:
+            return None
+        sizes.append(min(rows))
+    return max(sizes) if sizes and max(sizes) < 50 else None
+
+
+@rule("suspicious_values.negative_r2",
+      title="Negative R²: the model is worse than predicting the mean")
+def negative_r2(ev: Evidence) -> Iterator[Finding]:
+    """A negative R² means the predictions are worse than the constant mean. Valid on test
+    data, but it must not be reported as a fit; usually a sign of a broken pipeline (wrong
+    target alignment, shuffled rows, leakage in reverse, unscaled features)."""
+    scan = _scan(ev)
+    bad: list[tuple[_Obs, list[float]]] = []
+    for o in scan.obs:
+        if not o.reported or o.intermediate:
+            continue
+        q = o.quantity
+        if q == "score" and o.estimator == "regressor":
+            q = "r2"
+        if q != "r2":
+            continue
+        vals = [v for v in o.values if v < -1e-9]
+        if o.multi and not o.is_dict and o.source == "facts":
+            mean = sum(o.values) / len(o.values)
+            vals = [mean] if mean < 0 else []
+        if vals:
+            bad.append((o, vals))
+    if not bad:
+        return
+    heldout = all(o.context in ("test", "cv") for o, _ in bad)
+    among_others = scan.metric_count >= 2 or any(o.multi for o, _ in bad)
+    if heldout and among_others:
+        yield _finding(bad, "Negative R² on held-out data: the model predicts worse than the "
+                       "mean of the target", "medium",
+                       max(_confidence(o, 0.8, 0.7) for o, _ in bad),
+                       "Do not present this model as a fit; check the target alignment and "
+                       "features, and compare against a `DummyRegressor` baseline.")
+        return
+    yield _finding(bad, "Negative R²: the predictions are worse than predicting the mean",
+                   "high", max(_confidence(o, 0.85, 0.75) for o, _ in bad),
+                   "Check that predictions and targets are aligned (same rows, same order, "
+                   "same scale), compare against a `DummyRegressor` baseline, and do not "
+                   "report the model as explaining the outcome.")

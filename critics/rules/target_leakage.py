@@ -1,0 +1,1198 @@
+"""Target leakage: the target, a column computed from it, or the column the target is computed
+from, among the features of a model.
+
+For every (features, target) pair the cell hands to a model (`.fit(X, y)`, train_test_split,
+cross_val_score, `sm.OLS(y, X)`, formulas, `xgb.DMatrix(X, label=y)`), the target is traced back
+to a column (`y = df['price']`, `df.pop('churn')`, `y = (df.score >= 50)`, `data[:, -1]`) and the
+features are asked whether they hold it: first the kernel (the DataFrame's columns, a fitted
+estimator's `feature_names_in_`), then the code (drop lists, column lists, iloc ranges,
+select_dtypes with the frame's dtypes, pops and dels). Columns computed row by row from the
+target (`df['price_per_sqft'] = df.price / df.sqft`, `np.where(df.dx == 1, …)`) are followed
+transitively; group statistics (target encoding) belong to `leakage`, lagged copies
+(`.shift(1)`) are legitimate.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..code_model import root_name
+from ..evidence import Evidence
+from ..findings import Finding
+from ..rule import rule
+from .leakage import (
+    CV_FUNCS,
+    NON_COLUMN_ATTRS,
+    _const_strs,
+    _is_random_call,
+    _kw,
+    _literal,
+    _slice_prior,
+    _tokens,
+    prior_statements,
+)
+
+_PASS_METHODS = {"copy", "fillna", "dropna", "astype", "reset_index", "sample", "head", "tail",
+                 "query", "sort_values", "sort_index", "to_numpy", "infer_objects",
+                 "convert_dtypes", "set_index", "ffill", "bfill", "interpolate", "replace",
+                 "clip", "round", "abs",
+                 "loc", "iloc", "drop_duplicates", "rename_axis", "pipe", "transform",
+                 "fit_transform", "reindex", "where", "mask", "apply"}
+_TARGET_WRAPPERS = {"values", "to_numpy", "astype", "ravel", "reshape", "squeeze", "copy",
+                    "fillna", "to_frame", "map", "replace", "cat", "codes", "factorize",
+                    "flatten", "tolist", "to_list", "array", "asarray", "log", "log1p", "sqrt",
+                    "fit_transform", "transform", "get_dummies", "Categorical"}
+_LAG_TOKENS = {"lag", "lagged", "prev", "previous", "last", "prior", "shift", "shifted",
+               "rolling", "hist", "history", "historical", "past", "yesterday", "before", "pre",
+               "lastyear", "lastmonth", "ma", "ewm", "avg7", "baseline", "t1", "tminus1"}
+_GENERIC_TARGETS = {"y", "target", "label", "labels", "class", "outcome", "response"}
+_STATSMODELS = {"OLS", "WLS", "GLS", "GLM", "Logit", "Probit", "MNLogit", "Poisson",
+                "NegativeBinomial", "QuantReg", "RLM", "GEE", "MixedLM"}
+_FORMULA_FUNCS = {"ols", "wls", "gls", "glm", "logit", "probit", "mnlogit", "poisson",
+                  "negativebinomial", "quantreg", "rlm", "gee", "mixedlm"}
+_REDUCTIONS = {"mean", "std", "var", "min", "max", "median", "quantile", "sum", "count",
+               "nunique", "sem", "mode", "prod", "idxmax", "idxmin"}
+_COLUMN_PRESERVING = {"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
+                      "SimpleImputer", "KNNImputer", "IterativeImputer", "QuantileTransformer",
+                      "PowerTransformer", "FunctionTransformer", "Normalizer", "Binarizer"}
+_ROW_WINDOWS = {"rolling", "expanding", "ewm", "cumsum", "cumprod", "cummax", "cummin"}
+
+
+@dataclass
+class _Stmt:
+    node: ast.stmt
+    in_cell: bool
+    pos: int
+
+
+@dataclass
+class ColDef:
+    col: str
+    frame: str | None
+    value: ast.expr
+    pos: int
+    in_cell: bool
+    line: int
+
+
+@dataclass
+class Refs:
+    """Columns an expression reads row by row (`row`), through group/whole-column statistics
+    only (`agg`), or through a positive shift (`lagged`); plus whether it draws random
+    numbers."""
+
+    row: set[str] = field(default_factory=set)
+    agg: set[str] = field(default_factory=set)
+    lagged: set[str] = field(default_factory=set)
+    random: bool = False
+    shifted: bool = False
+
+
+@dataclass
+class Target:
+    cols: set[str]  # the column(s) y is (direct) or is computed from (derived)
+    direct: bool  # y is that column (possibly transformed), not a function of several
+    frame: str | None
+    deterministic: bool
+    array: tuple[str, int] | None = None  # numpy: (array name, column index)
+    line: int = 0
+    src: str = ""
+
+
+@dataclass
+class Pair:
+    x: ast.expr
+    y: ast.expr
+    line: int
+    pos: int
+    call: str
+    estimator: str | None = None  # the fitted estimator's variable (facts)
+    outputs: set[str] = field(default_factory=set)  # train_test_split: the X outputs
+    split_only: bool = False  # split here, but no model is fitted on it in this cell
+
+
+class _Analysis:
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.m = ev.model
+        prior, _ = prior_statements(ev)
+        cell = self.m.tree.body
+        self.stmts: list[_Stmt] = []
+        for s in _slice_prior(prior, cell, ev.prior_code):
+            self._flatten(s, False)
+        self.cell_start = len(self.stmts)
+        for s in cell:
+            self._flatten(s, True)
+        self.coldefs: dict[str, list[ColDef]] = {}
+        self.assigns: dict[str, list[tuple[int, ast.AST, ast.stmt]]] = {}
+        self.removals: list[tuple[int, str, set[str]]] = []  # (pos, frame, cols)
+        self._index()
+
+    def _flatten(self, s: ast.stmt, in_cell: bool) -> None:
+        self.stmts.append(_Stmt(s, in_cell, len(self.stmts)))
+        if isinstance(s, ast.For | ast.AsyncFor | ast.While | ast.If | ast.With | ast.AsyncWith):
+            for b in (s.body, getattr(s, "orelse", [])):
+                for c in b:
+                    self._flatten(c, in_cell)
+        elif isinstance(s, ast.Try):
+            for b in (s.body, *[h.body for h in s.handlers], s.orelse, s.finalbody):
+                for c in b:
+                    self._flatten(c, in_cell)
+
+    def _index(self) -> None:
+        for st in self.stmts:
+            s = st.node
+            if isinstance(s, ast.Assign | ast.AnnAssign):
+                targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+                value = s.value
+                if value is None:
+                    continue
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        self.assigns.setdefault(t.id, []).append((st.pos, value, s))
+                        # df = df.assign(c=...)
+                        for call in _calls(value):
+                            if isinstance(call.func, ast.Attribute) and \
+                                    call.func.attr == "assign":
+                                for k in call.keywords:
+                                    if k.arg:
+                                        self.coldefs.setdefault(k.arg, []).append(ColDef(
+                                            k.arg, t.id, k.value, st.pos, st.in_cell,
+                                            k.value.lineno))
+                    elif isinstance(t, ast.Tuple | ast.List):
+                        for i, e in enumerate(t.elts):
+                            if isinstance(e, ast.Name):
+                                self.assigns.setdefault(e.id, []).append(
+                                    (st.pos, _Elt(value, i, len(t.elts)), s))
+                    elif isinstance(t, ast.Subscript):
+                        frame = root_name(t)
+                        sl = t.slice
+                        if isinstance(sl, ast.Tuple) and len(sl.elts) == 2:
+                            sl = sl.elts[1]
+                        cols = self._strs(sl, st.pos)
+                        for c in cols or []:
+                            self.coldefs.setdefault(c, []).append(
+                                ColDef(c, frame, value, st.pos, st.in_cell, s.lineno))
+            elif isinstance(s, ast.Delete):
+                for t in s.targets:
+                    if isinstance(t, ast.Subscript):
+                        cols = self._strs(t.slice, st.pos)
+                        if cols and root_name(t):
+                            self.removals.append((st.pos, root_name(t) or "", set(cols)))
+            for call in _calls(s):
+                f = call.func
+                if not isinstance(f, ast.Attribute) or not isinstance(f.value, ast.Name):
+                    continue
+                if f.attr == "pop" and call.args:
+                    cols = self._strs(call.args[0], st.pos)
+                    if cols:
+                        self.removals.append((st.pos, f.value.id, set(cols)))
+                elif f.attr == "drop" and _literal(_kw(call, "inplace"), False) is True:
+                    cols = self._drop_cols(call, st.pos)
+                    if cols:
+                        self.removals.append((st.pos, f.value.id, set(cols)))
+                elif f.attr == "insert" and len(call.args) >= 3:
+                    cols = self._strs(call.args[1], st.pos)
+                    for c in cols or []:
+                        self.coldefs.setdefault(c, []).append(ColDef(
+                            c, f.value.id, call.args[2], st.pos, st.in_cell, call.lineno))
+
+    # -- lookups --------------------------------------------------------------------------
+
+    def last_assign(self, name: str, pos: int) -> tuple[int, ast.AST, ast.stmt] | None:
+        found = None
+        for a in self.assigns.get(name, []):
+            if a[0] < pos:
+                found = a
+        return found
+
+    def _strs(self, node: ast.AST | None, pos: int) -> list[str] | None:
+        strs = _const_strs(node)
+        if strs is not None:
+            return strs
+        if isinstance(node, ast.Name):
+            a = self.last_assign(node.id, pos + 1)
+            if a is not None and isinstance(a[1], ast.expr):
+                return _const_strs(a[1]) if not isinstance(a[1], ast.Name) else None
+        return None
+
+    def _drop_cols(self, call: ast.Call, pos: int) -> list[str] | None:
+        cols = _kw(call, "columns")
+        if cols is None:
+            cols = _kw(call, "labels")
+            if cols is None and call.args:
+                axis = _kw(call, "axis")
+                if axis is None and len(call.args) > 1:
+                    axis = call.args[1]
+                if _literal(axis) not in (1, "columns"):
+                    return None
+                cols = call.args[0]
+        if cols is None:
+            return None
+        strs = self._strs(cols, pos)
+        if strs is None and isinstance(cols, ast.List):
+            out = []
+            for e in cols.elts:
+                s = self._strs(e, pos)
+                if s is None:
+                    return None
+                out += s
+            return out
+        return strs
+
+    def frame_facts(self, name: str | None) -> list[str] | None:
+        facts = self.ev.objects.get(name or "")
+        if facts is None or facts.kind != "dataframe" or not facts.dtypes:
+            return None
+        return list(facts.dtypes)
+
+    def frame_dtypes(self, name: str | None) -> dict[str, str]:
+        facts = self.ev.objects.get(name or "")
+        return facts.dtypes if facts is not None and facts.kind == "dataframe" else {}
+
+    def reassigned_after(self, name: str, pos: int) -> bool:
+        return any(p > pos for p, _, _ in self.assigns.get(name, []))
+
+    # -- column references ------------------------------------------------------------------
+
+    def refs(self, node: ast.AST, pos: int, depth: int = 0) -> Refs:
+        out = Refs()
+        self._refs(node, pos, out, agg=False, lagged=False, depth=depth)
+        out.random = _is_random_call(node)
+        return out
+
+    def _refs(self, node: ast.AST, pos: int, out: Refs, agg: bool, lagged: bool,
+              depth: int) -> None:
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute):
+                meth = f.attr
+                chain = _chain(f.value)
+                r_agg, r_lag = agg, lagged
+                if meth == "shift":
+                    k = _literal(node.args[0], None) if node.args else \
+                        _literal(_kw(node, "periods"), 1)
+                    if isinstance(k, int) and k > 0:
+                        r_lag = True
+                    out.shifted = True
+                elif meth in _REDUCTIONS | {"transform", "agg", "aggregate", "apply"} and \
+                        not (chain & _ROW_WINDOWS) and (
+                        "groupby" in chain or meth in _REDUCTIONS):
+                    if not (meth in ("transform", "apply") and "groupby" not in chain):
+                        r_agg = True
+                elif meth == "groupby":
+                    r_agg = True
+                self._refs(f.value, pos, out, r_agg, r_lag, depth)
+                for a in [*node.args, *(k.value for k in node.keywords)]:
+                    self._refs(a, pos, out, agg, lagged, depth)
+                return
+            for a in [*node.args, *(k.value for k in node.keywords)]:
+                self._refs(a, pos, out, agg, lagged, depth)
+            return
+        if isinstance(node, ast.Subscript):
+            sl = node.slice
+            col_sl = sl.elts[1] if isinstance(sl, ast.Tuple) and len(sl.elts) == 2 else sl
+            strs = _const_strs(col_sl)
+            if strs is None and isinstance(col_sl, ast.Name):
+                strs = self._strs(col_sl, pos)
+                if strs is not None and len(strs) != 1:
+                    strs = None
+            if strs is not None and len(strs) == 1 and root_name(node.value):
+                self._add(out, strs[0], agg, lagged)
+                self._refs(node.value, pos, out, agg, lagged, depth)
+                return
+            self._refs(node.value, pos, out, agg, lagged, depth)
+            self._refs(sl, pos, out, agg, lagged, depth)
+            return
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and self._is_frame(node.value.id) and \
+                    node.attr not in NON_COLUMN_ATTRS and not node.attr.startswith("_"):
+                self._add(out, node.attr, agg, lagged)
+                return
+            self._refs(node.value, pos, out, agg, lagged, depth)
+            return
+        if isinstance(node, ast.Name):
+            if depth < 3 and not self._is_frame(node.id):
+                a = self.last_assign(node.id, pos)
+                if a is not None and isinstance(a[1], ast.expr):
+                    sub = self.refs(a[1], a[0], depth + 1)
+                    for c in sub.row:
+                        self._add(out, c, agg, lagged)
+                    for c in sub.agg:
+                        self._add(out, c, True, lagged)
+                    for c in sub.lagged:
+                        self._add(out, c, agg, True)
+                    out.shifted |= sub.shifted
+            return
+        if isinstance(node, ast.Lambda):
+            return
+        for child in ast.iter_child_nodes(node):
+            self._refs(child, pos, out, agg, lagged, depth)
+
+    @staticmethod
+    def _add(out: Refs, col: str, agg: bool, lagged: bool) -> None:
+        if lagged:
+            out.lagged.add(col)
+        elif agg:
+            out.agg.add(col)
+        else:
+            out.row.add(col)
+
+    def _is_frame(self, name: str) -> bool:
+        if self.m.is_type(name, "DataFrame"):
+            return True
+        facts = self.ev.objects.get(name)
+        if facts is not None:
+            return facts.kind == "dataframe"
+        return any(d.frame == name for defs in self.coldefs.values() for d in defs)
+
+    # -- the target -----------------------------------------------------------------------
+
+    def target(self, node: ast.AST, pos: int, depth: int = 0) -> Target | None:
+        if depth > 6:
+            return None
+        if isinstance(node, ast.Name):
+            a = self.last_assign(node.id, pos)
+            if a is None:
+                return None
+            value = a[1]
+            if isinstance(value, _Elt):
+                arr = value.array_for_split()
+                return self.target(arr, a[0], depth + 1) if arr is not None else None
+            t = self.target(value, a[0], depth + 1)
+            if t is not None and not t.line:
+                t.line = a[2].lineno
+            return t
+        if isinstance(node, ast.Subscript):
+            sl = node.slice
+            # numpy column: data[:, -1]
+            if isinstance(sl, ast.Tuple) and len(sl.elts) == 2 and \
+                    isinstance(sl.elts[0], ast.Slice) and isinstance(node.value, ast.Name):
+                j = _literal(sl.elts[1])
+                if isinstance(j, int):
+                    return Target(set(), True, None, True, array=(node.value.id, j))
+                strs = self._strs(sl.elts[1], pos)
+                if strs and len(strs) == 1:
+                    return Target({strs[0]}, True, root_name(node.value), True)
+            strs = self._strs(sl, pos)
+            if strs is not None and len(strs) == 1 and root_name(node.value):
+                return Target({strs[0]}, True, root_name(node.value), True)
+        if isinstance(node, ast.Attribute):
+            if node.attr in _TARGET_WRAPPERS:
+                return self.target(node.value, pos, depth + 1)
+            if isinstance(node.value, ast.Name) and self._is_frame(node.value.id) and \
+                    node.attr not in NON_COLUMN_ATTRS:
+                return Target({node.attr}, True, node.value.id, True)
+            if node.attr == "target" and isinstance(node.value, ast.Name):
+                return None  # sklearn Bunch
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and f.attr == "pop" and node.args:
+                strs = self._strs(node.args[0], pos)
+                if strs and len(strs) == 1:
+                    return Target({strs[0]}, True, root_name(f.value), True)
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+                else ""
+            if name in _TARGET_WRAPPERS:
+                inner = f.value if isinstance(f, ast.Attribute) and name in (
+                    "values", "to_numpy", "astype", "ravel", "reshape", "squeeze", "copy",
+                    "fillna", "to_frame", "map", "replace", "flatten", "tolist", "to_list") \
+                    else (node.args[0] if node.args else None)
+                if inner is not None:
+                    t = self.target(inner, pos, depth + 1)
+                    if t is not None:
+                        return t
+        # a function of columns: (df.score >= 50).astype(int), np.where(df.x > 0, 1, 0)
+        r = self.refs(node, pos)
+        if r.row and not r.agg - r.row:
+            frame = root_name(node)
+            return Target(set(r.row), len(r.row) == 1 and not r.shifted, frame,
+                          not r.random and not r.shifted)
+        return None
+
+    def ancestors(self, col: str, pos: int) -> tuple[set[str], bool, int] | None:
+        """Columns the target column was computed from (row-wise), if it was computed in the
+        analysed code: (columns, deterministic, line)."""
+        defs = [d for d in self.coldefs.get(col, []) if d.pos < pos]
+        for d in reversed(defs):
+            r = self.refs(d.value, d.pos)
+            srcs = r.row - {col}
+            if col in r.row:  # df[t] = df[t].astype(int): keep looking further back
+                continue
+            if not srcs:
+                return None
+            return srcs, not r.random and not r.shifted and not r.lagged, d.line
+        return None
+
+    def derived_from(self, targets: set[str], pos: int) -> dict[str, tuple[str, int, bool,
+                                                                           bool]]:
+        """Columns computed row by row from the target (transitively): col -> (source col,
+        line, in_cell, random)."""
+        out: dict[str, tuple[str, int, bool, bool]] = {}
+        tainted = set(targets)
+        for col, defs in sorted(self.coldefs.items(), key=lambda kv: min(d.pos for d in kv[1])):
+            if col in targets:
+                continue
+            for d in defs:
+                if d.pos >= pos:
+                    continue
+                r = self.refs(d.value, d.pos)
+                hit = r.row & tainted
+                if hit and not r.lagged & tainted:
+                    out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
+                    tainted.add(col)
+                    break
+        # second pass for definitions out of name order
+        changed = True
+        while changed:
+            changed = False
+            for col, defs in self.coldefs.items():
+                if col in tainted or col in targets:
+                    continue
+                for d in defs:
+                    if d.pos < pos:
+                        r = self.refs(d.value, d.pos)
+                        hit = r.row & tainted
+                        if hit:
+                            out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
+                            tainted.add(col)
+                            changed = True
+                            break
+        return out
+
+    # -- feature containment -----------------------------------------------------------------
+
+    def contains(self, node: ast.AST, col: str, pos: int, frame_hint: str | None,
+                 depth: int = 0) -> tuple[bool | None, str]:
+        """Whether the feature expression holds column `col`: (answer, how we know)."""
+        if depth > 8:
+            return None, ""
+        if isinstance(node, ast.Name):
+            a = self.last_assign(node.id, pos)
+            facts = self.frame_facts(node.id)
+            if facts is not None and not self.reassigned_after(node.id, pos) and \
+                    self.ev.objects[node.id].shape and \
+                    len(facts) == self.ev.objects[node.id].shape[1]:
+                return col in facts, f"kernel: `{node.id}` columns"
+            if a is None:
+                if facts is not None and (col in facts or len(facts) < 60):
+                    return col in facts, f"kernel: `{node.id}` columns"
+                if node.id == frame_hint:
+                    return self._after_removals(True, node.id, col, -1, pos)
+                return None, ""
+            value = a[1]
+            if isinstance(value, _Elt):
+                arr = value.array_for_split()
+                if arr is None:
+                    return None, ""
+                return self.contains(arr, col, a[0], frame_hint, depth + 1)
+            added = any(d.frame == node.id and a[0] < d.pos < pos
+                        for d in self.coldefs.get(col, []))
+            if added:
+                return True, "code"
+            ans, how = self.contains(value, col, a[0], frame_hint, depth + 1)
+            if ans is None and node.id == frame_hint:
+                ans, how = True, "code"
+            return self._after_removals(ans, node.id, col, a[0], pos, how)
+        if isinstance(node, ast.Subscript):
+            sl = node.slice
+            base = node.value
+            if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+                kind = base.attr
+                base = base.value
+                if isinstance(sl, ast.Tuple) and len(sl.elts) == 2:
+                    col_sl = sl.elts[1]
+                    if kind == "loc":
+                        strs = self._strs(col_sl, pos)
+                        if strs is not None:
+                            return col in strs, "code"
+                        if isinstance(col_sl, ast.Slice) and col_sl.lower is None and \
+                                col_sl.upper is None:
+                            return self.contains(base, col, pos, frame_hint, depth + 1)
+                        return None, ""
+                    return self._iloc(base, col_sl, col, pos, frame_hint, depth)
+                return self.contains(base, col, pos, frame_hint, depth + 1)
+            strs = self._strs(sl, pos)
+            if strs is not None:
+                return col in strs, "code"
+            if isinstance(sl, ast.Name):
+                a = self.last_assign(sl.id, pos)
+                if a is not None and isinstance(a[1], ast.expr):
+                    excl = _excludes(a[1], col)
+                    if excl is not None:
+                        return (not excl, "code") if excl else \
+                            self.contains(base, col, pos, frame_hint, depth + 1)
+                return None, ""
+            if isinstance(sl, ast.ListComp | ast.Call | ast.Attribute):
+                excl = _excludes(sl, col)
+                if excl is True:
+                    return False, "code"
+                if excl is False:
+                    return self.contains(base, col, pos, frame_hint, depth + 1)
+                return None, ""
+            if isinstance(sl, ast.Tuple) and len(sl.elts) == 2 and \
+                    isinstance(sl.elts[0], ast.Slice):
+                return None, ""  # numpy 2-D: handled by the array path
+            if isinstance(sl, ast.BinOp) and isinstance(sl.op, ast.Add):  # cols + ["y"]
+                parts = [self._strs(sl.left, pos), self._strs(sl.right, pos)]
+                if any(p is not None and col in p for p in parts):
+                    return True, "code"
+                return (False, "code") if all(p is not None for p in parts) else (None, "")
+            if isinstance(sl, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Slice) or (
+                    isinstance(sl, ast.BinOp) and isinstance(sl.op, ast.BitAnd | ast.BitOr)):
+                # a row mask or slice keeps every column
+                return self.contains(base, col, pos, frame_hint, depth + 1)
+            return None, ""
+        if isinstance(node, ast.Attribute):
+            if node.attr in ("values", "T", "array"):
+                return self.contains(node.value, col, pos, frame_hint, depth + 1)
+            return None, ""
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute):
+                meth = f.attr
+                if meth == "drop":
+                    dropped = self._drop_cols(node, pos)
+                    if dropped is None:
+                        if _kw(node, "columns") is None and _kw(node, "labels") is None and \
+                                _literal(_kw(node, "axis"), 0) in (0, "index") and \
+                                (len(node.args) < 2):
+                            return self.contains(f.value, col, pos, frame_hint, depth + 1)
+                        return None, ""
+                    if col in dropped:
+                        return False, "code"
+                    return self.contains(f.value, col, pos, frame_hint, depth + 1)
+                if meth == "select_dtypes":
+                    ans, how = self.contains(f.value, col, pos, frame_hint, depth + 1)
+                    if ans is False:
+                        return False, how
+                    kind = self._dtype_of(col, f.value)
+                    if kind is None:
+                        return None, ""
+                    inc = _kw(node, "include") or (node.args[0] if node.args else None)
+                    exc = _kw(node, "exclude")
+                    keep = _dtype_selected(kind, _literal(inc), _literal(exc))
+                    if keep is None:
+                        return None, ""
+                    return (keep and ans is not False) if keep else False, \
+                        "kernel: column dtypes" if ans else "code"
+                if meth == "assign":
+                    if any(k.arg == col for k in node.keywords):
+                        return True, "code"
+                    return self.contains(f.value, col, pos, frame_hint, depth + 1)
+                if meth == "filter":
+                    items = _kw(node, "items") or (node.args[0] if node.args else None)
+                    strs = self._strs(items, pos) if items is not None else None
+                    if strs is not None:
+                        return col in strs, "code"
+                    return None, ""
+                if meth in _PASS_METHODS:
+                    target = f.value
+                    if meth in ("fit_transform", "transform"):
+                        if not node.args or not self._preserves_columns(f.value):
+                            return None, ""
+                        target = node.args[0]
+                    elif meth in ("pipe", "apply", "where", "mask") and not isinstance(
+                            f.value, ast.Name | ast.Subscript | ast.Call):
+                        return None, ""
+                    return self.contains(target, col, pos, frame_hint, depth + 1)
+                if meth in ("concat", "hstack", "column_stack", "get_dummies"):
+                    return self._any_of(node, col, pos, frame_hint, depth)
+            elif isinstance(f, ast.Name) and f.id in ("concat", "get_dummies", "hstack",
+                                                      "column_stack", "DataFrame"):
+                return self._any_of(node, col, pos, frame_hint, depth)
+        return None, ""
+
+    def _preserves_columns(self, recv: ast.expr) -> bool:
+        """A transformer whose output keeps one column per input column."""
+        if isinstance(recv, ast.Name):
+            cls = self.m.type_of(recv.id)
+        elif isinstance(recv, ast.Call):
+            cls = self.m.dotted(recv.func) or (recv.func.id if isinstance(recv.func, ast.Name)
+                                               else None)
+        else:
+            cls = None
+        return bool(cls) and cls.rsplit(".", 1)[-1] in _COLUMN_PRESERVING  # type: ignore
+
+    def _any_of(self, node: ast.Call, col: str, pos: int, frame_hint: str | None,
+                depth: int) -> tuple[bool | None, str]:
+        first = node.args[0] if node.args else _kw(node, "data")
+        if first is None:
+            return None, ""
+        parts = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
+        unknown = False
+        for p in parts:
+            ans, how = self.contains(p, col, pos, frame_hint, depth + 1)
+            if ans:
+                return True, how
+            if ans is None:
+                unknown = True
+        return (None, "") if unknown else (False, "code")
+
+    def _after_removals(self, ans: bool | None, frame: str, col: str, start: int, end: int,
+                        how: str = "code") -> tuple[bool | None, str]:
+        if ans:
+            for p, fr, cols in self.removals:
+                if fr == frame and start <= p < end and col in cols:
+                    return False, "code"
+        return ans, how
+
+    def _iloc(self, base: ast.expr, col_sl: ast.expr, col: str, pos: int,
+              frame_hint: str | None, depth: int) -> tuple[bool | None, str]:
+        names = self.frame_facts(root_name(base)) if isinstance(base, ast.Name) else None
+        if names is None or col not in names:
+            return None, ""
+        idx = names.index(col)
+        n = len(names)
+        if isinstance(col_sl, ast.Slice):
+            lo, hi, st = (_literal(col_sl.lower), _literal(col_sl.upper), _literal(col_sl.step))
+            if any(v is not None and not isinstance(v, int) for v in (lo, hi, st)):
+                return None, ""
+            return idx in range(n)[slice(lo, hi, st)], "kernel: column order"
+        v = _literal(col_sl)
+        if isinstance(v, int):
+            return range(n)[v] == idx, "kernel: column order"
+        if isinstance(v, list) and all(isinstance(i, int) for i in v):
+            return idx in {range(n)[i] for i in v}, "kernel: column order"
+        return None, ""
+
+    def _dtype_of(self, col: str, frame_node: ast.AST) -> str | None:
+        r = root_name(frame_node)
+        for name in (r, *self.ev.objects):
+            dt = self.frame_dtypes(name).get(col)
+            if dt:
+                return dt
+        return None
+
+    # -- pairs -------------------------------------------------------------------------------
+
+    def pairs(self) -> list[Pair]:
+        out: list[Pair] = []
+        pos_of_line: dict[int, int] = {}
+        for st in self.stmts[self.cell_start:]:
+            for ln in range(st.node.lineno, (st.node.end_lineno or st.node.lineno) + 1):
+                pos_of_line.setdefault(ln, st.pos)
+        for c in self.m.calls:
+            pos = pos_of_line.get(c.line, len(self.stmts)) + 1
+            last = c.last
+            node = c.node
+            if last == "train_test_split":
+                arrays = [a for a in node.args if not isinstance(a, ast.Starred)]
+                if len(arrays) >= 2:
+                    p = Pair(arrays[0], arrays[1], c.line, pos, "train_test_split")
+                    p.outputs = set(c.targets[0::2][:2]) if len(c.targets) >= 4 else set()
+                    out.append(p)
+            elif last in CV_FUNCS:
+                x = _kw(node, "X") or (node.args[1] if len(node.args) > 1 else None)
+                y = _kw(node, "y") or (node.args[2] if len(node.args) > 2 else None)
+                if x is not None and y is not None:
+                    out.append(Pair(x, y, c.line, pos, last))
+            elif c.method in ("fit", "fit_transform", "partial_fit"):
+                x = _kw(node, "X") or (node.args[0] if node.args else None)
+                y = _kw(node, "y") or (node.args[1] if len(node.args) > 1 else None)
+                if x is not None and y is not None:
+                    est = None
+                    if isinstance(c.receiver, ast.Name):
+                        est = c.receiver.id
+                    elif len(c.targets) == 1 and isinstance(c.stmt, ast.Assign) and \
+                            c.stmt.value is node:
+                        est = c.targets[0]
+                    out.append(Pair(x, y, c.line, pos, f"{est or _short(c)}.{c.method}", est))
+            elif last in _STATSMODELS and c.name and "statsmodels" in c.name:
+                y = _kw(node, "endog") or (node.args[0] if node.args else None)
+                x = _kw(node, "exog") or (node.args[1] if len(node.args) > 1 else None)
+                if x is not None and y is not None:
+                    out.append(Pair(x, y, c.line, pos, last))
+            elif last in ("DMatrix", "Dataset", "Pool"):
+                x = _kw(node, "data") or (node.args[0] if node.args else None)
+                y = _kw(node, "label") or (node.args[1] if len(node.args) > 1 else None)
+                if x is not None and y is not None:
+                    out.append(Pair(x, y, c.line, pos, last))
+        # a split whose feature outputs feed a fit in this cell is judged at that fit
+        fitted = {root_name(p.x) for p in out if p.call != "train_test_split"}
+        kept = []
+        for p in out:
+            if p.call == "train_test_split":
+                if p.outputs & fitted:
+                    continue
+                p.split_only = True
+            kept.append(p)
+        return kept
+
+
+class _Elt:
+    """The i-th of n names a tuple assignment binds from `value`."""
+
+    def __init__(self, value: ast.AST, i: int, n: int):
+        self.value, self.i, self.n = value, i, n
+        self.lineno = getattr(value, "lineno", 0)
+
+    def array_for_split(self) -> ast.expr | None:
+        v = self.value
+        if isinstance(v, ast.Call):
+            f = v.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+                else ""
+            if name == "train_test_split":
+                arrays = [a for a in v.args if not isinstance(a, ast.Starred)]
+                k = self.i // 2
+                return arrays[k] if k < len(arrays) else None
+        if isinstance(v, ast.Tuple | ast.List) and len(v.elts) == self.n:
+            return v.elts[self.i]
+        return None
+
+
+def _short(c) -> str:  # type: ignore[no-untyped-def]
+    if isinstance(c.receiver, ast.Name):
+        return c.receiver.id
+    if c.receiver_type:
+        return c.receiver_type.rsplit(".", 1)[-1]
+    return "model"
+
+
+def _calls(node: ast.AST) -> Iterator[ast.Call]:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            yield n
+
+
+def _chain(node: ast.AST | None) -> set[str]:
+    out: set[str] = set()
+    while node is not None:
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                out.add(node.func.attr)
+            node = node.func
+        elif isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        else:
+            break
+    return out
+
+
+def _excludes(node: ast.AST, col: str) -> bool | None:
+    """For a column-list expression: True if it visibly excludes `col`
+    ([c for c in df.columns if c != col], df.columns.drop(col), …), False if it is "all
+    columns" (df.columns, list(df)), None if unknown."""
+    if isinstance(node, ast.ListComp):
+        for gen in node.generators:
+            for cond in gen.ifs:
+                for n in ast.walk(cond):
+                    if isinstance(n, ast.Constant) and n.value == col:
+                        return True
+                    if isinstance(n, ast.List | ast.Tuple) and any(
+                            isinstance(e, ast.Constant) and e.value == col for e in n.elts):
+                        return True
+            if isinstance(gen.iter, ast.Attribute) and gen.iter.attr == "columns" and \
+                    not gen.ifs:
+                return False
+        if any(gen.ifs for gen in node.generators):
+            return None
+        return None
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in ("drop", "difference"):
+            for n in ast.walk(node):
+                if isinstance(n, ast.Constant) and n.value == col:
+                    return True
+            return None
+        if isinstance(f, ast.Name) and f.id == "list" and node.args:
+            return _excludes(node.args[0], col)
+        if isinstance(f, ast.Attribute) and f.attr in ("tolist", "to_list"):
+            return _excludes(f.value, col)
+    if isinstance(node, ast.Attribute) and node.attr == "columns":
+        return False
+    if isinstance(node, ast.Compare):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Constant) and n.value == col:
+                return True
+    return None
+
+
+def _dtype_selected(kind: str, include: object, exclude: object) -> bool | None:
+    numeric = kind.startswith(("int", "float", "uint", "Int", "Float", "bool", "UInt"))
+
+    def matches(spec: object) -> bool | None:
+        specs = spec if isinstance(spec, list | tuple) else [spec]
+        hit = False
+        for s in specs:
+            if not isinstance(s, str):
+                return None
+            s = s.lower()
+            if (s in ("number", "numeric") and numeric and not kind.startswith("bool")) or \
+                    s == "all" or kind.lower().startswith(s):
+                hit = True
+        return hit
+
+    if include is not None:
+        m = matches(include)
+        if m is None:
+            return None
+        if not m:
+            return False
+    if exclude is not None:
+        m = matches(exclude)
+        if m is None:
+            return None
+        if m:
+            return False
+    return True
+
+
+def _similar(feature: str, target: str) -> bool:
+    if feature == target or target.lower() in _GENERIC_TARGETS:
+        return False
+    ft, tt = _tokens(feature), _tokens(target)
+    if not tt or not ft or set(ft) & _LAG_TOKENS:
+        return False
+    if re.search(r"(lag|prev|shift|_t\d|_l\d)", feature.lower()):
+        return False
+    return len(ft) > len(tt) and all(t in ft for t in tt)
+
+
+def _x_columns(an: _Analysis, pair: Pair) -> list[str] | None:
+    """Known feature names: a fitted estimator's feature_names_in_, the features' columns."""
+    if pair.estimator:
+        facts = an.ev.objects.get(pair.estimator)
+        if facts is not None and facts.fitted_on.get("feature_names_in_"):
+            return list(facts.fitted_on["feature_names_in_"])
+    r = pair.x
+    if isinstance(r, ast.Name):
+        cols = an.frame_facts(r.id)
+        if cols is not None:
+            return cols
+    if isinstance(r, ast.Subscript):
+        strs = an._strs(r.slice, pair.pos)
+        if strs is not None and len(strs) > 1:
+            return strs
+    return None
+
+
+@dataclass
+class _Hit:
+    kind: str  # "target" | "source" | "derived" | "named"
+    col: str
+    target: str
+    pair: Pair
+    how: str
+    extra: dict = field(default_factory=dict)
+
+
+def _analyse(ev: Evidence) -> list[_Hit]:
+    cached = ev.__dict__.get("_nbcritic_target_leakage")
+    if cached is not None:
+        return cached
+    hits: list[_Hit] = []
+    ev.__dict__["_nbcritic_target_leakage"] = hits
+    if ev.tree is None or not re.search(r"fit|split|cross_val|OLS|ols|Logit|logit|DMatrix|"
+                                        r"Dataset|Pool|formula", ev.code):
+        return hits
+    an = _Analysis(ev)
+    seen: set[tuple[str, str]] = set()
+    for pair in an.pairs():
+        tgt = an.target(pair.y, pair.pos)
+        if tgt is None:
+            continue
+        if tgt.array is not None:
+            hit = _array_hit(an, pair, tgt)
+            if hit and ("target", hit.col) not in seen:
+                seen.add(("target", hit.col))
+                hits.append(hit)
+            continue
+        est_cols = None
+        if pair.estimator:
+            facts = ev.objects.get(pair.estimator)
+            if facts is not None and facts.fitted_on.get("feature_names_in_"):
+                est_cols = list(facts.fitted_on["feature_names_in_"])
+
+        def has(col: str, pair: Pair = pair, tgt: Target = tgt,
+                est_cols: list[str] | None = est_cols) -> tuple[bool | None, str]:
+            if est_cols is not None and (col in est_cols or len(est_cols) < 60):
+                return col in est_cols, f"kernel: `{pair.estimator}.feature_names_in_`"
+            return an.contains(pair.x, col, pair.pos, tgt.frame)
+
+        reported: set[str] = set()
+        if tgt.direct:
+            for t in tgt.cols:
+                ans, how = has(t)
+                if ans and ("target", t) not in seen:
+                    seen.add(("target", t))
+                    reported.add(t)
+                    hits.append(_Hit("target", t, t, pair, how, {"x_line": _x_line(an, pair)}))
+        elif tgt.deterministic and len(tgt.cols) == 1:
+            (c,) = tuple(tgt.cols)
+            ans, how = has(c)
+            if ans and ("source", c) not in seen:
+                seen.add(("source", c))
+                reported.add(c)
+                hits.append(_Hit("source", c, _y_desc(an, pair), pair, how,
+                                 {"target_expr": an.m.src(pair.y),
+                                  "x_line": _x_line(an, pair)}))
+        targets = set(tgt.cols) if tgt.direct else set()
+        # the target column computed from one other column in the analysed code
+        for t in list(targets):
+            anc = an.ancestors(t, pair.pos)
+            if anc is None:
+                continue
+            cols, deterministic, line = anc
+            if not deterministic:
+                continue
+            present = [c for c in sorted(cols) if has(c)[0]]
+            if present and len(present) == len(cols) and ("source", t) not in seen:
+                seen.add(("source", t))
+                hits.append(_Hit("source", ", ".join(present), t, pair,
+                                 has(present[0])[1], {"n_sources": len(cols),
+                                                      "defined_at": line,
+                                                      "x_line": _x_line(an, pair)}))
+                reported |= set(present)
+        # columns computed from the target
+        derived = an.derived_from(targets or set(tgt.cols), pair.pos)
+        x_cols = _x_columns(an, pair)
+        present_derived = []
+        for c, (src, line, in_cell, random) in derived.items():
+            if c in reported:
+                continue
+            ans, how = has(c)
+            if ans:
+                root, hops = src, 0
+                while root in derived and hops < 10:
+                    root, hops = derived[root][0], hops + 1
+                present_derived.append((c, src, line, in_cell, random, how, root))
+        n_known = len(x_cols) if x_cols else None
+        for c, src, line, in_cell, random, how, root in present_derived:
+            if ("derived", c) in seen:
+                continue
+            seen.add(("derived", c))
+            reported.add(c)
+            simulated = random and n_known is not None and \
+                len(present_derived) * 2 >= n_known and n_known > 1
+            hits.append(_Hit("derived", c, root, pair, how,
+                             {"line": line, "in_cell": in_cell, "random": random,
+                              "simulated": simulated, "via": src if src != root else None,
+                              "x_line": _x_line(an, pair)}))
+        # columns named after the target
+        if x_cols:
+            for t in targets:
+                for c in x_cols:
+                    if c in reported or ("named", c) in seen or not _similar(c, t):
+                        continue
+                    if any((k, c) in seen for k in ("target", "source", "derived")):
+                        continue
+                    if c in an.coldefs:
+                        continue  # computed in view: judged by its definition, not its name
+                    seen.add(("named", c))
+                    hits.append(_Hit("named", c, t, pair, "name"))
+    hits += _formula_hits(an, seen)
+    return hits
+
+
+def _y_desc(an: _Analysis, pair: Pair) -> str:
+    return an.m.src(pair.y)
+
+
+def _array_hit(an: _Analysis, pair: Pair, tgt: Target) -> _Hit | None:
+    assert tgt.array is not None
+    arr, j = tgt.array
+    x = pair.x
+    pos = pair.pos
+    # follow X = data / X = data[:, a:b]
+    for _ in range(4):
+        if isinstance(x, ast.Name) and x.id != arr:
+            a = an.last_assign(x.id, pos)
+            if a is None:
+                return None
+            value = a[1]
+            if isinstance(value, _Elt):
+                value = value.array_for_split()
+                if value is None:
+                    return None
+            x, pos = value, a[0]  # type: ignore[assignment]
+        else:
+            break
+    facts = an.ev.objects.get(arr)
+    ncols = facts.shape[1] if facts is not None and facts.shape and len(facts.shape) == 2 \
+        else None
+    if isinstance(x, ast.Name) and x.id == arr:
+        return _Hit("target", f"column {j}", f"{arr}[:, {j}]", pair, "code")
+    if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == arr \
+            and isinstance(x.slice, ast.Tuple) and len(x.slice.elts) == 2:
+        sl = x.slice.elts[1]
+        if isinstance(sl, ast.Slice):
+            lo, hi = _literal(sl.lower), _literal(sl.upper)
+            if not all(v is None or isinstance(v, int) for v in (lo, hi)):
+                return None
+            if ncols is None:
+                if j >= 0 and (lo is None or lo >= 0) and (hi is None or hi >= 0):
+                    inside = (lo or 0) <= j and (hi is None or j < hi)
+                elif j < 0 and (lo is None or lo < 0 or lo == 0) and (hi is None or hi < 0):
+                    inside = hi is None or j < hi
+                    inside = inside and (lo is None or lo == 0 or j >= lo)
+                else:
+                    return None
+            else:
+                inside = (j % ncols) in range(ncols)[slice(lo, hi)]
+            if inside:
+                return _Hit("target", f"column {j}", f"{arr}[:, {j}]", pair,
+                            "kernel: array shape" if ncols else "code")
+    return None
+
+
+def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
+    out: list[_Hit] = []
+    for c in an.m.calls:
+        if c.last not in _FORMULA_FUNCS or not c.name or "statsmodels" not in c.name:
+            continue
+        f = c.kwarg("formula") or (c.node.args[0] if c.node.args else None)
+        formula = _literal(f)
+        if not isinstance(formula, str) or "~" not in formula:
+            continue
+        lhs, rhs = formula.split("~", 1)
+        lhs_vars = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", lhs)) - {"np", "log", "C", "Q",
+                                                                        "I", "sqrt", "exp"}
+        rhs_vars = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", rhs)) - {"np", "log", "C", "Q",
+                                                                        "I", "sqrt", "exp"}
+        rhs_vars |= set(re.findall(r"Q\([\"']([^\"']+)[\"']\)", rhs))
+        pair = Pair(c.node, c.node, c.line, len(an.stmts) + 1, c.last)
+        for t in lhs_vars:
+            if t in rhs_vars and ("target", t) not in seen:
+                seen.add(("target", t))
+                out.append(_Hit("target", t, t, pair, "formula"))
+            for d, (src, line, in_cell, random) in an.derived_from({t}, pair.pos).items():
+                if d in rhs_vars and ("derived", d) not in seen:
+                    seen.add(("derived", d))
+                    out.append(_Hit("derived", d, src, pair, "formula",
+                                    {"line": line, "in_cell": in_cell, "random": random,
+                                     "simulated": False}))
+    return out
+
+
+def _lines(h: _Hit) -> list[int]:
+    lines = {h.pair.line}
+    if h.extra.get("in_cell") and h.extra.get("line"):
+        lines.add(h.extra["line"])
+    if h.extra.get("x_line"):
+        lines.add(h.extra["x_line"])
+    return sorted(lines)
+
+
+def _x_line(an: _Analysis, pair: Pair) -> int | None:
+    """The cell line that defined the features, when it is a name assigned in this cell."""
+    x = pair.x
+    if isinstance(x, ast.Name):
+        a = an.last_assign(x.id, pair.pos)
+        if a is not None and a[0] >= an.cell_start:
+            value = a[1]
+            if isinstance(value, _Elt):
+                arr = value.array_for_split()
+                if isinstance(arr, ast.Name):
+                    b = an.last_assign(arr.id, a[0])
+                    if b is not None and b[0] >= an.cell_start:
+                        return b[2].lineno
+                return a[2].lineno
+            return a[2].lineno
+    return None
+
+
+@rule("target_leakage.target_in_features",
+      title="The target (or the column it is computed from) is among the features")
+def target_in_features(ev: Evidence) -> Iterator[Finding]:
+    """y = df['price'] while X still holds 'price' (drop list without it, select_dtypes,
+    iloc range, `X = data` with `y = data[:, -1]`, formula with the response on both sides), or
+    y is a threshold/transform of a single feature column (passed = final_exam >= 50). Critical:
+    0.95 when the kernel shows the column in X / feature_names_in_, 0.88 from code."""
+    for h in _analyse(ev):
+        if h.kind not in ("target", "source"):
+            continue
+        kernel = h.how.startswith("kernel")
+        if h.kind == "target":
+            text = (f"The target column `{h.col}` is also a feature: `{an_src(ev, h.pair.x)}` "
+                    f"passed to `{h.pair.call}` (line {h.pair.line}) still contains it "
+                    f"({h.how}). The model can read the answer, so the score is meaningless.")
+            sev, conf = "critical", 0.95 if kernel else 0.88
+            if h.pair.split_only:
+                sev, conf = "high", 0.7
+                text += " (No model is fitted on it in this cell yet.)"
+        else:
+            n = h.extra.get("n_sources", 1)
+            text = (f"The target `{h.target}` is computed from {'column' if n == 1 else 'columns'} "
+                    f"`{h.col}`, which {'is' if n == 1 else 'are all'} among the features "
+                    f"passed to `{h.pair.call}` (line {h.pair.line}; {h.how}). The model can "
+                    "recover the label from its own definition.")
+            sev, conf = ("critical", 0.93 if kernel else 0.88) if n == 1 else \
+                ("high", 0.65)
+            if h.pair.split_only and sev == "critical":
+                sev, conf = "high", 0.7
+        yield Finding(explanation=text, severity=sev, confidence=conf,
+                      evidence={"lines": _lines(h), "values": {"column": h.col,
+                                                               "target": h.target,
+                                                               "known_from": h.how}},
+                      suggestion=f"Drop `{h.col}` from the features (e.g. "
+                                 f"`X = df.drop(columns=[{h.col!r}, …])`, or list the "
+                                 "features explicitly).")
+
+
+@rule("target_leakage.feature_derived_from_target",
+      title="A feature is computed from the target")
+def feature_derived_from_target(ev: Evidence) -> Iterator[Finding]:
+    """A column computed row by row from the target (price_per_sqft = price / sqft, a
+    prescription given because of the diagnosis, a cancellation date that exists only for
+    churners) is among the features. Group statistics (target encoding) and lagged copies
+    (`.shift(1)`) are not reported here. Critical 0.88 (0.93 with kernel columns); medium when
+    most features are random draws conditioned on the label (a class-conditional simulation)."""
+    for h in _analyse(ev):
+        if h.kind != "derived":
+            continue
+        kernel = h.how.startswith("kernel")
+        where = f"line {h.extra['line']}" if h.extra.get("in_cell") else "an earlier cell"
+        via = f" through `{h.extra['via']}`" if h.extra.get("via") else ""
+        text = (f"Feature `{h.col}` is computed from the target `{h.target}`{via} ({where}) "
+                f"and is passed to `{h.pair.call}` (line {h.pair.line}; {h.how}). It carries "
+                "the label into the features (information only available once the outcome is "
+                "known), so the score is inflated.")
+        if h.extra.get("simulated"):
+            sev, conf = "medium", 0.45
+            text += (" (Most features here are drawn conditionally on the label, which may be a "
+                     "deliberate simulation.)")
+        else:
+            sev, conf = "critical", 0.93 if kernel else 0.88
+            if h.pair.split_only:
+                sev, conf = "high", 0.7
+        yield Finding(explanation=text, severity=sev, confidence=conf,
+                      evidence={"lines": _lines(h), "values": {"column": h.col,
+                                                               "derived_from": h.target,
+                                                               "known_from": h.how}},
+                      suggestion=f"Remove `{h.col}` (and anything computed from "
+                                 f"`{h.target}`) from the features; use only information "
+                                 "available before the outcome.")
+
+
+@rule("target_leakage.target_named_feature",
+      title="A feature is named after the target")
+def target_named_feature(ev: Evidence) -> Iterator[Finding]:
+    """A feature whose name extends the target's (churn_date for churn, outcome_flag for
+    outcome, price_per_sqft for price) is likely recorded after, or computed from, the outcome.
+    Lag-like names (prev, lag, shift, rolling) are skipped. High 0.6: a name is suggestive,
+    not proof."""
+    for h in _analyse(ev):
+        if h.kind != "named":
+            continue
+        yield Finding(
+            explanation=f"Feature `{h.col}` is named after the target `{h.target}` and is "
+                        f"passed to `{h.pair.call}` (line {h.pair.line}). Columns like this "
+                        "are often recorded after, or derived from, the outcome; check that it "
+                        "is known at prediction time.",
+            severity="high", confidence=0.6,
+            evidence={"lines": [h.pair.line], "values": {"column": h.col,
+                                                         "target": h.target}},
+            suggestion=f"If `{h.col}` is only known once `{h.target}` is, drop it from the "
+                       "features.")
+
+
+def an_src(ev: Evidence, node: ast.AST) -> str:
+    return ev.model.src(node)[:60]
+
+
+RULES = [target_in_features, feature_derived_from_target, target_named_feature]

@@ -1,0 +1,498 @@
+"""circular_validation: models, hyperparameters, thresholds or stopping epochs chosen by their
+test-set score. Flawed cells and sound twins (selection by CV / a validation split, then one
+test evaluation)."""
+
+from __future__ import annotations
+
+import pytest
+
+from critics.findings import Finding
+from critics.rules import circular_validation as C
+from tests.inprocess_evidence import evidence, run_and_gather
+
+RULES = C.RULES
+
+CANCER = """
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import (GridSearchCV, RandomizedSearchCV, cross_val_score,
+                                     train_test_split)
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.metrics import accuracy_score, f1_score, precision_recall_curve, roc_curve
+X, y = load_breast_cancer(return_X_y=True)
+X = X[:300, :8]
+y = y[:300]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0,
+                                                    stratify=y)
+"""
+
+
+def run(code: str, setup: str = CANCER) -> list[Finding]:
+    ev = run_and_gather(code, setup)
+    return [f for r in RULES for f in r.check(ev)]
+
+
+def code_only(code: str) -> list[Finding]:
+    ev = evidence(code)
+    return [f for r in RULES for f in r.check(ev)]
+
+
+def one(found: list[Finding], rule_id: str) -> Finding:
+    hits = [f for f in found if f.rule_id == rule_id]
+    assert len(hits) == 1, [(f.rule_id, f.explanation) for f in found]
+    return hits[0]
+
+
+def quiet(found: list[Finding]) -> None:
+    loud = [f for f in found if f.severity in ("high", "critical")]
+    assert not loud, [(f.rule_id, f.severity, f.explanation) for f in loud]
+
+
+# -- selection on the test set: flawed ---------------------------------------------------------
+
+def test_best_so_far_loop_over_depths():
+    f = one(run("""
+        best_depth, best_acc = None, 0.0
+        for depth in range(1, 12):
+            tree = DecisionTreeClassifier(max_depth=depth, random_state=0)
+            tree.fit(X_train, y_train)
+            acc = accuracy_score(y_test, tree.predict(X_test))
+            if acc > best_acc:
+                best_depth, best_acc = depth, acc
+        print(f"best depth {best_depth}: test accuracy {best_acc:.3f}")
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9
+    assert f.lines == [6, 7]
+    assert f.evidence["values"]["reported"] is True
+
+
+def test_scores_list_then_argmax_over_k():
+    f = one(run("""
+        ks = [1, 3, 5, 7, 9, 15]
+        scores = []
+        for k in ks:
+            knn = KNeighborsClassifier(n_neighbors=k).fit(X_train, y_train)
+            scores.append(knn.score(X_test, y_test))
+        best_k = ks[int(np.argmax(scores))]
+        print("best k", best_k, "accuracy", max(scores))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and f.lines == [6, 7]
+
+
+def test_comprehension_over_C_with_max_of_zip():
+    f = one(run("""
+        Cs = [0.01, 0.1, 1, 10]
+        results = [(LogisticRegression(C=c, max_iter=2000).fit(X_train, y_train)
+                    .score(X_test, y_test), c) for c in Cs]
+        best_score, best_C = max(results)
+        print(best_C, round(best_score, 3))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_dict_of_models_and_best_by_test_accuracy():
+    f = one(run("""
+        models = {"lr": LogisticRegression(max_iter=2000),
+                  "rf": RandomForestClassifier(n_estimators=30, random_state=0),
+                  "knn": KNeighborsClassifier()}
+        test_acc = {}
+        for name, model in models.items():
+            model.fit(X_train, y_train)
+            test_acc[name] = accuracy_score(y_test, model.predict(X_test))
+        winner = max(test_acc, key=test_acc.get)
+        print(winner, test_acc[winner])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_results_frame_idxmax():
+    f = one(run("""
+        rows = []
+        for n in [10, 30, 60]:
+            rf = RandomForestClassifier(n_estimators=n, random_state=0).fit(X_train, y_train)
+            rows.append({"n": n, "test_f1": f1_score(y_test, rf.predict(X_test))})
+        res = pd.DataFrame(rows)
+        best = res.loc[res.test_f1.idxmax()]
+        print(best)
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_two_models_compared_explicitly():
+    f = one(run("""
+        lr = LogisticRegression(max_iter=2000).fit(X_train, y_train)
+        rf = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_train, y_train)
+        lr_acc, rf_acc = lr.score(X_test, y_test), rf.score(X_test, y_test)
+        chosen = "rf" if rf_acc > lr_acc else "lr"
+        print(chosen, max(lr_acc, rf_acc))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_helper_function_scored_on_test_inside_loop():
+    f = one(run("""
+        def evaluate(model):
+            model.fit(X_train, y_train)
+            return model.score(X_test, y_test)
+
+        scores = {d: evaluate(DecisionTreeClassifier(max_depth=d, random_state=0))
+                  for d in range(2, 8)}
+        best = max(scores, key=scores.get)
+        print(best, scores[best])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_threshold_from_precision_recall_curve_on_test():
+    f = one(run("""
+        clf = LogisticRegression(max_iter=2000).fit(X_train, y_train)
+        proba = clf.predict_proba(X_test)[:, 1]
+        prec, rec, thr = precision_recall_curve(y_test, proba)
+        f1 = 2 * prec * rec / (prec + rec + 1e-12)
+        best_thr = thr[np.argmax(f1[:-1])]
+        print("threshold", best_thr, "test F1", f1_score(y_test, proba >= best_thr))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and "threshold" in f.explanation
+
+
+def test_youden_threshold_from_roc_on_test():
+    f = one(run("""
+        clf = LogisticRegression(max_iter=2000).fit(X_train, y_train)
+        fpr, tpr, thr = roc_curve(y_test, clf.predict_proba(X_test)[:, 1])
+        cut = thr[np.argmax(tpr - fpr)]
+        print(cut)
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_sorted_table_of_test_scores_is_high_not_blocking():
+    found = run("""
+        accs = {name: m.fit(X_train, y_train).score(X_test, y_test)
+                for name, m in {"lr": LogisticRegression(max_iter=2000),
+                                "tree": DecisionTreeClassifier(random_state=0)}.items()}
+        print(pd.Series(accs).sort_values(ascending=False))
+    """)
+    f = one(found, "circular_validation.selection_on_test")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_best_seed_on_test_is_selection():
+    f = one(run("""
+        accs = [RandomForestClassifier(n_estimators=20, random_state=s).fit(X_train, y_train)
+                .score(X_test, y_test) for s in range(5)]
+        print("accuracy", max(accs))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_manual_split_names_are_recognised():
+    f = one(run("""
+        n = 200
+        Xtr, Xte, ytr, yte = X[:n], X[n:], y[:n], y[n:]
+        best = max(range(1, 10), key=lambda k: KNeighborsClassifier(k).fit(Xtr, ytr)
+                   .score(Xte, yte))
+        print(best)
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_checkpoint_kept_when_test_accuracy_improves():
+    f = one(code_only("""
+        import torch
+        best_acc = 0.0
+        for epoch in range(30):
+            train_one_epoch(model, train_loader, optimizer)
+            acc = evaluate(model, test_loader)
+            if acc > best_acc:
+                best_acc = acc
+                torch.save(model.state_dict(), "best.pt")
+        print(f"best test accuracy {best_acc:.3f}")
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and f.lines == [6, 7]
+
+
+def test_checkpoint_on_validation_loader_is_quiet():
+    assert code_only("""
+        best = 0.0
+        for epoch in range(30):
+            train_one_epoch(model, train_loader, optimizer)
+            acc = evaluate(model, val_loader)
+            if acc > best:
+                best = acc
+                torch.save(model.state_dict(), "best.pt")
+        model.load_state_dict(torch.load("best.pt"))
+        print("test accuracy", evaluate(model, test_loader))
+    """) == []
+
+
+def test_optimiser_objective_scoring_the_test_set():
+    f = one(code_only("""
+        import optuna
+        from sklearn.model_selection import train_test_split
+        X_train, X_test, y_train, y_test = train_test_split(X, y)
+
+        def objective(trial):
+            c = trial.suggest_float("C", 1e-3, 10, log=True)
+            model = LogisticRegression(C=c).fit(X_train, y_train)
+            return model.score(X_test, y_test)
+
+        study = optuna.create_study(direction="maximize")
+        study.optimize(objective, n_trials=50)
+        print(study.best_value)
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and "optimiser" in f.explanation
+
+
+# -- selection: sound twins --------------------------------------------------------------------
+
+def test_selection_by_cross_validation_then_one_test_score():
+    assert run("""
+        cv = {d: cross_val_score(DecisionTreeClassifier(max_depth=d, random_state=0),
+                                 X_train, y_train, cv=5).mean() for d in range(1, 8)}
+        best = max(cv, key=cv.get)
+        final = DecisionTreeClassifier(max_depth=best, random_state=0).fit(X_train, y_train)
+        print(best, final.score(X_test, y_test))
+    """) == []
+
+
+def test_selection_on_a_validation_split_then_test():
+    assert run("""
+        X_tr, X_val, y_tr, y_val = train_test_split(X_train, y_train, test_size=0.25,
+                                                    random_state=0)
+        best_k, best = None, -1
+        for k in [1, 3, 5, 9]:
+            s = KNeighborsClassifier(k).fit(X_tr, y_tr).score(X_val, y_val)
+            if s > best:
+                best_k, best = k, s
+        final = KNeighborsClassifier(best_k).fit(X_train, y_train)
+        print(best_k, final.score(X_test, y_test))
+    """) == []
+
+
+def test_validation_named_set_from_a_separate_split_is_quiet():
+    assert run("""
+        X_dev, X_valid, y_dev, y_valid = train_test_split(X_train, y_train, random_state=1)
+        scores = [LogisticRegression(C=c, max_iter=2000).fit(X_dev, y_dev)
+                  .score(X_valid, y_valid) for c in (0.1, 1, 10)]
+        c_best = (0.1, 1, 10)[int(np.argmax(scores))]
+        print(c_best)
+    """) == []
+
+
+def test_learning_curve_on_test_without_selection_is_quiet():
+    assert run("""
+        import matplotlib.pyplot as plt
+        sizes = [50, 100, 150, 210]
+        test_scores = [LogisticRegression(max_iter=2000).fit(X_train[:n], y_train[:n])
+                       .score(X_test, y_test) for n in sizes]
+        plt.plot(sizes, test_scores)
+        print(np.mean(test_scores))
+    """) == []
+
+
+def test_bootstrap_interval_of_a_single_test_score_is_quiet():
+    assert run("""
+        clf = LogisticRegression(max_iter=2000).fit(X_train, y_train)
+        pred = clf.predict(X_test)
+        rng = np.random.default_rng(0)
+        boot = []
+        for _ in range(200):
+            idx = rng.integers(0, len(y_test), len(y_test))
+            boot.append(accuracy_score(y_test[idx], pred[idx]))
+        lo, hi = np.percentile(boot, [2.5, 97.5])
+        print(accuracy_score(y_test, pred), lo, hi)
+    """) == []
+
+
+def test_threshold_tuned_on_out_of_fold_predictions_is_quiet():
+    assert run("""
+        from sklearn.model_selection import cross_val_predict
+        clf = LogisticRegression(max_iter=2000)
+        oof = cross_val_predict(clf, X_train, y_train, cv=5, method="predict_proba")[:, 1]
+        grid = np.linspace(0.1, 0.9, 17)
+        t = grid[np.argmax([f1_score(y_train, oof >= g) for g in grid])]
+        clf.fit(X_train, y_train)
+        print(t, f1_score(y_test, clf.predict_proba(X_test)[:, 1] >= t))
+    """) == []
+
+
+def test_cv_folds_selection_is_not_test_selection():
+    assert run("""
+        from sklearn.model_selection import StratifiedKFold
+        fold_scores = []
+        for tr, te in StratifiedKFold(5).split(X_train, y_train):
+            m = LogisticRegression(max_iter=2000).fit(X_train[tr], y_train[tr])
+            fold_scores.append(m.score(X_train[te], y_train[te]))
+        print(max(fold_scores), np.mean(fold_scores))
+    """) == []
+
+
+def test_seed_average_is_quiet():
+    assert run("""
+        accs = [RandomForestClassifier(n_estimators=20, random_state=s).fit(X_train, y_train)
+                .score(X_test, y_test) for s in range(5)]
+        print(f"{np.mean(accs):.3f} +/- {np.std(accs):.3f}")
+    """) == []
+
+
+def test_selection_key_on_cv_column_is_quiet():
+    quiet(run("""
+        rows = []
+        for d in (2, 4, 6):
+            m = DecisionTreeClassifier(max_depth=d, random_state=0)
+            cv = cross_val_score(m, X_train, y_train, cv=5).mean()
+            rows.append({"depth": d, "cv": cv,
+                         "test": m.fit(X_train, y_train).score(X_test, y_test)})
+        best = max(rows, key=lambda r: r["cv"])
+        print(best)
+    """))
+
+
+def test_results_table_ranked_by_cv_column_is_quiet():
+    assert run("""
+        rows = []
+        for name, m in {"lr": LogisticRegression(max_iter=2000),
+                        "tree": DecisionTreeClassifier(random_state=0)}.items():
+            cv = cross_val_score(m, X_train, y_train, cv=5).mean()
+            rows.append({"model": name, "cv_acc": cv,
+                         "test_acc": m.fit(X_train, y_train).score(X_test, y_test)})
+        table = pd.DataFrame(rows).sort_values("cv_acc", ascending=False)
+        print(table)
+        print(table.loc[table["cv_acc"].idxmax(), "model"])
+    """) == []
+
+
+def test_results_table_ranked_by_test_column_is_flagged():
+    f = one(run("""
+        rows = []
+        for name, m in {"lr": LogisticRegression(max_iter=2000),
+                        "tree": DecisionTreeClassifier(random_state=0)}.items():
+            rows.append({"model": name,
+                         "test_acc": m.fit(X_train, y_train).score(X_test, y_test)})
+        table = pd.DataFrame(rows)
+        print(table.loc[table["test_acc"].idxmax()])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_best_validation_score_reported_without_test_is_medium():
+    found = run("""
+        X_a, X_val, y_a, y_val = train_test_split(X, y, test_size=0.3, random_state=0)
+        scores = [KNeighborsClassifier(k).fit(X_a, y_a).score(X_val, y_val) for k in (1, 5, 9)]
+        print("best validation accuracy", max(scores))
+    """, CANCER)
+    quiet(found)
+    assert one(found, "circular_validation.selection_on_validation_reported").severity == \
+        "medium"
+
+
+# -- search fitted on the test set ------------------------------------------------------------
+
+def test_gridsearch_fit_on_test():
+    f = one(run("""
+        grid = GridSearchCV(LogisticRegression(max_iter=2000), {"C": [0.1, 1, 10]}, cv=3)
+        grid.fit(X_test, y_test)
+        print(grid.best_params_, grid.best_score_)
+    """), "circular_validation.search_fit_on_test")
+    assert f.is_blocking(0.8) and f.lines == [3]
+
+
+def test_randomized_search_on_holdout_named_arrays():
+    f = one(run("""
+        X_dev, X_holdout, y_dev, y_holdout = train_test_split(X, y, random_state=2)
+        search = RandomizedSearchCV(KNeighborsClassifier(), {"n_neighbors": list(range(1, 20))},
+                                    n_iter=5, cv=3, random_state=0)
+        search.fit(X_holdout, y_holdout)
+        print(search.best_score_)
+    """), "circular_validation.search_fit_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_gridsearch_on_train_is_quiet():
+    assert run("""
+        grid = GridSearchCV(LogisticRegression(max_iter=2000), {"C": [0.1, 1, 10]}, cv=3)
+        grid.fit(X_train, y_train)
+        print(grid.best_params_, grid.score(X_test, y_test))
+    """) == []
+
+
+# -- early stopping on the test set --------------------------------------------------------------
+
+def test_xgboost_eval_set_with_early_stopping_on_test():
+    f = one(code_only("""
+        import xgboost as xgb
+        from sklearn.model_selection import train_test_split
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        model = xgb.XGBClassifier(n_estimators=2000, early_stopping_rounds=50)
+        model.fit(X_train, y_train, eval_set=[(X_test, y_test)], verbose=False)
+        print(model.score(X_test, y_test))
+    """), "circular_validation.early_stopping_on_test")
+    assert f.is_blocking(0.8) and f.lines == [6]
+
+
+def test_keras_validation_data_test_with_early_stopping_callback():
+    f = one(code_only("""
+        from tensorflow import keras
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2)
+        net = keras.Sequential([keras.layers.Dense(16), keras.layers.Dense(1)])
+        net.compile("adam", "mse")
+        stop = keras.callbacks.EarlyStopping(patience=5, restore_best_weights=True)
+        net.fit(X_train, y_train, validation_data=(X_test, y_test), epochs=200,
+                callbacks=[keras.callbacks.EarlyStopping(patience=5)])
+        print(net.evaluate(X_test, y_test))
+    """), "circular_validation.early_stopping_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_lightgbm_train_valid_sets_test_with_callback():
+    f = one(code_only("""
+        import lightgbm as lgb
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y)
+        dtrain = lgb.Dataset(X_tr, y_tr)
+        dtest = lgb.Dataset(X_te, y_te, reference=dtrain)
+        booster = lgb.train({"objective": "binary"}, dtrain, valid_sets=[dtest],
+                            callbacks=[lgb.early_stopping(30)])
+    """), "circular_validation.early_stopping_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_early_stopping_on_validation_split_is_quiet():
+    assert code_only("""
+        import xgboost as xgb
+        from sklearn.model_selection import train_test_split
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, random_state=0)
+        model = xgb.XGBClassifier(n_estimators=2000, early_stopping_rounds=50)
+        model.fit(X_fit, y_fit, eval_set=[(X_val, y_val)], verbose=False)
+        print(model.score(X_test, y_test))
+    """) == []
+
+
+def test_eval_set_on_test_only_for_monitoring_is_quiet():
+    assert code_only("""
+        import xgboost as xgb
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        model = xgb.XGBClassifier(n_estimators=300)
+        model.fit(X_train, y_train, eval_set=[(X_test, y_test)], verbose=False)
+        print(model.score(X_test, y_test))
+    """) == []
+
+
+def test_best_epoch_picked_from_test_history_is_selection():
+    f = one(code_only("""
+        X_train, X_test, y_train, y_test = train_test_split(X, y)
+        hist = net.fit(X_train, y_train, epochs=50, validation_data=(X_test, y_test))
+        best_epoch = int(np.argmax(hist.history["val_accuracy"]))
+        print(best_epoch, max(hist.history["val_accuracy"]))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and "epoch" in f.explanation
+
+
+@pytest.mark.parametrize("code", ["x = (", "", "max()", "sorted(x, key=lambda: 1)",
+                                  "if a > b:\n    pass", "for (a, b) in c: a.score(b)"])
+def test_odd_code_never_raises(code):
+    code_only(code)

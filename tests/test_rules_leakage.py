@@ -1,0 +1,786 @@
+"""leakage: preprocessing / feature selection / target encoding / oversampling fitted on data
+that includes the test rows, and models scored on rows they were trained on. Flawed cells and
+their sound twins, run in-process for real kernel facts."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from critics.findings import Finding
+from critics.rules import leakage as L
+from tests.inprocess_evidence import evidence, run_and_gather
+
+RULES = L.RULES
+
+DIABETES = """
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_diabetes
+from sklearn.linear_model import Ridge, LogisticRegression
+from sklearn.model_selection import train_test_split, cross_val_score, KFold, GridSearchCV
+from sklearn.preprocessing import StandardScaler, MinMaxScaler
+d = load_diabetes(as_frame=True)
+df = d.frame.copy()
+features = ["age", "sex", "bmi", "bp", "s1", "s2", "s3", "s4", "s5", "s6"]
+X_np, y_np = d.data.to_numpy(), d.target.to_numpy()
+"""
+
+CLASSIF = """
+import numpy as np
+import pandas as pd
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split, cross_val_score, StratifiedKFold
+X, y = make_classification(n_samples=240, n_features=30, n_informative=4, random_state=0)
+frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(30)]).assign(label=y)
+"""
+
+
+def run(code: str, setup: str = DIABETES) -> list[Finding]:
+    ev = run_and_gather(code, setup)
+    out: list[Finding] = []
+    for r in RULES:
+        out += r.check(ev)
+    return out
+
+
+def blocking(found: list[Finding]) -> list[Finding]:
+    return [f for f in found if f.is_blocking(0.8)]
+
+
+def ids(found: list[Finding]) -> set[str]:
+    return {f.rule_id for f in found}
+
+
+def quiet(found: list[Finding]) -> None:
+    """A sound cell: no high or critical finding."""
+    loud = [f for f in found if f.severity in ("high", "critical")]
+    assert not loud, [(f.rule_id, f.severity, f.explanation) for f in loud]
+
+
+def one(found: list[Finding], rule_id: str) -> Finding:
+    hits = [f for f in found if f.rule_id == rule_id]
+    assert len(hits) == 1, [(f.rule_id, f.explanation) for f in found]
+    return hits[0]
+
+
+# -- preprocessing before the split: flawed ----------------------------------------------------
+
+def test_numpy_scaler_fit_transform_then_split_is_critical():
+    found = run("""
+        scaler = StandardScaler()
+        X_scaled = scaler.fit_transform(X_np)
+        X_train, X_test, y_train, y_test = train_test_split(X_scaled, y_np, random_state=0)
+        model = Ridge().fit(X_train, y_train)
+        print(model.score(X_test, y_test))
+    """)
+    f = one(found, "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9  # n_samples_seen_ 442 > 331 train rows
+    assert f.evidence["values"]["n_samples_seen_"] == 442
+    assert f.evidence["values"]["X_train rows"] == 331
+    assert f.lines == [3, 4]
+    assert "StandardScaler" in f.explanation and "Pipeline" in f.suggestion
+
+
+def test_one_liner_scaler_on_frame_then_cross_val_score():
+    f = one(run("""
+        X = StandardScaler().fit_transform(df[features])
+        scores = cross_val_score(Ridge(), X, df["target"], cv=5)
+        print(scores.mean())
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.lines == [2, 3]
+    assert "cross_val_score" in f.explanation
+
+
+def test_pandas_zscore_of_whole_frame_then_split():
+    f = one(run("""
+        X = df[features]
+        X = (X - X.mean()) / X.std()
+        X_tr, X_te, y_tr, y_te = train_test_split(X, df.target, test_size=0.3, random_state=1)
+        print(Ridge().fit(X_tr, y_tr).score(X_te, y_te))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and 3 in f.lines and 4 in f.lines
+    assert "statistics" in f.explanation
+
+
+def test_minmax_by_column_in_a_loop_then_manual_split():
+    f = one(run("""
+        data = df.copy()
+        for c in features:
+            data[c] = (data[c] - data[c].min()) / (data[c].max() - data[c].min())
+        cut = int(0.8 * len(data))
+        train, test = data.iloc[:cut], data.iloc[cut:]
+        m = Ridge().fit(train[features], train["target"])
+        print(m.score(test[features], test["target"]))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_fillna_with_full_mean_then_split():
+    f = one(run("""
+        data = df.copy()
+        data.loc[::7, "bmi"] = np.nan
+        data["bmi"] = data["bmi"].fillna(data["bmi"].mean())
+        X_train, X_test, y_train, y_test = train_test_split(data[features], data.target,
+                                                            random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_sklearn_scale_function_then_cross_val_score():
+    f = one(run("""
+        from sklearn.preprocessing import scale
+        Xs = scale(X_np)
+        print(cross_val_score(Ridge(), Xs, y_np, cv=5).mean())
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "scale" in f.explanation
+
+
+def test_scipy_zscore_then_split():
+    f = one(run("""
+        from scipy import stats
+        Z = stats.zscore(X_np)
+        X_train, X_test, y_train, y_test = train_test_split(Z, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_scaler_fit_on_all_then_applied_to_each_split():
+    f = one(run("""
+        scaler = MinMaxScaler().fit(X_np)
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        X_train = scaler.transform(X_train)
+        X_test = scaler.transform(X_test)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9
+    assert f.lines[0] == 2
+
+
+def test_imputer_and_pca_before_kfold_loop():
+    found = run("""
+        from sklearn.impute import SimpleImputer
+        from sklearn.decomposition import PCA
+        X_imp = SimpleImputer(strategy="median").fit_transform(X_np)
+        pca = PCA(n_components=5).fit(X_imp)
+        Z = pca.transform(X_imp)
+        scores = []
+        for tr, te in KFold(5, shuffle=True, random_state=0).split(Z):
+            m = Ridge().fit(Z[tr], y_np[tr])
+            scores.append(m.score(Z[te], y_np[te]))
+        print(np.mean(scores))
+    """)
+    f = one(found, "leakage.preprocessing_before_split")  # one finding per leaked split
+    assert f.is_blocking(0.8) and f.lines == [4, 5, 8]
+    assert {f.evidence["values"]["fitted"], *f.evidence["values"]["also_fitted"]} == \
+        {"SimpleImputer", "PCA"}
+
+
+def test_indices_from_kfold_on_raw_x_index_prescaled_array():
+    f = one(run("""
+        Xs = StandardScaler().fit_transform(X_np)
+        kf = KFold(n_splits=5, shuffle=True, random_state=0)
+        r2 = []
+        for fold, (tr_idx, te_idx) in enumerate(kf.split(X_np)):
+            m = Ridge().fit(Xs[tr_idx], y_np[tr_idx])
+            r2.append(m.score(Xs[te_idx], y_np[te_idx]))
+        print(np.mean(r2))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_helper_function_that_fits_on_its_argument():
+    f = one(run("""
+        def preprocess(frame):
+            scaler = StandardScaler()
+            return scaler.fit_transform(frame)
+
+        X_p = preprocess(df[features])
+        X_train, X_test, y_train, y_test = train_test_split(X_p, df.target, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "preprocess" in f.explanation
+    assert f.lines == [6, 7]
+
+
+def test_helper_function_that_scales_then_cross_validates():
+    f = one(run("""
+        def evaluate(model, X, y):
+            X = StandardScaler().fit_transform(X)
+            return cross_val_score(model, X, y, cv=5).mean()
+
+        print(evaluate(Ridge(), X_np, y_np))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_pipeline_of_polynomial_and_scaler_fit_before_split():
+    from sklearn.pipeline import make_pipeline  # noqa: F401  (import check only)
+    f = one(run("""
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import PolynomialFeatures
+        prep = make_pipeline(PolynomialFeatures(2), StandardScaler())
+        Xp = prep.fit_transform(X_np)
+        X_train, X_test, y_train, y_test = train_test_split(Xp, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "StandardScaler" in f.explanation
+
+
+def test_scaler_in_an_earlier_cell_split_in_this_cell():
+    setup = DIABETES + "\nX_all = StandardScaler().fit_transform(X_np)\n"
+    f = one(run("""
+        X_train, X_test, y_train, y_test = train_test_split(X_all, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """, setup), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.lines == [2]
+    assert "earlier cell" in f.explanation
+
+
+def test_truncated_earlier_cells_are_reparsed_from_a_cell_boundary():
+    prior = ("ures = pd.read_csv('x.csv')\n    broken(\n\n"   # the cut-off start of a notebook
+             "from sklearn.preprocessing import StandardScaler\n\n"
+             "X_all = StandardScaler().fit_transform(X)\n")
+    ev = evidence("""
+        from sklearn.model_selection import train_test_split
+        X_train, X_test, y_train, y_test = train_test_split(X_all, y)
+    """, prior_code=prior)
+    found = [f for r in RULES for f in r.check(ev)]
+    f = one(found, "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "earlier cell" in f.explanation
+
+
+def test_scaler_fit_on_train_and_test_stacked():
+    f = one(run("""
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        scaler = StandardScaler().fit(np.vstack([X_train, X_test]))
+        m = Ridge().fit(scaler.transform(X_train), y_train)
+        print(m.score(scaler.transform(X_test), y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_polynomial_features_alone_is_only_a_low_note():
+    found = run("""
+        from sklearn.preprocessing import PolynomialFeatures
+        Xp = PolynomialFeatures(degree=2).fit_transform(X_np)
+        X_train, X_test, y_train, y_test = train_test_split(Xp, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """)
+    quiet(found)
+    f = one(found, "leakage.preprocessing_before_split")
+    assert f.severity == "low" and "stateless" in f.explanation
+
+
+def test_one_hot_encoder_on_all_rows_is_medium():
+    found = run("""
+        from sklearn.preprocessing import OneHotEncoder
+        cats = pd.DataFrame({"g": np.where(df.sex > 0, "a", "b")})
+        enc = OneHotEncoder().fit(cats)
+        G = enc.transform(cats).toarray()
+        X_train, X_test, y_train, y_test = train_test_split(G, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """)
+    quiet(found)
+    assert one(found, "leakage.preprocessing_before_split").severity == "medium"
+
+
+def test_gridsearch_on_prescaled_data():
+    f = one(run("""
+        X_s = StandardScaler().fit_transform(X_np)
+        grid = GridSearchCV(Ridge(), {"alpha": [0.1, 1, 10]}, cv=5).fit(X_s, y_np)
+        print(grid.best_score_)
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "GridSearchCV" in f.explanation
+
+
+def test_in_place_numpy_centering_and_scaling():
+    f = one(run("""
+        X = X_np.copy()
+        X -= X.mean(axis=0)
+        X /= X.std(axis=0)
+        print(cross_val_score(Ridge(), X, y_np, cv=5).mean())
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.lines == [3, 4, 5]
+
+
+def test_apply_lambda_zscore_per_column():
+    f = one(run("""
+        X = df[features].apply(lambda c: (c - c.mean()) / c.std())
+        X_tr, X_te, y_tr, y_te = train_test_split(X, df.target, random_state=0)
+        print(Ridge().fit(X_tr, y_tr).score(X_te, y_te))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_scaled_columns_written_into_a_copy_then_split():
+    f = one(run("""
+        scaler = StandardScaler()
+        scaled = df.copy()
+        scaled[features] = scaler.fit_transform(df[features])
+        X_tr, X_te, y_tr, y_te = train_test_split(scaled[features], scaled["target"],
+                                                  random_state=0)
+        print(Ridge().fit(X_tr, y_tr).score(X_te, y_te))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9  # n_samples_seen_ 442 > 331
+    assert f.evidence["values"]["n_samples_seen_"] == 442
+
+
+def test_column_transformer_fit_on_all_rows():
+    f = one(run("""
+        from sklearn.compose import ColumnTransformer
+        from sklearn.preprocessing import OneHotEncoder
+        frame = df.assign(band=np.where(df.bmi > 0, "hi", "lo"))
+        ct = ColumnTransformer([("num", StandardScaler(), ["bmi", "bp"]),
+                                ("cat", OneHotEncoder(), ["band"])])
+        Xt = ct.fit_transform(frame)
+        X_tr, X_te, y_tr, y_te = train_test_split(Xt, frame.target, random_state=0)
+        print(Ridge().fit(X_tr, y_tr).score(X_te, y_te))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "StandardScaler" in f.explanation
+
+
+def test_manual_positional_split_after_scaling():
+    f = one(run("""
+        X = StandardScaler().fit_transform(df[features])
+        n = int(0.8 * len(X))
+        X_train, X_test, y_train, y_test = X[:n], X[n:], df.target[:n], df.target[n:]
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "split by hand" in f.explanation
+
+
+def test_offset_by_full_minimum_is_only_medium():
+    found = run("""
+        data = df.assign(day=pd.date_range("2020-01-01", periods=len(df)))
+        data["days"] = (data.day - data.day.min()).dt.days
+        data["log_s4"] = np.log(data.s4 - data.s4.min() + 1)
+        X_tr, X_te, y_tr, y_te = train_test_split(data[["bmi", "days", "log_s4"]], data.target,
+                                                  random_state=0)
+        print(Ridge().fit(X_tr, y_tr).score(X_te, y_te))
+    """)
+    quiet(found)
+    assert one(found, "leakage.preprocessing_before_split").severity == "medium"
+
+
+def test_code_only_evidence_still_flags():
+    ev = evidence("""
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.model_selection import train_test_split
+        X = StandardScaler().fit_transform(X)
+        X_train, X_test, y_train, y_test = train_test_split(X, y)
+    """)
+    found = [f for r in RULES for f in r.check(ev)]
+    f = one(found, "leakage.preprocessing_before_split")
+    assert f.severity == "critical" and f.confidence >= 0.85
+
+
+# -- preprocessing: sound twins ----------------------------------------------------------------
+
+def test_split_then_fit_scaler_on_train_is_quiet():
+    quiet(run("""
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        scaler = StandardScaler().fit(X_train)
+        X_train_s, X_test_s = scaler.transform(X_train), scaler.transform(X_test)
+        print(Ridge().fit(X_train_s, y_train).score(X_test_s, y_test))
+    """))
+
+
+def test_fit_transform_on_train_transform_on_test_is_quiet():
+    assert run("""
+        X_train, X_test, y_train, y_test = train_test_split(df[features], df.target,
+                                                            random_state=0)
+        scaler = StandardScaler()
+        X_train = scaler.fit_transform(X_train)
+        X_test = scaler.transform(X_test)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """) == []
+
+
+def test_pipeline_inside_cross_val_score_is_quiet():
+    assert run("""
+        from sklearn.pipeline import make_pipeline
+        model = make_pipeline(StandardScaler(), Ridge())
+        print(cross_val_score(model, X_np, y_np, cv=5).mean())
+    """) == []
+
+
+def test_pipeline_in_gridsearch_on_train_is_quiet():
+    assert run("""
+        from sklearn.pipeline import Pipeline
+        pipe = Pipeline([("sc", StandardScaler()), ("ridge", Ridge())])
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        grid = GridSearchCV(pipe, {"ridge__alpha": [0.1, 1, 10]}, cv=5).fit(X_train, y_train)
+        print(grid.best_params_, grid.score(X_test, y_test))
+    """) == []
+
+
+def test_scaler_fit_inside_each_fold_is_quiet():
+    assert run("""
+        scores = []
+        for tr, te in KFold(5, shuffle=True, random_state=0).split(X_np):
+            sc = StandardScaler().fit(X_np[tr])
+            m = Ridge().fit(sc.transform(X_np[tr]), y_np[tr])
+            scores.append(m.score(sc.transform(X_np[te]), y_np[te]))
+        print(np.mean(scores))
+    """) == []
+
+
+def test_pandas_stats_from_train_only_is_quiet():
+    assert run("""
+        cut = int(0.8 * len(df))
+        train, test = df.iloc[:cut].copy(), df.iloc[cut:].copy()
+        mu, sd = train[features].mean(), train[features].std()
+        train[features] = (train[features] - mu) / sd
+        test[features] = (test[features] - mu) / sd
+        m = Ridge().fit(train[features], train.target)
+        print(m.score(test[features], test.target))
+    """) == []
+
+
+def test_helper_fitting_on_its_train_argument_is_quiet():
+    assert run("""
+        def scale_pair(a, b):
+            s = StandardScaler().fit(a)
+            return s.transform(a), s.transform(b)
+
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        A, B = scale_pair(X_train, X_test)
+        print(Ridge().fit(A, y_train).score(B, y_test))
+    """) == []
+
+
+def test_pca_on_all_rows_for_a_plot_only_is_quiet():
+    assert run("""
+        import matplotlib.pyplot as plt
+        from sklearn.decomposition import PCA
+        Z = PCA(n_components=2).fit_transform(StandardScaler().fit_transform(X_np))
+        plt.scatter(Z[:, 0], Z[:, 1], c=y_np)
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """) == []
+
+
+def test_target_scaling_and_label_encoding_are_quiet():
+    quiet(run("""
+        from sklearn.preprocessing import LabelEncoder
+        y_std = (y_np - y_np.mean()) / y_np.std()
+        grade = LabelEncoder().fit_transform(np.where(y_np > 140, "high", "low"))
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_std, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """))
+
+
+def test_row_wise_normalisation_and_outlier_filter_are_quiet():
+    assert run("""
+        data = df[df.bmi < df.bmi.quantile(0.99)]
+        X = data[features].to_numpy()
+        X = X / np.abs(X).sum(axis=1, keepdims=True)
+        X_train, X_test, y_train, y_test = train_test_split(X, data.target, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
+    """) == []
+
+
+def test_refit_on_train_plus_validation_then_test_is_quiet():
+    assert run("""
+        X_tmp, X_test, y_tmp, y_test = train_test_split(X_np, y_np, test_size=0.2,
+                                                        random_state=0)
+        X_tr, X_val, y_tr, y_val = train_test_split(X_tmp, y_tmp, test_size=0.25,
+                                                    random_state=0)
+        sc = StandardScaler().fit(X_tr)
+        best = max([0.1, 1, 10], key=lambda a: Ridge(alpha=a).fit(sc.transform(X_tr), y_tr)
+                   .score(sc.transform(X_val), y_val))
+        sc = StandardScaler().fit(X_tmp)
+        final = Ridge(alpha=best).fit(sc.transform(X_tmp), y_tmp)
+        print(final.score(sc.transform(X_test), y_test))
+    """) == []
+
+
+def test_scaler_fit_on_train_in_an_earlier_cell_is_quiet():
+    setup = DIABETES + """
+X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+scaler = StandardScaler().fit(X_train)
+"""
+    assert run("""
+        model = Ridge().fit(scaler.transform(X_train), y_train)
+        print(model.score(scaler.transform(X_test), y_test))
+    """, setup) == []
+
+
+# -- feature selection -----------------------------------------------------------------------
+
+def test_selectkbest_on_all_rows_then_cross_val_score():
+    f = one(run("""
+        from sklearn.feature_selection import SelectKBest, f_classif
+        X_sel = SelectKBest(f_classif, k=5).fit_transform(X, y)
+        print(cross_val_score(LogisticRegression(), X_sel, y, cv=5).mean())
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9
+    assert "labels" in f.explanation
+
+
+def test_rfe_before_split():
+    f = one(run("""
+        from sklearn.feature_selection import RFE
+        selector = RFE(LogisticRegression(max_iter=500), n_features_to_select=5).fit(X, y)
+        X_small = selector.transform(X)
+        X_train, X_test, y_train, y_test = train_test_split(X_small, y, random_state=0)
+        print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_correlation_with_target_on_full_frame_then_cv():
+    f = one(run("""
+        corr = frame.corr()["label"].abs().drop("label")
+        top = corr.sort_values(ascending=False).index[:5]
+        print(cross_val_score(LogisticRegression(), frame[top], frame["label"], cv=5).mean())
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8) and "correlation" in f.explanation
+
+
+def test_pearsonr_screening_loop_then_split():
+    f = one(run("""
+        from scipy.stats import pearsonr
+        keep = []
+        for c in frame.columns.drop("label"):
+            r, p = pearsonr(frame[c], frame["label"])
+            if p < 0.05:
+                keep.append(c)
+        X_tr, X_te, y_tr, y_te = train_test_split(frame[keep], frame.label, random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_corrwith_target_top_k_then_cv():
+    f = one(run("""
+        feats = frame.drop(columns="label")
+        top = feats.corrwith(frame.label).abs().nlargest(5).index
+        print(cross_val_score(LogisticRegression(), frame[top], frame.label, cv=5).mean())
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_mutual_information_screen_then_split():
+    f = one(run("""
+        from sklearn.feature_selection import mutual_info_classif
+        mi = mutual_info_classif(X, y, random_state=0)
+        keep = np.argsort(mi)[-5:]
+        X_tr, X_te, y_tr, y_te = train_test_split(X[:, keep], y, random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_select_from_model_on_all_rows():
+    f = one(run("""
+        from sklearn.feature_selection import SelectFromModel
+        sfm = SelectFromModel(LogisticRegression(penalty="l1", solver="liblinear")).fit(X, y)
+        print(cross_val_score(LogisticRegression(), sfm.transform(X), y, cv=5).mean())
+    """, CLASSIF), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_importances_of_a_model_fit_on_all_rows_pick_features():
+    found = run("""
+        from sklearn.ensemble import RandomForestClassifier
+        rf = RandomForestClassifier(n_estimators=30, random_state=0).fit(X, y)
+        top = np.argsort(rf.feature_importances_)[-5:]
+        print(cross_val_score(LogisticRegression(), X[:, top], y, cv=5).mean())
+    """, CLASSIF)
+    f = one(found, "leakage.feature_selection_before_split")
+    assert f.severity == "high" and f.confidence == 0.7
+
+
+def test_variance_threshold_before_cv_is_preprocessing():
+    f = one(run("""
+        from sklearn.feature_selection import VarianceThreshold
+        Xv = VarianceThreshold(0.5).fit_transform(X)
+        print(cross_val_score(LogisticRegression(), Xv, y, cv=5).mean())
+    """, CLASSIF), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_selection_inside_pipeline_is_quiet():
+    assert run("""
+        from sklearn.feature_selection import SelectKBest, f_classif
+        from sklearn.pipeline import make_pipeline
+        pipe = make_pipeline(SelectKBest(f_classif, k=5), LogisticRegression())
+        print(cross_val_score(pipe, X, y, cv=5).mean())
+    """, CLASSIF) == []
+
+
+def test_selection_on_train_then_test_is_quiet():
+    quiet(run("""
+        from sklearn.feature_selection import SelectKBest, f_classif
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        sel = SelectKBest(f_classif, k=5).fit(X_train, y_train)
+        m = LogisticRegression().fit(sel.transform(X_train), y_train)
+        print(m.score(sel.transform(X_test), y_test))
+    """, CLASSIF))
+
+
+def test_feature_feature_correlation_pruning_is_quiet():
+    assert run("""
+        c = frame.drop(columns="label").corr().abs()
+        upper = c.where(np.triu(np.ones(c.shape), k=1).astype(bool))
+        to_drop = [col for col in upper.columns if (upper[col] > 0.9).any()]
+        X_pruned = frame.drop(columns=to_drop + ["label"])
+        print(cross_val_score(LogisticRegression(), X_pruned, frame.label, cv=5).mean())
+    """, CLASSIF) == []
+
+
+def test_selectkbest_on_train_then_cv_on_train_is_medium_only():
+    found = run("""
+        from sklearn.feature_selection import SelectKBest, f_classif
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        X_tr_sel = SelectKBest(f_classif, k=5).fit_transform(X_train, y_train)
+        print(cross_val_score(LogisticRegression(), X_tr_sel, y_train, cv=5).mean())
+    """, CLASSIF)
+    quiet(found)
+    assert one(found, "leakage.feature_selection_before_split").severity == "medium"
+
+
+# -- target encoding and oversampling ---------------------------------------------------------
+
+LEADS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(3)
+n = 400
+leads = pd.DataFrame({"city": rng.choice(list("ABCDEFGHIJ"), n), "visits": rng.poisson(3, n)})
+leads["converted"] = (rng.random(n) < 0.2 + 0.05 * leads.visits.clip(0, 8) / 8).astype(int)
+"""
+
+
+def test_groupby_target_mean_map_before_split():
+    f = one(run("""
+        rate = leads.groupby("city")["converted"].mean()
+        leads["city_rate"] = leads["city"].map(rate)
+        X = leads[["visits", "city_rate"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, leads["converted"], random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, LEADS), "leakage.target_encoding_before_split")
+    assert f.is_blocking(0.8) and "own label" in f.explanation
+
+
+def test_target_encoding_on_train_only_is_quiet():
+    assert run("""
+        train, test = train_test_split(leads, random_state=0)
+        rate = train.groupby("city")["converted"].mean()
+        train = train.assign(city_rate=train.city.map(rate))
+        test = test.assign(city_rate=test.city.map(rate).fillna(train.converted.mean()))
+        m = LogisticRegression().fit(train[["visits", "city_rate"]], train.converted)
+        print(m.score(test[["visits", "city_rate"]], test.converted))
+    """, LEADS) == []
+
+
+def test_unrelated_groupby_feature_is_not_target_encoding():
+    quiet(run("""
+        leads["city_visits"] = leads.groupby("city")["visits"].transform("mean")
+        X_tr, X_te, y_tr, y_te = train_test_split(leads[["visits", "city_visits"]],
+                                                  leads.converted, random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, LEADS))
+
+
+def test_upsampling_minority_with_replacement_before_split():
+    f = one(run("""
+        from sklearn.utils import resample
+        minority = leads[leads.converted == 1]
+        majority = leads[leads.converted == 0]
+        up = resample(minority, replace=True, n_samples=len(majority), random_state=0)
+        balanced = pd.concat([majority, up])
+        X_tr, X_te, y_tr, y_te = train_test_split(balanced[["visits"]], balanced.converted,
+                                                  random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, LEADS), "leakage.resampling_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_upsampling_the_training_part_only_is_quiet():
+    assert run("""
+        from sklearn.utils import resample
+        train, test = train_test_split(leads, random_state=0, stratify=leads.converted)
+        minority = train[train.converted == 1]
+        up = resample(minority, replace=True, n_samples=len(train) - len(minority),
+                      random_state=0)
+        train_bal = pd.concat([train[train.converted == 0], up])
+        m = LogisticRegression().fit(train_bal[["visits"]], train_bal.converted)
+        print(m.score(test[["visits"]], test.converted))
+    """, LEADS) == []
+
+
+def test_smote_like_fit_resample_is_flagged_from_code():
+    ev = evidence("""
+        from imblearn.over_sampling import SMOTE
+        from sklearn.model_selection import cross_val_score
+        X_res, y_res = SMOTE(random_state=0).fit_resample(X, y)
+        print(cross_val_score(model, X_res, y_res, cv=5).mean())
+    """)
+    found = [f for r in RULES for f in r.check(ev)]
+    assert one(found, "leakage.resampling_before_split").is_blocking(0.8)
+
+
+# -- test rows in training -------------------------------------------------------------------
+
+def test_model_fit_on_all_rows_scored_on_test_split():
+    f = one(run("""
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        model = Ridge().fit(X_np, y_np)
+        print("test R2", model.score(X_test, y_test))
+    """), "leakage.test_rows_in_training")
+    assert f.is_blocking(0.8) and f.lines == [3, 4]
+
+
+def test_model_fit_on_train_scored_on_test_is_quiet():
+    assert run("""
+        X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
+        model = Ridge().fit(X_train, y_train)
+        print("test R2", model.score(X_test, y_test))
+        final = Ridge().fit(X_np, y_np)   # refit on everything for deployment
+    """) == []
+
+
+# -- robustness ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "x = (",                      # syntax error
+    "",                           # empty
+    "print('hello')",
+    "fit = 3\nsplit = fit + 1",
+    "for a, b in zip(x, y):\n    a.fit(b)\n",
+    "def f(*args, **kw):\n    return f(*args)\nf(1, x=2)\n",
+    "lambda: (yield)",
+    "X[::2] = scaler.fit_transform(X)[::2]\ntrain_test_split()",
+])
+def test_odd_code_never_raises(code):
+    ev = evidence(code)
+    for r in RULES:
+        r.check(ev)
+
+
+def test_fast_on_a_fifty_line_cell():
+    code = "\n".join(
+        ["from sklearn.preprocessing import StandardScaler",
+         "from sklearn.model_selection import train_test_split"]
+        + [f"X{i} = StandardScaler().fit_transform(data[cols{i}])\n"
+           f"a{i}, b{i}, c{i}, d{i} = train_test_split(X{i}, y, random_state={i})"
+           for i in range(24)])
+    ev = evidence(code)
+    _ = ev.model.calls, ev.model.assignments, ev.model.variable_types  # shared, warmed
+    times = []
+    for _ in range(5):
+        ev.__dict__.pop("_nbcritic_flow", None)
+        t0 = time.perf_counter()
+        found = [f for r in RULES for f in r.check(ev)]
+        times.append((time.perf_counter() - t0) * 1000)
+    assert len(found) == 24
+    assert min(times) < 3.0, times

@@ -1,0 +1,505 @@
+"""multiple_comparisons: many tests, a raw significance threshold, no correction.
+
+Flawed cells and their sound twins run in-process (`run_and_gather`) so the rule sees the
+kernel's real facts (lengths of p-value collections, frames, fitted models)."""
+
+from __future__ import annotations
+
+import pytest
+
+from critics.findings import Finding
+from critics.rules.multiple_comparisons import uncorrected_multiple_tests as RULE
+from tests.inprocess_evidence import evidence, run_and_gather
+
+RULE_ID = "multiple_comparisons.uncorrected"
+
+EXPR = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(0)
+expr = pd.DataFrame(rng.normal(size=(40, 20)), columns=[f"g{i}" for i in range(20)])
+expr["group"] = np.repeat(["ctrl", "trt"], 20)
+"""
+
+AB = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(1)
+n = 400
+ab = pd.DataFrame({
+    "segment": rng.choice(["us", "eu", "apac", "latam", "mea", "ca", "uk", "jp"], n),
+    "variant": rng.choice(["A", "B"], n),
+    "revenue": rng.gamma(2, 10, n),
+})
+"""
+
+
+def check(code: str, setup: str = "") -> list[Finding]:
+    return RULE.check(run_and_gather(code, setup))
+
+
+def only(findings: list[Finding]) -> Finding:
+    assert len(findings) == 1, findings
+    assert findings[0].rule_id == RULE_ID
+    return findings[0]
+
+
+def assert_quiet(findings: list[Finding]) -> None:
+    assert not [f for f in findings if f.severity in ("high", "critical")], findings
+
+
+# -- flawed ----------------------------------------------------------------------------------
+
+def test_gene_loop_with_series_filter_is_critical_and_blocking():
+    f = only(check("""
+        pvals = []
+        for g in expr.columns[:-1]:
+            t, p = stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                   expr.loc[expr.group == "trt", g])
+            pvals.append(p)
+        res = pd.Series(pvals, index=expr.columns[:-1])
+        sig = res[res < 0.05]
+        print(f"{len(sig)} significant genes")
+    """, EXPR))
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    assert f.evidence["values"]["n_tests"] == 20
+    assert f.evidence["values"]["alpha"] == 0.05
+    assert 4 in f.lines and 8 in f.lines
+
+
+def test_dict_comprehension_and_filtered_list():
+    f = only(check("""
+        genes = [c for c in expr.columns if c != "group"]
+        a, b = expr[expr.group == "ctrl"], expr[expr.group == "trt"]
+        pv = {g: stats.mannwhitneyu(a[g], b[g]).pvalue for g in genes}
+        hits = [g for g, p in pv.items() if p < 0.05]
+        print("significant:", hits)
+    """, EXPR))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 20
+
+
+def test_results_frame_with_star_markers():
+    f = only(check("""
+        rows = []
+        for g in expr.columns.drop("group"):
+            r = stats.ttest_ind(expr.loc[expr.group == "ctrl", g], expr.loc[expr.group == "trt", g])
+            rows.append({"gene": g, "t": r.statistic, "p": r.pvalue})
+        results = pd.DataFrame(rows)
+        results["sig"] = np.where(results.p < 0.05, "*", "")
+        results.sort_values("p").head(10)
+    """, EXPR))
+    assert f.severity == "critical" and f.confidence >= 0.85
+
+
+def test_query_string_threshold():
+    f = only(check("""
+        rows = [{"gene": g, "p": stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                                 expr.loc[expr.group == "trt", g]).pvalue}
+                for g in expr.columns[:-1]]
+        table = pd.DataFrame(rows)
+        print(table.query("p < 0.05"))
+    """, EXPR))
+    assert f.severity == "critical"
+
+
+def test_pairwise_combinations_of_five_groups():
+    f = only(check("""
+        from itertools import combinations
+        df = pd.DataFrame({"dose": np.repeat(list("ABCDE"), 12), "y": rng.normal(size=60)})
+        for a, b in combinations(sorted(df.dose.unique()), 2):
+            p = stats.ttest_ind(df[df.dose == a].y, df[df.dose == b].y).pvalue
+            if p < 0.05:
+                print(a, b, "significant", round(p, 4))
+    """, EXPR))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 10
+
+
+def test_triangular_correlation_loop_with_stars():
+    f = only(check("""
+        num = pd.DataFrame(rng.normal(size=(50, 6)), columns=list("abcdef"))
+        cols = list(num.columns)
+        for i, c1 in enumerate(cols):
+            for c2 in cols[i + 1:]:
+                r, p = stats.pearsonr(num[c1], num[c2])
+                star = "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
+                print(f"{c1}-{c2}: r={r:.2f}{star}")
+    """, EXPR))
+    assert f.evidence["values"]["n_tests"] == 15 and f.severity == "critical"
+
+
+def test_eight_segments_is_high_not_critical():
+    f = only(check("""
+        for seg, g in ab.groupby("segment"):
+            res = stats.ttest_ind(g.loc[g.variant == "A", "revenue"],
+                                  g.loc[g.variant == "B", "revenue"])
+            flag = "significant" if res.pvalue < 0.05 else ""
+            print(f"{seg:6s} p={res.pvalue:.3f} {flag}")
+    """, AB))
+    assert f.severity == "high" and f.evidence["values"]["n_tests"] == 8
+    assert not f.is_blocking(0.8)
+
+
+def test_six_separate_calls():
+    f = only(check("""
+        x = expr[expr.group == "ctrl"]; y = expr[expr.group == "trt"]
+        p1 = stats.ttest_ind(x.g0, y.g0).pvalue
+        p2 = stats.ttest_ind(x.g1, y.g1).pvalue
+        p3 = stats.ttest_ind(x.g2, y.g2).pvalue
+        p4 = stats.ttest_ind(x.g3, y.g3).pvalue
+        p5 = stats.ttest_ind(x.g4, y.g4).pvalue
+        p6 = stats.ttest_ind(x.g5, y.g5).pvalue
+        for name, p in zip("abcdef", [p1, p2, p3, p4, p5, p6]):
+            print(name, p, "*" if p < 0.05 else "")
+    """, EXPR))
+    assert f.severity == "high" and f.evidence["values"]["n_tests"] == 6
+
+
+def test_helper_function_called_in_a_comprehension():
+    f = only(check("""
+        def compare(col):
+            return stats.ttest_ind(expr.loc[expr.group == "ctrl", col],
+                                   expr.loc[expr.group == "trt", col]).pvalue
+        pvalues = pd.Series({c: compare(c) for c in expr.columns[:-1]})
+        print(pvalues[pvalues < 0.05])
+    """, EXPR))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 20
+
+
+def test_apply_lambda_over_columns():
+    f = only(check("""
+        num = pd.DataFrame(rng.normal(size=(50, 15)))
+        pv = num.apply(lambda col: stats.ttest_1samp(col, 0).pvalue)
+        print("significant columns:", list(pv[pv < 0.05].index))
+    """, EXPR))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 15
+
+
+def test_ols_coefficients_screened_at_005():
+    f = only(check("""
+        import statsmodels.api as sm
+        X = sm.add_constant(expr.drop(columns="group").iloc[:, :12])
+        fit = sm.OLS(expr["g19"], X).fit()
+        sig = fit.pvalues[fit.pvalues < 0.05]
+        print("significant predictors:", list(sig.index))
+    """, EXPR))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 12
+
+
+def test_p_values_from_an_earlier_cell():
+    f = only(check("""
+        hits = gwas[gwas.pval < 5e-2]
+        print(len(hits), "significant SNPs")
+    """, EXPR + """
+gwas = pd.DataFrame({"snp": [f"rs{i}" for i in range(300)], "pval": rng.uniform(size=300)})
+"""))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 300
+
+
+def test_alpha_variable_from_earlier_cell():
+    f = only(check("""
+        sig = [g for g in expr.columns[:-1]
+               if stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                  expr.loc[expr.group == "trt", g]).pvalue < ALPHA]
+        print(sig)
+    """, EXPR + "ALPHA = 0.05\n"))
+    assert f.severity == "critical" and f.evidence["values"]["alpha"] == 0.05
+
+
+def test_code_only_literal_list_of_markers():
+    f = only(RULE.check(evidence("""
+        from scipy import stats
+        markers = ["il6", "tnf", "crp", "il1b", "il10", "ifng", "il4", "il17", "ccl2",
+                   "cxcl8", "vegf", "tgfb"]
+        for m in markers:
+            p = stats.ttest_ind(cases[m], controls[m]).pvalue
+            if p < 0.05:
+                print(m, "differs significantly", p)
+    """)))
+    assert f.severity == "critical" and f.confidence == 0.85
+    assert f.evidence["values"]["n_tests"] == 12
+
+
+def test_unknown_loop_length_is_high_with_low_confidence():
+    f = only(RULE.check(evidence("""
+        from scipy import stats
+        for col in feature_cols:
+            p = stats.mannwhitneyu(a[col], b[col]).pvalue
+            if p < 0.05:
+                print(col, "significant")
+    """)))
+    assert f.severity == "high" and f.confidence < 0.8
+    assert f.evidence["values"]["n_tests"] is None
+
+
+GENES = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(2024)
+genes = [f"G{i}" for i in range(300)]
+tumor = pd.DataFrame(rng.normal(8, 1.2, (24, 300)), columns=genes)
+normal = pd.DataFrame(rng.normal(8, 1.2, (24, 300)), columns=genes)
+"""
+
+
+def test_vectorised_test_over_300_columns():
+    f = only(check("""
+        t, p = stats.ttest_ind(tumor, normal)
+        de = np.array(genes)[p < 0.05]
+        print(len(de), "differentially expressed genes")
+    """, GENES))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 300
+
+
+def test_vectorised_result_object():
+    f = only(check("""
+        res = stats.ttest_ind(tumor, normal)
+        print((res.pvalue < 0.05).sum(), "significant genes")
+    """, GENES))
+    assert f.evidence["values"]["n_tests"] == 300
+
+
+def test_p_value_matrix_from_corr_with_a_callable():
+    f = only(check("""
+        sub = tumor.iloc[:, :8]
+        pmat = sub.corr(method=lambda x, y: stats.pearsonr(x, y)[1])
+        print((pmat < 0.05).sum().sum() // 2, "significant correlations")
+    """, GENES))
+    assert f.evidence["values"]["n_tests"] == 28
+
+
+def test_series_lt_method_threshold():
+    f = only(check("""
+        rows = [{"gene": g, "p_value": stats.ttest_ind(tumor[g], normal[g]).pvalue}
+                for g in genes[:40]]
+        res = pd.DataFrame(rows)
+        res["significant"] = res.p_value.lt(0.05)
+        print(res[res.significant])
+    """, GENES))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 40
+
+
+def test_groupby_apply_lambda():
+    f = only(check("""
+        long = tumor.iloc[:, :12].melt(var_name="gene", value_name="x")
+        long["grp"] = np.tile(["a", "b"], len(long) // 2)
+        pv = long.groupby("gene").apply(
+            lambda g: stats.ttest_ind(g[g.grp == "a"].x, g[g.grp == "b"].x).pvalue)
+        print(pv[pv < 0.05])
+    """, GENES))
+    assert f.evidence["values"]["n_tests"] == 12
+
+
+WIDE = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.api as sm
+rng = np.random.default_rng(9)
+n = 300
+df = pd.DataFrame(rng.normal(size=(n, 14)), columns=[f"x{i}" for i in range(14)])
+df["group"] = rng.choice(["a", "b"], n)
+df["y"] = (rng.random(n) < 0.3).astype(int)
+"""
+
+
+def test_loop_over_select_dtypes_columns():
+    f = only(check("""
+        for col in df.select_dtypes("number").columns:
+            p = stats.ttest_ind(df.loc[df.group == "a", col], df.loc[df.group == "b", col]).pvalue
+            if p < 0.05:
+                print(col, "significant", round(p, 4))
+    """, WIDE))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 15
+
+
+def test_logit_coefficient_table_filtered():
+    f = only(check("""
+        X = sm.add_constant(df[[f"x{i}" for i in range(14)]])
+        fit = sm.Logit(df["y"], X).fit(disp=0)
+        tbl = fit.summary2().tables[1]
+        print(tbl[tbl["P>|z|"] < 0.05])
+    """, WIDE))
+    assert f.severity == "critical"
+
+
+def test_sound_vectorised_with_fdr():
+    assert check("""
+        res = stats.ttest_ind(tumor, normal)
+        q = stats.false_discovery_control(res.pvalue)
+        print((q < 0.05).sum(), "genes at FDR 5%")
+    """, GENES) == []
+
+
+# -- sound twins -----------------------------------------------------------------------------
+
+def test_sound_fdr_with_multipletests():
+    assert_quiet(check("""
+        from statsmodels.stats.multitest import multipletests
+        pvals = []
+        for g in expr.columns[:-1]:
+            t, p = stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                   expr.loc[expr.group == "trt", g])
+            pvals.append(p)
+        reject, padj, _, _ = multipletests(pvals, method="fdr_bh")
+        print(f"{reject.sum()} significant genes after FDR")
+    """, EXPR))
+
+
+def test_sound_bonferroni_by_division():
+    assert check("""
+        rows = []
+        for g in expr.columns.drop("group"):
+            r = stats.ttest_ind(expr.loc[expr.group == "ctrl", g], expr.loc[expr.group == "trt", g])
+            rows.append({"gene": g, "p": r.pvalue})
+        results = pd.DataFrame(rows)
+        alpha = 0.05 / len(results)
+        results["sig"] = results.p < alpha
+        print(results.sort_values("p").head(10))
+    """, EXPR) == []
+
+
+def test_sound_bonferroni_by_multiplying_p():
+    assert check("""
+        pvals = np.array([stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                          expr.loc[expr.group == "trt", g]).pvalue
+                          for g in expr.columns[:-1]])
+        p_bonf = np.minimum(pvals * len(pvals), 1)
+        print((p_bonf < 0.05).sum(), "significant")
+    """, EXPR) == []
+
+
+def test_sound_false_discovery_control():
+    assert check("""
+        num = pd.DataFrame(rng.normal(size=(50, 15)))
+        pv = num.apply(lambda col: stats.ttest_1samp(col, 0).pvalue)
+        q = stats.false_discovery_control(pv)
+        print("significant columns:", list(pv.index[q < 0.05]))
+    """, EXPR) == []
+
+
+def test_sound_tukey_hsd():
+    assert check("""
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+        df = pd.DataFrame({"dose": np.repeat(list("ABCDE"), 12), "y": rng.normal(size=60)})
+        print(pairwise_tukeyhsd(df.y, df.dose, alpha=0.05))
+    """, EXPR) == []
+
+
+def test_sound_manual_holm():
+    assert check("""
+        ps = []
+        for seg, g in ab.groupby("segment"):
+            ps.append(stats.ttest_ind(g.loc[g.variant == "A", "revenue"],
+                                      g.loc[g.variant == "B", "revenue"]).pvalue)
+        ps = np.array(ps); order = np.argsort(ps); m = len(ps)
+        adj = np.maximum.accumulate(ps[order] * (m - np.arange(m)))
+        print((adj < 0.05).sum(), "significant after Holm")
+    """, AB) == []
+
+
+def test_sound_holm_column_in_results_table():
+    assert check("""
+        from statsmodels.stats.multitest import multipletests
+        segs, ps = [], []
+        for seg, g in ab.groupby("segment"):
+            res = stats.ttest_ind(g.loc[g.variant == "A", "revenue"],
+                                  g.loc[g.variant == "B", "revenue"])
+            segs.append(seg); ps.append(res.pvalue)
+        out = pd.DataFrame({"segment": segs, "p": ps})
+        out["p_holm"] = multipletests(out.p, method="holm")[1]
+        print(out[out.p_holm < 0.05])
+    """, AB) == []
+
+
+def test_sound_power_simulation():
+    assert check("""
+        rej = 0
+        for _ in range(300):
+            a = rng.normal(size=20); b = rng.normal(0.5, 1, size=20)
+            rej += stats.ttest_ind(a, b).pvalue < 0.05
+        print("power", rej / 300)
+    """, EXPR) == []
+
+
+def test_sound_bootstrap_comprehension():
+    assert check("""
+        boot = [stats.ttest_ind(rng.choice(ab.revenue, 50), rng.choice(ab.revenue, 50)).pvalue
+                for _ in range(200)]
+        print("type I error", np.mean(np.array(boot) < 0.05))
+    """, AB) == []
+
+
+def test_sound_single_test():
+    assert check("""
+        r = stats.ttest_ind(expr.loc[expr.group == "ctrl", "g0"],
+                            expr.loc[expr.group == "trt", "g0"])
+        print("significant" if r.pvalue < 0.05 else "not significant", r.pvalue)
+    """, EXPR) == []
+
+
+def test_sound_single_test_on_samples_within_0_and_1():
+    assert check("""
+        a = rng.uniform(size=30); b = rng.uniform(0.1, 1, size=30)
+        t, p = stats.ttest_ind(a, b)
+        print("significant" if p < 0.05 else "ns")
+    """, EXPR) == []
+
+
+def test_sound_three_planned_tests():
+    assert check("""
+        a, b = ab[ab.variant == "A"], ab[ab.variant == "B"]
+        for metric in ["revenue"]:
+            for seg in ["us", "eu", "jp"]:
+                p = stats.mannwhitneyu(a[a.segment == seg][metric],
+                                       b[b.segment == seg][metric]).pvalue
+                print(seg, "significant" if p < 0.05 else "ns")
+    """, AB) == []
+
+
+def test_sound_effect_sizes_without_p_values():
+    assert check("""
+        out = {}
+        for seg, g in ab.groupby("segment"):
+            out[seg] = (g.loc[g.variant == "B", "revenue"].mean()
+                        - g.loc[g.variant == "A", "revenue"].mean())
+        print(pd.Series(out).round(2))
+    """, AB) == []
+
+
+def test_sound_adjusted_column_from_earlier_cell():
+    assert check("""
+        hits = gwas[gwas.padj < 0.05]
+        print(len(hits), "significant SNPs")
+    """, EXPR + """
+from statsmodels.stats.multitest import multipletests
+gwas = pd.DataFrame({"snp": [f"rs{i}" for i in range(300)], "pval": rng.uniform(size=300)})
+gwas["padj"] = multipletests(gwas.pval, method="fdr_bh")[1]
+""") == []
+
+
+def test_sound_corrected_alpha_from_earlier_cell():
+    assert check("""
+        sig = [g for g in expr.columns[:-1]
+               if stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                  expr.loc[expr.group == "trt", g]).pvalue < alpha]
+        print(sig)
+    """, EXPR + "alpha = 0.05 / 20\n") == []
+
+
+def test_many_raw_p_values_without_a_threshold_are_only_medium():
+    findings = check("""
+        pvals = pd.Series({g: stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                              expr.loc[expr.group == "trt", g]).pvalue
+                           for g in expr.columns[:-1]})
+        print(pvals.sort_values().round(4))
+    """, EXPR)
+    assert_quiet(findings)
+    assert [f.severity for f in findings] == ["medium"]
+
+
+@pytest.mark.parametrize("code", ["", "x = (", "for : in", "p < 0.05"])
+def test_odd_code_never_raises(code):
+    assert RULE.check(evidence(code)) == []

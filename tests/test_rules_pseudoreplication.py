@@ -1,0 +1,318 @@
+"""pseudoreplication: paired measurements tested as independent, and repeated measurements
+of the same units counted as independent rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from critics.findings import Finding
+from critics.rules.pseudoreplication import paired_as_independent as PAIRED
+from critics.rules.pseudoreplication import repeated_units as REPEATED
+from tests.inprocess_evidence import evidence, run_and_gather
+
+WIDE = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(4)
+n = 24
+wide = pd.DataFrame({"subject": range(n), "pre": rng.normal(50, 10, n)})
+wide["post"] = wide.pre + rng.normal(3, 4, n)
+"""
+
+CELLS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(5)
+rows = []
+for mouse in range(10):
+    geno = "ko" if mouse % 2 else "wt"
+    m_eff = rng.normal(0, 2)
+    for cell in range(15):
+        rows.append({"mouse_id": mouse, "genotype": geno, "amp": 10 + m_eff + rng.normal(0, 1)})
+cells = pd.DataFrame(rows)
+"""
+
+SESSIONS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(19)
+users = pd.DataFrame({"user_id": np.arange(400), "variant": np.repeat(["A", "B"], 200),
+                      "propensity": rng.beta(0.6, 6, 400), "n_sessions": rng.poisson(3, 400) + 1})
+sessions = users.loc[users.index.repeat(users.n_sessions)].reset_index(drop=True)
+sessions["converted"] = (rng.random(len(sessions)) < sessions.propensity).astype(int)
+"""
+
+
+def findings(code: str, setup: str) -> list[Finding]:
+    ev = run_and_gather(code, setup)
+    return PAIRED.check(ev) + REPEATED.check(ev)
+
+
+def only(found: list[Finding], rule_id: str) -> Finding:
+    assert len(found) == 1, found
+    assert found[0].rule_id == rule_id
+    return found[0]
+
+
+def paired(code: str, setup: str = WIDE) -> Finding:
+    return only(findings(code, setup), "pseudoreplication.paired_as_independent")
+
+
+def repeated(code: str, setup: str = CELLS) -> Finding:
+    return only(findings(code, setup), "pseudoreplication.repeated_units")
+
+
+# -- paired data tested as independent ----------------------------------------------------------
+
+def test_ttest_ind_on_pre_and_post_columns():
+    f = paired("""
+        t, p = stats.ttest_ind(wide["pre"], wide["post"])
+        print(f"t={t:.2f}, p={p:.3f}")
+    """)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    assert f.evidence["values"]["columns"] == ["pre", "post"]
+    assert "ttest_rel" in f.suggestion
+
+
+def test_mann_whitney_on_attribute_columns():
+    f = paired("print(stats.mannwhitneyu(wide.pre, wide.post))")
+    assert f.severity == "critical"
+    assert "wilcoxon" in f.suggestion
+
+
+def test_arrays_taken_from_the_columns():
+    f = paired("""
+        before = wide.pre.to_numpy(); after = wide["post"].values
+        print(stats.ttest_ind(before, after))
+    """)
+    assert f.severity == "critical"
+
+
+def test_anova_over_three_visits():
+    f = paired("""
+        wide["week12"] = wide.post + rng.normal(1, 3, n)
+        wide2 = wide.rename(columns={"pre": "week0", "post": "week6"})
+        print(stats.f_oneway(wide2.week0, wide2.week6, wide2.week12))
+    """)
+    assert f.severity == "critical"
+
+
+def test_long_frame_filtered_on_time_with_repeated_subjects():
+    f = paired("""
+        long = wide.melt(id_vars="subject", value_vars=["pre", "post"], var_name="time",
+                         value_name="score")
+        res = stats.ttest_ind(long[long.time == "pre"].score, long[long.time == "post"].score)
+        print(res.pvalue)
+    """)
+    assert f.severity == "critical" and f.evidence["values"]["units"] == 24
+
+
+def test_query_on_a_time_column():
+    f = paired("""
+        long = wide.melt(id_vars="subject", value_vars=["pre", "post"], var_name="time",
+                         value_name="score")
+        print(stats.ttest_ind(long.query("time == 'pre'").score,
+                              long.query("time == 'post'").score))
+    """)
+    assert f.severity == "critical"
+
+
+def test_left_and_right_eye_columns():
+    f = paired("""
+        eyes = pd.DataFrame({"patient_id": range(30), "left_iop": rng.normal(16, 3, 30)})
+        eyes["right_iop"] = eyes.left_iop + rng.normal(0, 1, 30)
+        print(stats.mannwhitneyu(eyes["left_iop"], eyes["right_iop"]))
+    """)
+    assert f.severity == "critical"
+
+
+def test_columns_of_a_frame_pivoted_to_one_row_per_subject():
+    f = paired("""
+        trials = pd.DataFrame({"subject": np.repeat(range(20), 2),
+                               "condition": np.tile(["congruent", "incongruent"], 20),
+                               "rt": rng.normal(500, 50, 40)})
+        w = trials.pivot_table(index="subject", columns="condition", values="rt")
+        print(stats.ttest_ind(w["congruent"], w["incongruent"]))
+    """)
+    assert f.severity == "critical" and "one row per `subject`" in f.explanation
+
+
+def test_variables_named_like_time_points_with_equal_length():
+    f = paired("""
+        baseline = np.array([5.1, 6.2, 4.8, 5.9, 6.5, 5.0, 5.7, 6.1])
+        followup = np.array([4.2, 5.1, 4.9, 5.0, 5.2, 4.4, 5.3, 5.0])
+        print(stats.ttest_ind(baseline, followup))
+    """)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_code_only_pre_post_columns():
+    f = only(PAIRED.check(evidence("""
+        from scipy import stats
+        stats.ttest_ind(df["score_pre"], df["score_post"])
+    """)), "pseudoreplication.paired_as_independent")
+    assert f.severity == "critical"
+
+
+def test_sound_ttest_rel_on_pre_and_post():
+    assert findings("print(stats.ttest_rel(wide['pre'], wide['post']))", WIDE) == []
+
+
+def test_sound_wilcoxon():
+    assert findings("print(stats.wilcoxon(wide.pre, wide.post))", WIDE) == []
+
+
+def test_sound_pivot_then_paired_test():
+    assert findings("""
+        long = wide.melt(id_vars="subject", value_vars=["pre", "post"], var_name="time",
+                         value_name="score")
+        w = long.pivot(index="subject", columns="time", values="score")
+        print(stats.ttest_rel(w["pre"], w["post"]))
+    """, WIDE) == []
+
+
+def test_sound_independent_groups_side_by_side():
+    assert findings("""
+        groups = pd.DataFrame({"control": rng.normal(50, 10, 30),
+                               "treated": rng.normal(55, 10, 30)})
+        print(stats.ttest_ind(groups["control"], groups["treated"]))
+    """, WIDE) == []
+
+
+def test_sound_before_after_of_different_lengths():
+    assert findings("""
+        before = rng.normal(size=20); after = rng.normal(size=26)
+        print(stats.ttest_ind(before, after))
+    """, WIDE) == []
+
+
+def test_sound_before_and_after_a_date_are_different_rows():
+    assert findings("""
+        daily = pd.DataFrame({"day": np.arange(60), "sales": rng.normal(100, 10, 60)})
+        before = daily[daily.day < 30].sales
+        after = daily[daily.day >= 30].sales
+        print(stats.ttest_ind(before, after))
+    """, WIDE) == []
+
+
+def test_sound_pingouin_paired_flag():
+    assert PAIRED.check(evidence("""
+        import pingouin as pg
+        pg.ttest(df["pre"], df["post"], paired=True)
+    """)) == []
+
+
+# -- repeated measurements of the same units -----------------------------------------------------
+
+def test_cells_from_few_mice_compared_as_independent():
+    f = repeated("""
+        ko = cells[cells.genotype == "ko"].amp
+        wt = cells[cells.genotype == "wt"].amp
+        print(stats.ttest_ind(ko, wt))
+    """)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    v = f.evidence["values"]
+    assert v["rows"] == 150 and v["units"] == 10 and v["unit_column"] == "mouse_id"
+    assert "mixedlm" in f.suggestion
+
+
+def test_loc_selection_and_mann_whitney():
+    f = repeated("""
+        print(stats.mannwhitneyu(cells.loc[cells.genotype == "ko", "amp"],
+                                 cells.loc[cells.genotype == "wt", "amp"]))
+    """)
+    assert f.severity == "critical"
+
+
+def test_ols_on_rows_with_p_values_read():
+    f = repeated("""
+        fit = smf.ols("amp ~ genotype", data=cells).fit()
+        print(fit.pvalues)
+    """)
+    assert f.severity == "critical"
+
+
+def test_melted_groupby_comprehension_anova():
+    f = repeated("""
+        long = wide.melt(id_vars="subject", value_vars=["pre", "post"], var_name="time",
+                         value_name="score")
+        print(stats.f_oneway(*[g.score.values for _, g in long.groupby("time")]))
+    """, WIDE)
+    assert f.severity == "critical"
+
+
+def test_chi_square_on_sessions_of_the_same_users():
+    f = repeated("""
+        table = pd.crosstab(sessions.variant, sessions.converted)
+        chi2, p, dof, _ = stats.chi2_contingency(table)
+        print(table, p)
+    """, SESSIONS)
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "user_id"
+
+
+def test_code_only_melted_frame():
+    f = only(REPEATED.check(evidence("""
+        from scipy import stats
+        long = df.melt(id_vars=["patient_id"], var_name="visit", value_name="hb")
+        stats.kruskal(*[g.hb for _, g in long.groupby("visit")])
+    """)), "pseudoreplication.repeated_units")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_sound_aggregated_per_mouse():
+    assert findings("""
+        per_mouse = cells.groupby(["mouse_id", "genotype"], as_index=False).amp.mean()
+        print(stats.ttest_ind(per_mouse[per_mouse.genotype == "ko"].amp,
+                              per_mouse[per_mouse.genotype == "wt"].amp))
+    """, CELLS) == []
+
+
+def test_sound_mixed_model():
+    assert findings("""
+        fit = smf.mixedlm("amp ~ genotype", cells, groups=cells["mouse_id"]).fit()
+        print(fit.summary())
+    """, CELLS) == []
+
+
+def test_sound_cluster_robust_ols():
+    assert findings("""
+        fit = smf.ols("amp ~ genotype", data=cells).fit(cov_type="cluster",
+                                                        cov_kwds={"groups": cells["mouse_id"]})
+        print(fit.pvalues)
+    """, CELLS) == []
+
+
+def test_sound_one_row_per_subject():
+    assert findings("""
+        df = pd.DataFrame({"patient_id": range(60), "arm": np.repeat(["drug", "placebo"], 30),
+                           "bp": rng.normal(130, 12, 60)})
+        print(stats.ttest_ind(df[df.arm == "drug"].bp, df[df.arm == "placebo"].bp))
+    """, WIDE) == []
+
+
+def test_sound_one_time_point_of_a_long_frame():
+    assert findings("""
+        long = wide.assign(arm=np.where(wide.subject % 2, "a", "b")).melt(
+            id_vars=["subject", "arm"], value_vars=["pre", "post"], var_name="time")
+        post = long[long.time == "post"]
+        print(stats.ttest_ind(post[post.arm == "a"].value, post[post.arm == "b"].value))
+    """, WIDE) == []
+
+
+def test_sound_chi_square_per_user():
+    assert findings("""
+        per_user = sessions.groupby(["user_id", "variant"], as_index=False)["converted"].max()
+        table = pd.crosstab(per_user.variant, per_user.converted)
+        print(stats.chi2_contingency(table).pvalue)
+    """, SESSIONS) == []
+
+
+@pytest.mark.parametrize("code", ["", "stats.ttest_ind(", "ttest_ind(*x)", "smf.ols('y ~')"])
+def test_odd_code_never_raises(code):
+    ev = evidence(code)
+    assert PAIRED.check(ev) == [] and REPEATED.check(ev) == []

@@ -1,0 +1,432 @@
+"""target_leakage: the target, a column computed from it, or the column it is computed from,
+among a model's features. Flawed cells and their sound twins, run in-process for real kernel
+facts (DataFrame columns, feature_names_in_)."""
+
+from __future__ import annotations
+
+import pytest
+
+from critics.findings import Finding
+from critics.rules import target_leakage as T
+from tests.inprocess_evidence import evidence, run_and_gather
+
+RULES = T.RULES
+
+HOMES = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import train_test_split, cross_val_score
+rng = np.random.default_rng(1)
+n = 300
+homes = pd.DataFrame({
+    "id": np.arange(n),
+    "sqft": rng.normal(1700, 400, n).clip(400),
+    "price": rng.normal(300000, 60000, n),
+    "rooms": rng.integers(1, 7, n),
+    "age": rng.uniform(0, 90, n),
+})
+"""
+
+SALES = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(2)
+n = 200
+shop = pd.DataFrame({"promo": rng.integers(0, 2, n), "temp": rng.normal(20, 5, n)})
+shop["sales"] = 100 + 20 * shop.promo + 2 * shop.temp + rng.normal(0, 5, n)
+"""
+
+
+def run(code: str, setup: str = HOMES) -> list[Finding]:
+    ev = run_and_gather(code, setup)
+    return [f for r in RULES for f in r.check(ev)]
+
+
+def code_only(code: str) -> list[Finding]:
+    ev = evidence(code)
+    return [f for r in RULES for f in r.check(ev)]
+
+
+def one(found: list[Finding], rule_id: str) -> Finding:
+    hits = [f for f in found if f.rule_id == rule_id]
+    assert len(hits) == 1, [(f.rule_id, f.explanation) for f in found]
+    return hits[0]
+
+
+def quiet(found: list[Finding]) -> None:
+    loud = [f for f in found if f.severity in ("high", "critical")]
+    assert not loud, [(f.rule_id, f.severity, f.explanation) for f in loud]
+
+
+# -- the target column itself among the features -------------------------------------------------
+
+def test_drop_list_forgets_the_target():
+    f = one(run("""
+        X = homes.drop(columns=["id"])
+        y = homes["price"]
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        model = LinearRegression().fit(X_train, y_train)
+        print(model.score(X_test, y_test))
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and f.confidence >= 0.95  # kernel: X's columns
+    assert f.evidence["values"]["column"] == "price"
+    assert f.lines == [2, 5] and "`model.fit`" in f.explanation
+
+
+def test_split_without_a_model_in_the_cell_is_high_not_blocking():
+    found = run("""
+        X = homes.drop(columns=["id"])
+        y = homes["price"]
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    """)
+    f = one(found, "target_leakage.target_in_features")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_model_fitted_in_a_later_cell_is_blocking_there():
+    setup = HOMES + """
+X = homes.drop(columns=["id"])
+X_train, X_test, y_train, y_test = train_test_split(X, homes["price"], random_state=0)
+"""
+    f = one(run("""
+        reg = RandomForestRegressor(n_estimators=10, random_state=0).fit(X_train, y_train)
+        print(reg.score(X_test, y_test))
+    """, setup), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and f.confidence >= 0.95 and f.lines == [2]
+
+
+def test_drop_list_without_target_is_quiet():
+    assert run("""
+        X = homes.drop(columns=["id", "price"])
+        y = homes["price"]
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        print(LinearRegression().fit(X_train, y_train).score(X_test, y_test))
+    """) == []
+
+
+def test_whole_frame_as_features():
+    f = one(run("""
+        target = "price"
+        y = homes[target]
+        print(cross_val_score(LinearRegression(), homes, y, cv=5).mean())
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_pop_removes_the_target():
+    assert run("""
+        data = homes.copy()
+        y = data.pop("price")
+        print(cross_val_score(LinearRegression(), data, y, cv=5).mean())
+    """) == []
+
+
+def test_del_removes_the_target():
+    assert run("""
+        data = homes.copy()
+        y = data["price"].to_numpy()
+        del data["price"]
+        print(cross_val_score(LinearRegression(), data, y, cv=5).mean())
+    """) == []
+
+
+def test_iloc_range_that_keeps_the_target_column():
+    f = one(run("""
+        X = homes.iloc[:, 1:]
+        y = homes.iloc[:, 2]
+        y = homes["price"]
+        model = RandomForestRegressor(n_estimators=10, random_state=0).fit(X, y)
+        print(model.feature_importances_.round(2))
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and f.confidence >= 0.95  # feature_names_in_ has 'price'
+
+
+def test_iloc_range_excluding_the_last_target_column_is_quiet():
+    assert run("""
+        data = homes[["sqft", "rooms", "age", "price"]]
+        X, y = data.iloc[:, :-1], data.iloc[:, -1]
+        print(cross_val_score(LinearRegression(), X, y, cv=5).mean())
+    """) == []
+
+
+def test_select_dtypes_keeps_a_numeric_target():
+    f = one(run("""
+        X = homes.select_dtypes("number").drop(columns="id")
+        X_tr, X_te, y_tr, y_te = train_test_split(X, homes.price, random_state=0)
+        print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_column_comprehension_filter_without_target():
+    f = one(run("""
+        features = [c for c in homes.columns if c != "id"]
+        X = homes[features]
+        print(cross_val_score(LinearRegression(), X, homes["price"], cv=5).mean())
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_column_comprehension_filter_with_target_is_quiet():
+    assert run("""
+        features = [c for c in homes.columns if c not in ("id", "price")]
+        print(cross_val_score(LinearRegression(), homes[features], homes["price"], cv=5).mean())
+    """) == []
+
+
+def test_log_target_with_raw_target_in_features():
+    f = one(run("""
+        y = np.log1p(homes["price"])
+        X = homes.drop(columns=["id"])
+        print(cross_val_score(LinearRegression(), X, y, cv=5).mean())
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_numpy_array_with_target_as_last_column():
+    f = one(run("""
+        data = homes[["sqft", "rooms", "age", "price"]].to_numpy()
+        X_all, y_all = data, data[:, -1]
+        X_train, X_test, y_train, y_test = train_test_split(X_all, y_all, random_state=0)
+        print(LinearRegression().fit(X_train, y_train).score(X_test, y_test))
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_numpy_array_sliced_without_target_is_quiet():
+    assert run("""
+        data = homes[["sqft", "rooms", "age", "price"]].to_numpy()
+        X_all, y_all = data[:, :-1], data[:, -1]
+        X_train, X_test, y_train, y_test = train_test_split(X_all, y_all, random_state=0)
+        print(LinearRegression().fit(X_train, y_train).score(X_test, y_test))
+    """) == []
+
+
+def test_statsmodels_ols_with_target_in_exog():
+    f = one(run("""
+        import statsmodels.api as sm
+        X = sm.add_constant(homes.drop(columns="id"))
+        y = homes.price
+        fit = sm.OLS(y, homes.drop(columns="id")).fit()
+        print(fit.rsquared)
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_code_only_drop_without_target():
+    found = code_only("""
+        import pandas as pd
+        df = pd.read_csv("houses.csv")
+        X = df.drop(columns=["id", "date"])
+        y = df["price"]
+        model.fit(X, y)
+    """)
+    f = one(found, "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and f.confidence == 0.88
+
+
+# -- target computed from a feature ------------------------------------------------------------
+
+def test_binarised_target_with_its_source_column_in_features():
+    f = one(run("""
+        homes["expensive"] = (homes["price"] > 320000).astype(int)
+        X = homes.drop(columns=["id", "expensive"])
+        y = homes["expensive"]
+        print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=5).mean())
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and "price" in f.explanation
+
+
+def test_inline_threshold_target_with_source_in_features():
+    f = one(run("""
+        X = homes[["sqft", "rooms", "price"]]
+        y = (homes.price > homes.price.median()).astype(int)
+        print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=3).mean())
+    """), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8)
+
+
+def test_binarised_target_with_source_dropped_is_quiet():
+    assert run("""
+        homes["expensive"] = (homes["price"] > 320000).astype(int)
+        X = homes.drop(columns=["id", "expensive", "price"])
+        y = homes["expensive"]
+        print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=5).mean())
+    """) == []
+
+
+def test_simulated_target_from_features_with_noise_is_quiet():
+    assert run("""
+        shop["temp_f"] = shop.temp * 9 / 5 + 32
+        X = shop[["promo", "temp"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, shop.sales, random_state=0)
+        print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, SALES) == []
+
+
+def test_target_as_a_difference_of_two_features_is_high_not_blocking():
+    found = run("""
+        homes["cost"] = homes.price * 0.7
+        homes["margin"] = homes.price - homes.cost
+        X = homes[["sqft", "price", "cost"]]
+        print(cross_val_score(LinearRegression(), X, homes["margin"], cv=3).mean())
+    """)
+    f = one(found, "target_leakage.target_in_features")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+# -- features computed from the target ---------------------------------------------------------
+
+def test_price_per_sqft_feature():
+    f = one(run("""
+        homes["price_per_sqft"] = homes["price"] / homes["sqft"]
+        features = ["sqft", "rooms", "age", "price_per_sqft"]
+        print(cross_val_score(LinearRegression(), homes[features], homes.price, cv=5).mean())
+    """), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8) and f.lines == [2, 4]
+
+
+def test_derived_feature_left_out_is_quiet():
+    assert run("""
+        homes["price_per_sqft"] = homes["price"] / homes["sqft"]
+        features = ["sqft", "rooms", "age"]
+        print(cross_val_score(LinearRegression(), homes[features], homes.price, cv=5).mean())
+    """) == []
+
+
+def test_derived_through_an_intermediate_series_and_kernel_columns():
+    f = one(run("""
+        y = homes["price"]
+        band = pd.cut(y, 4, labels=False)
+        homes["price_band"] = band
+        X = homes.drop(columns=["price", "id"])
+        model = LinearRegression().fit(X, y)
+        print(model.score(X, y))
+    """), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8) and f.confidence >= 0.9
+
+
+def test_future_shift_of_target_is_leakage_but_lags_are_not():
+    found = run("""
+        shop["sales_lag1"] = shop["sales"].shift(1)
+        shop["sales_next"] = shop["sales"].shift(-1)
+        shop["sales_ma3"] = shop["sales"].shift(1).rolling(3).mean()
+        data = shop.dropna()
+        X = data[["promo", "temp", "sales_lag1", "sales_next", "sales_ma3"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, data.sales, shuffle=False)
+        print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, SALES)
+    f = one(found, "target_leakage.feature_derived_from_target")
+    assert f.evidence["values"]["column"] == "sales_next"
+    assert not [x for x in found if x.rule_id == "target_leakage.target_named_feature"]
+
+
+def test_rolling_mean_including_current_target_is_leakage():
+    f = one(run("""
+        shop["sales_roll"] = shop["sales"].rolling(3, min_periods=1).mean()
+        X = shop[["promo", "temp", "sales_roll"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, shop.sales, shuffle=False)
+        print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, SALES), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8)
+
+
+def test_post_outcome_flag_generated_from_label():
+    f = one(run("""
+        homes["sold_fast"] = (homes.price < 280000).astype(int)
+        homes["discount_applied"] = np.where(homes.sold_fast == 0, rng.random(n) < 0.7, False)
+        X = homes[["sqft", "rooms", "discount_applied"]]
+        print(cross_val_score(LogisticRegression(max_iter=500), X, homes.sold_fast, cv=3).mean())
+    """), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8)
+
+
+def test_class_conditional_simulation_is_only_medium():
+    found = run("""
+        labels = rng.integers(0, 2, n)
+        sim = pd.DataFrame({"label": labels})
+        sim["marker_a"] = rng.normal(1.0 * sim.label, 1.0)
+        sim["marker_b"] = rng.normal(0.5 * sim.label, 1.0)
+        X = sim[["marker_a", "marker_b"]]
+        print(cross_val_score(LogisticRegression(), X, sim.label, cv=5).mean())
+    """)
+    quiet(found)
+    assert {f.severity for f in found} == {"medium"}
+
+
+def test_target_encoding_is_left_to_the_leakage_family():
+    assert run("""
+        homes["rooms_mean_price"] = homes.groupby("rooms")["price"].transform("mean")
+        X = homes[["sqft", "rooms_mean_price"]]
+        print(cross_val_score(LinearRegression(), X, homes.price, cv=5).mean())
+    """) == []
+
+
+def test_formula_with_a_derived_regressor():
+    f = one(run("""
+        import statsmodels.formula.api as smf
+        homes["ppsf"] = homes.price / homes.sqft
+        fit = smf.ols("price ~ sqft + rooms + ppsf", data=homes).fit()
+        print(fit.rsquared)
+    """), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8)
+
+
+def test_formula_without_derived_regressor_is_quiet():
+    assert run("""
+        import statsmodels.formula.api as smf
+        homes["ppsf"] = homes.price / homes.sqft
+        fit = smf.ols("price ~ sqft + rooms + age", data=homes).fit()
+        print(fit.rsquared)
+    """) == []
+
+
+# -- features named after the target -----------------------------------------------------------
+
+CHURN = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(5)
+n = 300
+crm = pd.DataFrame({"tenure": rng.integers(1, 60, n), "tickets": rng.poisson(1, n),
+                    "churn": rng.integers(0, 2, n), "churn_reason_code": rng.integers(0, 4, n),
+                    "churn_prev_quarter": rng.integers(0, 2, n)})
+"""
+
+
+def test_feature_named_after_the_target_is_high():
+    found = run("""
+        X = crm.drop(columns="churn")
+        X_tr, X_te, y_tr, y_te = train_test_split(X, crm["churn"], random_state=0)
+        clf = LogisticRegression(max_iter=500).fit(X_tr, y_tr)
+        print(clf.score(X_te, y_te))
+    """, CHURN)
+    f = one(found, "target_leakage.target_named_feature")
+    assert f.severity == "high" and f.confidence == 0.6
+    assert f.evidence["values"]["column"] == "churn_reason_code"  # the lag is skipped
+
+
+def test_explicit_pre_outcome_features_are_quiet():
+    assert run("""
+        X = crm[["tenure", "tickets", "churn_prev_quarter"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, crm["churn"], random_state=0)
+        print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+    """, CHURN) == []
+
+
+# -- robustness ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "x = (", "", "model.fit()", "model.fit(X, y)", "df['a'] = df['a']\nm.fit(df, df.a)",
+    "X, y = data\nm.fit(X, y)", "train_test_split(*arrays)",
+    "y = d[:, 'a']\nX = d[:, 1:]\nm.fit(X, y)",
+    "smf.ols(formula, data=df)", "smf.ols('y ~ ', data=df)",
+])
+def test_odd_code_never_raises(code):
+    code_only(code)
