@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.critic_corpus import FAMILIES, Case, all_cases  # noqa: E402
+from bench.critic_corpus import FAMILIES, SPLITS, Case, all_cases  # noqa: E402
 from critics import Severity  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
@@ -111,7 +111,7 @@ def _rate(num: int, den: int) -> str:
 def report(scored: list[Scored]) -> tuple[str, dict[str, Any]]:
     rows = []
     totals: dict[str, Any] = {}
-    for split in ("dev", "holdout", "all"):
+    for split in (*SPLITS, "all"):
         part = [s for s in scored if split == "all" or s.case.split == split]
         flawed = [s for s in part if s.case.flawed]
         sound = [s for s in part if not s.case.flawed]
@@ -209,7 +209,7 @@ def write_readme(text: str, command: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("dev", "holdout"))
+    parser.add_argument("--split", choices=SPLITS)
     parser.add_argument("--family", choices=FAMILIES)
     parser.add_argument("--in-process", action="store_true",
                         help="collect facts in this process instead of a kernel (fast, dev)")

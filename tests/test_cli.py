@@ -47,6 +47,30 @@ def test_run_writes_the_executed_notebook_and_exits_0(tmp_path: Path) -> None:
     assert nbformat.read(source, as_version=4).cells[2].outputs == []  # input untouched
 
 
+def test_run_is_a_ci_gate_for_analysis_flaws(tmp_path: Path) -> None:
+    """A notebook that runs cleanly but leaks and tests uncorrected exits 3 with the findings
+    listed; its sound twin exits 0; the thresholds and switches change the verdict."""
+    flawed = ROOT / "notebooks" / "flawed_analysis.ipynb"
+    out = tmp_path / "flawed.out.ipynb"
+    proc = _run("run", str(flawed), "-o", str(out))
+    assert proc.returncode == 3, proc.stderr
+    assert "CRITICAL" in proc.stderr
+    assert "leakage.preprocessing_before_split" in proc.stderr
+    assert "multiple_comparisons.uncorrected" in proc.stderr
+    executed = nbformat.read(out, as_version=4)
+    rule_ids = {f["rule_id"] for c in executed.cells if c.cell_type == "code"
+                for f in c.metadata["nbcritic"].get("critique", {}).get("findings", [])}
+    assert {"leakage.preprocessing_before_split", "multiple_comparisons.uncorrected"} <= rule_ids
+    assert _run("run", str(flawed), "-o", str(out), "--fail-on", "never").returncode == 0
+    assert _run("run", str(flawed), "-o", str(out), "--no-critic").returncode == 0
+    skipped = _run("run", str(flawed), "-o", str(out), "--disable-rule", "leakage",
+                   "--disable-rule", "multiple_comparisons.*")
+    assert skipped.returncode == 0, skipped.stderr
+    sound = _run("run", str(ROOT / "notebooks" / "sound_analysis.ipynb"), "-o", str(out))
+    assert sound.returncode == 0, sound.stderr
+    assert "0 finding(s)" in sound.stderr
+
+
 def test_run_exits_nonzero_when_a_cell_is_not_ok(tmp_path: Path) -> None:
     source = _write(tmp_path / "bad.ipynb", new_code_cell("x = 1"),
                     new_code_cell("x.missing"), new_code_cell("print('never')"))

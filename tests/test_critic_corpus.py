@@ -1,0 +1,80 @@
+"""The labeled corpus as a regression gate: recall and false-positive targets over every
+case (facts collected in-process, the same `kernel_facts.collect` the kernel runs), and one
+flawed cell and its sound twin per family through NotebookService and a real kernel.
+
+bench/critic_eval.py is the measurement of record (every case in a fresh kernel)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.critic_corpus import FAMILIES, all_cases, by_id
+from bench.critic_eval import Scored, run_in_process
+from services.notebook_service import NotebookService
+
+from .conftest import make_settings
+
+RECALL_TARGET, FP_TARGET = 0.9, 0.05
+
+
+@pytest.fixture(scope="module")
+def scored() -> list[Scored]:
+    return run_in_process(all_cases())
+
+
+def test_recall_and_false_positive_rate_meet_the_targets(scored: list[Scored]) -> None:
+    flawed = [s for s in scored if s.case.flawed]
+    sound = [s for s in scored if not s.case.flawed]
+    assert len(flawed) >= 40 and len(sound) >= 40
+    recall = sum(s.caught() for s in flawed) / len(flawed)
+    fp_rate = sum(s.false_positive for s in sound) / len(sound)
+    missed = [s.case.id for s in flawed if not s.caught()]
+    false_pos = [s.case.id for s in sound if s.false_positive]
+    assert recall >= RECALL_TARGET, f"recall {recall:.2f}; missed {missed}"
+    assert fp_rate <= FP_TARGET, f"false-positive rate {fp_rate:.2f}: {false_pos}"
+    assert not [s.errors for s in scored if s.errors]  # no rule crashed on any case
+
+
+def test_every_family_catches_its_dev_cases(scored: list[Scored]) -> None:
+    for family in FAMILIES:
+        dev = [s for s in scored if s.case.family == family and s.case.split == "dev"]
+        assert dev and all(s.caught() for s in dev), (family, [s.case.id for s in dev
+                                                                if not s.caught()])
+
+
+def _pairs() -> list[tuple[str, str]]:
+    cases = by_id("dev")
+    pairs = []
+    for family in FAMILIES:
+        flawed = next(c for c in cases.values() if c.family == family and c.twin)
+        pairs.append((flawed.id, flawed.twin or ""))
+    return pairs
+
+
+async def test_one_pair_per_family_through_a_real_kernel(tmp_path: Path) -> None:
+    service = NotebookService(make_settings(tmp_path, pool_size=2, critic_llm=False,
+                                            cell_timeout=60.0))
+    await service.start()
+    cases = by_id("dev")
+    try:
+        for flawed_id, sound_id in _pairs():
+            for case_id in (flawed_id, sound_id):
+                case = cases[case_id]
+                nb = await service.create_notebook()
+                if case.setup:
+                    setup = await service.add_cell(nb, source=case.setup)
+                    await service.execute_cell(nb, setup.id)
+                cell = await service.add_cell(nb, source=case.code)
+                result = await service.execute_cell(nb, cell.id)
+                assert result.status.value == "ok", (case_id, result.error)
+                score = Scored(case, "ok", result.critique["findings"])
+                if case.flawed:
+                    assert score.caught(), (case_id, result.critique["findings"])
+                else:
+                    assert not score.false_positive, (case_id, result.critique["findings"])
+                assert result.critique["errors"] == []
+                await service.delete_notebook(nb)
+    finally:
+        await service.stop()
