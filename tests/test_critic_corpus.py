@@ -19,9 +19,14 @@ from .conftest import make_settings
 RECALL_TARGET, FP_TARGET = 0.9, 0.05
 
 
+# The splits the rules were tuned on. `holdout2` was written after tuning to measure
+# generalisation honestly; bench/critic_eval.py reports it and it is not gated here.
+GATED_SPLITS = ("dev", "holdout")
+
+
 @pytest.fixture(scope="module")
 def scored() -> list[Scored]:
-    return run_in_process(all_cases())
+    return run_in_process([c for c in all_cases() if c.split in GATED_SPLITS])
 
 
 def test_recall_and_false_positive_rate_meet_the_targets(scored: list[Scored]) -> None:

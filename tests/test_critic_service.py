@@ -280,25 +280,33 @@ def test_critique_over_http(live_server: Any) -> None:
 
 def test_claude_critic_end_to_end_over_http(tmp_path: Path) -> None:
     """With a key and a base URL, the service's critique includes the Claude critic's
-    findings; the model is a local server speaking the Messages API."""
+    findings (the model is a local server speaking the Messages API); a Claude finding that
+    restates a rule's finding is folded into it as a confirmation."""
     from .conftest import LiveServer
     from .messages_api_server import MessagesAPIServer
 
+    def finding(family: str, quote: str) -> dict[str, Any]:
+        return {"family": family, "title": "t", "explanation": "e", "severity": "high",
+                "confidence": 0.7, "quotes": [quote], "lines": [1], "suggestion": "s"}
+
     with MessagesAPIServer() as claude:
-        claude.reply_tool("report_findings", {"findings": [{
-            "family": "suspicious_values", "title": "Accuracy computed on training data",
-            "explanation": "score is computed on the rows the model was fit on",
-            "severity": "high", "confidence": 0.7, "quotes": ["acc = 1.0"], "lines": [1],
-            "suggestion": "evaluate on held-out data"}]})
+        claude.reply_tool("report_findings", {"findings": [finding("other", "41 + 1")]})
+        claude.reply_tool("report_findings",
+                          {"findings": [finding("suspicious_values", "acc = 1.0")]})
         settings = make_settings(tmp_path, anthropic_api_key="test-key",
                                  anthropic_base_url=claude.url, llm_max_retries=0)
         with LiveServer(settings) as server, server.client() as api:
-            nb, (cell,) = new_notebook(api, "acc = 1.0\nprint(acc)")
-            body = api.post(f"/api/notebooks/{nb}/cells/{cell}/execute", json={}).json()
+            nb, cells = new_notebook(api, "x = 41 + 1\nprint(x)",
+                                     "acc = 1.0\nprint(f'accuracy: {acc}')")
+            first, second = (api.post(f"/api/notebooks/{nb}/cells/{c}/execute", json={}).json()
+                             for c in cells)
             assert api.get("/api/critic").json()["llm"] is True
-        assert len(claude.requests) == 1
-        assert "acc = 1.0" in claude.requests[0].user_text
-        claude_findings = [f for f in body["critique"]["findings"] if f["source"] == "claude"]
-        assert [f["rule_id"] for f in claude_findings] == ["claude.suspicious_values"]
-        assert claude_findings[0]["evidence"]["quotes"] == ["acc = 1.0"]
-        assert body["critique"]["timing_ms"]["llm"] > 0
+        assert len(claude.requests) == 2
+        assert "x = 41 + 1" in claude.requests[0].user_text
+        assert [f["rule_id"] for f in first["critique"]["findings"]] == ["claude.other"]
+        assert first["critique"]["findings"][0]["evidence"]["quotes"] == ["41 + 1"]
+        assert first["critique"]["timing_ms"]["llm"] > 0
+        rule_findings = second["critique"]["findings"]
+        assert [f["source"] for f in rule_findings] == ["rules"]
+        assert rule_findings[0]["family"] == "suspicious_values"
+        assert rule_findings[0]["evidence"]["confirmed_by"] == ["claude.suspicious_values"]
