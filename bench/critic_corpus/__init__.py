@@ -8,7 +8,9 @@ false-positive rate on sound ones that look almost the same.
 Cases live in `dev/<family>.py` and `holdout/<family>.py` (each module defines
 `CASES: list[Case]`), plus `dev/sound_general.py` and `holdout/sound_general.py` for ordinary
 sound analyses. Holdout cases use different idioms from the dev cases of the same family: tune
-the critic on `dev`, measure generalisation on `holdout`.
+the critic on `dev`, measure generalisation on `holdout`. `holdout2/` is a second, fresh
+generalisation split written after the critic's rules were tuned, again with idioms, libraries
+and domains that appear in neither `dev` nor `holdout`.
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -33,7 +35,7 @@ FAMILIES: tuple[str, ...] = (
     "unseeded_randomness",
 )
 
-SPLITS: tuple[str, ...] = ("dev", "holdout")
+SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2")
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class Case:
     twin: str | None = None  # id of the matched sound/flawed counterpart, if any
     setup: str = ""  # optional earlier cell run first in the same kernel (not reviewed)
     note: str = ""  # one line: what the flaw is, or why the cell is sound
-    split: str = "dev"  # "dev" or "holdout"
+    split: str = "dev"  # "dev", "holdout" or "holdout2"
 
     @property
     def flawed(self) -> bool:
@@ -52,7 +54,7 @@ class Case:
 
 
 def iter_modules() -> list[tuple[str, object]]:
-    """(split, module) for every case module under dev/ and holdout/, in a stable order."""
+    """(split, module) for every case module under each split folder, in a stable order."""
     found = []
     for split in SPLITS:
         pkg = importlib.import_module(f"{__name__}.{split}")
@@ -62,7 +64,7 @@ def iter_modules() -> list[tuple[str, object]]:
 
 
 def all_cases(split: str | None = None) -> list[Case]:
-    """Every case of every module, or only those of one split ("dev" or "holdout")."""
+    """Every case of every module, or only those of one split (one of SPLITS)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
     cases = [case for _, module in iter_modules() for case in module.CASES]

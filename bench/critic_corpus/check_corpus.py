@@ -133,7 +133,8 @@ def count_table(modules: list[tuple[str, object]]) -> tuple[str, list[str]]:
     cases = [c for _, m in modules for c in getattr(m, "CASES", []) if isinstance(c, Case)]
     index = {c.id: c for c in cases}
     problems = []
-    lines = [f"{'family':24} {'dev':>5} {'hold':>5} {'total':>6}   (flawed / sound twins)"]
+    heads = " ".join(f"{s[:4] + s[7:]:>5}" for s in SPLITS)
+    lines = [f"{'family':24} {heads} {'total':>6}   (flawed / sound twins)"]
     for fam in FAMILIES:
         flawed = Counter(c.split for c in cases if c.family == fam)
         twins = Counter(
@@ -143,15 +144,13 @@ def count_table(modules: list[tuple[str, object]]) -> tuple[str, list[str]]:
         total = sum(flawed.values())
         if total < MIN_FLAWED_PER_FAMILY:
             problems.append(f"family {fam}: only {total} flawed cases")
-        if not flawed["holdout"] or not flawed["dev"]:
-            problems.append(f"family {fam}: needs flawed cases in both splits")
-        cells = [f"{flawed[s]}/{twins[s]}" for s in SPLITS]
-        lines.append(f"{fam:24} {cells[0]:>5} {cells[1]:>5} {total:>3}/{sum(twins.values())}")
+        if not all(flawed[s] for s in SPLITS):
+            problems.append(f"family {fam}: needs flawed cases in every split")
+        cells = " ".join(f"{flawed[s]}/{twins[s]}".rjust(5) for s in SPLITS)
+        lines.append(f"{fam:24} {cells} {total:>3}/{sum(twins.values())}")
     general = Counter(c.split for c in cases if c.family is None and c.twin is None)
-    lines.append(
-        f"{'sound_general':24} {general['dev']:>5} {general['holdout']:>5} "
-        f"{sum(general.values()):>6}"
-    )
+    general_cells = " ".join(f"{general[s]:>5}" for s in SPLITS)
+    lines.append(f"{'sound_general':24} {general_cells} {sum(general.values()):>6}")
     if sum(general.values()) < MIN_SOUND_GENERAL:
         problems.append(f"only {sum(general.values())} general sound cases")
     split_n = Counter(c.split for c in cases)
