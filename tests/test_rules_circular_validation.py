@@ -496,3 +496,51 @@ def test_best_epoch_picked_from_test_history_is_selection():
                                   "if a > b:\n    pass", "for (a, b) in c: a.score(b)"])
 def test_odd_code_never_raises(code):
     code_only(code)
+
+
+# -- hand-rolled test error used to pick a model -----------------------------------------------
+
+def test_hand_rolled_test_accuracy_picks_k():
+    f = one(run("""
+        acc = {}
+        for k in (1, 3, 5, 9, 15):
+            pred = KNeighborsClassifier(n_neighbors=k).fit(X_train, y_train).predict(X_test)
+            acc[k] = (pred == y_test).mean()
+        best_k = max(acc, key=acc.get)
+        print(best_k, acc[best_k])
+    """), "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+
+
+def test_hand_rolled_test_mse_ranked_in_frame():
+    found = run("""
+        rows = []
+        for a in (0.01, 0.1, 1.0, 10.0):
+            p = Ridge(alpha=a).fit(X_train, y_train).predict(X_test)
+            rows.append({"alpha": a, "mse": np.mean((y_test - p) ** 2)})
+        table = pd.DataFrame(rows).sort_values("mse")
+        print(table.head(1))
+    """)
+    f = one(found, "circular_validation.selection_on_test")
+    assert f.severity in ("high", "critical")
+
+
+def test_hand_rolled_error_on_validation_then_test_once_is_quiet():
+    quiet(run("""
+        X_tr, X_val, y_tr, y_val = train_test_split(X_train, y_train, test_size=0.25,
+                                                    random_state=1)
+        errs = {}
+        for a in (0.01, 0.1, 1.0, 10.0):
+            p = Ridge(alpha=a).fit(X_tr, y_tr).predict(X_val)
+            errs[a] = np.mean((y_val - p) ** 2)
+        best = min(errs, key=errs.get)
+        final = Ridge(alpha=best).fit(X_train, y_train)
+        print(best, np.mean((y_test - final.predict(X_test)) ** 2))
+    """))
+
+
+def test_single_hand_rolled_test_error_is_quiet():
+    quiet(run("""
+        p = Ridge(alpha=1.0).fit(X_train, y_train).predict(X_test)
+        print(np.mean(np.abs(y_test - p)))
+    """))

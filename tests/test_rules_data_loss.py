@@ -44,6 +44,8 @@ RULES = rules_of(dl)
 DROPNA = "data_loss.silent_dropna"
 FAILED = "data_loss.failed_rows_filtered"
 MERGE = "data_loss.inner_merge_loss"
+GROUPBY_NAN = "data_loss.groupby_drops_nan_keys"
+BAD_LINES = "data_loss.bad_lines_skipped"
 
 
 def findings(ev: Evidence, rule_id: str | None = None) -> list[Finding]:
@@ -67,7 +69,7 @@ def quiet(ev: Evidence) -> None:
 
 
 def test_rule_ids_are_stable() -> None:
-    assert {r.id for r in RULES} == {DROPNA, FAILED, MERGE}
+    assert {r.id for r in RULES} == {DROPNA, FAILED, MERGE, GROUPBY_NAN, BAD_LINES}
 
 
 # -- missing values ----------------------------------------------------------------------------
@@ -424,3 +426,127 @@ def test_rules_are_fast() -> None:
         findings(ev)
         times.append(time.perf_counter() - t0)
     assert min(times) < 0.005
+
+
+# -- groupby keys with NaN -------------------------------------------------------------------
+
+TEAMS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 400
+tickets = pd.DataFrame({"team": rng.choice(["north", "south", "east"], n),
+                        "amount": rng.gamma(2.0, 50.0, n), "hours": rng.normal(8, 2, n)})
+tickets.loc[rng.random(n) < 0.25, "team"] = None          # ~25% without a team
+few_nan = tickets.copy()
+few_nan["team"] = few_nan["team"].fillna("north")
+few_nan.loc[:11, "team"] = None                            # 3% without a team
+"""
+
+
+def test_groupby_series_key_with_many_nan_keys_summed_is_high() -> None:
+    ev = run_and_gather("""
+        revenue = tickets.groupby(tickets["team"])["amount"].sum()
+        print((revenue / revenue.sum()).round(3))
+    """, TEAMS)
+    f = one(ev, GROUPBY_NAN)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert f.evidence["values"]["nan_keys"] > 50
+
+
+def test_pivot_table_count_with_nan_keys_is_flagged() -> None:
+    ev = run_and_gather("""
+        table = tickets.pivot_table(index="team", values="hours", aggfunc="count")
+        table
+    """, TEAMS)
+    assert one(ev, GROUPBY_NAN).severity == "high"
+
+
+def test_small_share_of_nan_keys_is_medium() -> None:
+    ev = run_and_gather("""
+        sizes = few_nan.groupby(["team"]).size()
+        print(sizes / sizes.sum())
+    """, TEAMS)
+    assert one(ev, GROUPBY_NAN).severity == "medium"
+
+
+def test_sound_groupby_twins_are_quiet() -> None:
+    for code in (
+        """
+        print(tickets.groupby("team", dropna=False)["amount"].sum())
+        """,
+        """
+        tickets["team"] = tickets["team"].fillna("unassigned")
+        print(tickets.groupby("team").amount.sum())
+        """,
+        """
+        print(tickets.groupby("team").hours.mean())   # per-group means only
+        """,
+        """
+        print(f"{tickets.team.isna().sum()} tickets have no team")
+        print(tickets.groupby("team").amount.sum())
+        """,
+    ):
+        assert not findings(run_and_gather(code, TEAMS), GROUPBY_NAN), code
+
+
+# -- malformed lines skipped -------------------------------------------------------------------
+
+RAW_TSV = """
+import io
+import numpy as np, pandas as pd
+rows = ["sensor\\treading"] + [f"s{i % 5}\\t{i * 0.5}" for i in range(300)]
+rows[17] += "\\textra\\tfields"
+rows[230] += "\\tnote"
+raw_tsv = "\\n".join(rows)
+"""
+
+
+def test_read_table_skip_then_summary_is_high() -> None:
+    ev = run_and_gather("""
+        readings = pd.read_table(io.StringIO(raw_tsv), on_bad_lines="skip")
+        print(readings.groupby("sensor").reading.mean())
+    """, RAW_TSV)
+    f = one(ev, BAD_LINES)
+    assert f.severity == "high"
+
+
+def test_legacy_error_bad_lines_false_code_only() -> None:
+    ev = evidence("""
+        import pandas as pd
+        df = pd.read_csv("export.csv", error_bad_lines=False, warn_bad_lines=False)
+        df.describe()
+    """)
+    assert one(ev, BAD_LINES).severity in ("medium", "high")
+
+
+def test_genfromtxt_invalid_raise_false_is_low() -> None:
+    ev = evidence("""
+        import numpy as np
+        data = np.genfromtxt("log.csv", delimiter=",", invalid_raise=False)
+        print(data.mean(axis=0))
+    """)
+    assert one(ev, BAD_LINES).severity == "low"
+
+
+def test_sound_bad_line_handling_is_quiet() -> None:
+    for code in (
+        """
+        bad = []
+        readings = pd.read_csv(io.StringIO(raw_tsv), sep="\\t", engine="python",
+                               on_bad_lines=lambda fields: bad.append(fields) or None)
+        print(len(bad), "malformed lines set aside")
+        print(readings.reading.mean())
+        """,
+        """
+        n_raw = len(raw_tsv.splitlines()) - 1
+        readings = pd.read_table(io.StringIO(raw_tsv), on_bad_lines="skip")
+        print(f"parsed {len(readings)} of {n_raw} lines")
+        print(readings.reading.mean())
+        """,
+        """
+        readings = pd.read_table(io.StringIO(raw_tsv.replace("\\textra\\tfields", "")
+                                             .replace("\\tnote", "")))
+        print(readings.reading.mean())
+        """,
+    ):
+        assert not findings(run_and_gather(code, RAW_TSV), BAD_LINES), code

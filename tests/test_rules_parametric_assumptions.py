@@ -267,3 +267,62 @@ def test_a_rank_test_alongside_lowers_the_finding():
 @pytest.mark.parametrize("code", ["", "stats.ttest_ind(", "ttest_ind()", "stats.ttest_ind(*x)"])
 def test_odd_code_never_raises(code):
     assert RULE.check(evidence(code)) == []
+
+
+# -- OLS / ANOVA on counts --------------------------------------------------------------------
+
+from critics.rules.parametric_assumptions import ols_on_counts as COUNTS_RULE  # noqa: E402
+
+COUNTS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+clinics = pd.DataFrame({"arm": np.repeat(["control", "reminder", "call"], 40)})
+clinics["n_visits"] = rng.poisson(np.repeat([0.8, 1.2, 2.0], 40))
+clinics["dose_mg"] = rng.normal(50, 5, 120)
+"""
+
+
+def count_findings(code: str) -> list[Finding]:
+    return COUNTS_RULE.check(run_and_gather(code, COUNTS))
+
+
+def test_array_ols_on_poisson_counts_with_pvalues_is_medium():
+    found = count_findings("""
+        X = sm.add_constant(pd.get_dummies(clinics.arm, drop_first=True).astype(float))
+        fit = sm.OLS(clinics["n_visits"], X).fit()
+        print(fit.pvalues.round(4))
+    """)
+    assert [f.severity for f in found] == ["medium"]
+
+
+def test_formula_ols_then_anova_on_counts_is_flagged():
+    found = count_findings("""
+        m = smf.ols("n_visits ~ C(arm)", clinics).fit()
+        print(sm.stats.anova_lm(m))
+    """)
+    assert len(found) == 1
+
+
+def test_count_models_and_continuous_outcomes_are_quiet():
+    for code in (
+        """
+        m = smf.poisson("n_visits ~ C(arm)", clinics).fit(disp=0)
+        print(m.summary())
+        """,
+        """
+        m = smf.ols("np.log1p(n_visits) ~ C(arm)", clinics).fit()
+        print(m.summary())
+        """,
+        """
+        m = smf.ols("dose_mg ~ C(arm)", clinics).fit()
+        print(sm.stats.anova_lm(m))
+        """,
+        """
+        m = smf.ols("n_visits ~ C(arm)", clinics).fit()
+        print(m.predict(clinics.head()))      # prediction only, no inference
+        """,
+    ):
+        assert not count_findings(code), code

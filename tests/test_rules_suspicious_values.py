@@ -638,3 +638,38 @@ def test_rules_are_fast() -> None:
         findings(ev)
         times.append(time.perf_counter() - t0)
     assert min(times) < 0.005
+
+
+# -- `p_<event>` names read as probabilities -----------------------------------------------------
+
+EVENTS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(8)
+users = pd.DataFrame({"plan": rng.choice(["free", "pro"], 500)})
+tickets = users.loc[users.index.repeat(rng.poisson(np.where(users.plan == "pro", 1.5, 0.3)))]
+"""
+
+
+def test_p_event_rate_above_one_is_flagged():
+    ev = run("""
+        p_ticket = tickets.plan.value_counts() / users.plan.value_counts()
+        print(p_ticket)
+    """, EVENTS)
+    f = one(ev, "suspicious_values.probability_out_of_range")
+    assert f.confidence < 0.8   # named only, no test: not blocking
+
+
+def test_p_event_scalar_above_one_is_flagged():
+    ev = run("""
+        pChurn = float(len(tickets)) / (users.plan == "pro").sum()
+        print(f"churn probability {pChurn:.2f}")
+    """, EVENTS)
+    assert findings(ev, "suspicious_values.probability_out_of_range")
+
+
+def test_p_event_within_range_is_quiet():
+    quiet(run("""
+        p_ticket = tickets.reset_index().groupby("plan")["index"].nunique() / \
+            users.plan.value_counts()
+        print(p_ticket)
+    """, EVENTS))

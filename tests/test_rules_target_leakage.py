@@ -430,3 +430,73 @@ def test_explicit_pre_outcome_features_are_quiet():
 ])
 def test_odd_code_never_raises(code):
     code_only(code)
+
+
+# -- centred windows -------------------------------------------------------------------------
+
+DEMAND = """
+import numpy as np
+import pandas as pd
+from scipy.ndimage import uniform_filter1d
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.linear_model import Ridge
+from sklearn.metrics import mean_absolute_error
+from sklearn.model_selection import TimeSeriesSplit, cross_val_score
+rng = np.random.default_rng(11)
+n = 400
+load = pd.DataFrame({"kw": 50 + np.cumsum(rng.normal(0, 1, n))},
+                    index=pd.date_range("2023-01-01", periods=n, freq="h"))
+load["kw_next"] = load.kw.shift(-1)
+"""
+
+CENTRED = "target_leakage.centered_window_feature"
+
+
+def test_centred_rolling_via_assign_in_cross_val_is_critical() -> None:
+    found = run("""
+        frame = load.assign(smooth=load["kw"].rolling(window=7, center=True).median(),
+                            lag=load["kw"].shift(1)).dropna()
+        X, y = frame[["lag", "smooth"]], frame["kw_next"]
+        print(cross_val_score(Ridge(), X, y, cv=TimeSeriesSplit(5)).mean())
+    """, DEMAND)
+    hits = [f for f in found if f.rule_id == CENTRED]
+    assert len(hits) == 1 and hits[0].severity == "critical" and hits[0].confidence >= 0.8
+
+
+def test_scipy_centred_filter_array_feature_is_critical() -> None:
+    found = run("""
+        kw = load.kw.to_numpy()
+        smooth = uniform_filter1d(kw, size=9)
+        X = np.column_stack([smooth[:-1], kw[:-1]])
+        y = kw[1:]
+        cut = 300
+        model = RandomForestRegressor(n_estimators=20, random_state=0).fit(X[:cut], y[:cut])
+        print(mean_absolute_error(y[cut:], model.predict(X[cut:])))
+    """, DEMAND)
+    assert [f.severity for f in found if f.rule_id == CENTRED] == ["critical"]
+
+
+def test_centred_window_sound_twins_are_quiet() -> None:
+    for code in (
+        # trailing window
+        """
+        load["ma"] = load.kw.rolling(7).mean()
+        d = load.dropna()
+        model = Ridge().fit(d[["ma"]][:300], d.kw_next[:300])
+        print(mean_absolute_error(d.kw_next[300:], model.predict(d[["ma"]][300:])))
+        """,
+        # centred, then shifted back past the window
+        """
+        load["ma"] = load.kw.rolling(7, center=True).mean().shift(4)
+        d = load.dropna()
+        model = Ridge().fit(d[["ma"]][:300], d.kw_next[:300])
+        print(mean_absolute_error(d.kw_next[300:], model.predict(d[["ma"]][300:])))
+        """,
+        # centred smoothing only for description, no model
+        """
+        load["trend"] = load.kw.rolling(24, center=True).mean()
+        print(load.trend.describe())
+        """,
+    ):
+        found = run(code, DEMAND)
+        assert not [f for f in found if f.rule_id == CENTRED], code

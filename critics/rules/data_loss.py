@@ -808,3 +808,189 @@ def inner_merge_loss(ev: Evidence) -> Iterator[Finding]:
     """An inner `merge`/`join` loses every row whose key has no match, and the cell does
     not check how many."""
     yield from _findings(ev, {"merge"})
+
+
+# -- groupby keys with NaN ------------------------------------------------------------------
+
+_GROUPERS = {"groupby": ("by",), "pivot_table": ("index", "columns")}
+_NAN_HANDLING = re.compile(r"\.(?:isna|isnull|notna|notnull|fillna|value_counts)\(|dropna\s*=\s*"
+                           r"False|\.cat\.add_categories\(")
+
+
+def _grouping_keys(call: ast.Call, last: str) -> list[ast.AST]:
+    keys: list[ast.AST] = []
+    if last == "groupby" and call.args:
+        keys.append(call.args[0])
+    for kw in call.keywords:
+        if kw.arg in _GROUPERS[last]:
+            keys.append(kw.value)
+    out: list[ast.AST] = []
+    for k in keys:
+        out += list(k.elts) if isinstance(k, ast.List | ast.Tuple) else [k]
+    return out
+
+
+def _nan_keys(ev: Evidence, frame: str, keys: list[ast.AST]) -> list[tuple[str, int, int]]:
+    """(key label, NaN count, rows) of each grouping key the kernel knows about."""
+    facts = ev.objects.get(frame)
+    out: list[tuple[str, int, int]] = []
+    for k in keys:
+        col = k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
+        if col is None and _root(k) == frame:
+            col = _column_of(k)
+        if col is not None:
+            if facts is None or facts.kind != "dataframe" or not facts.rows:
+                continue
+            n = facts.missing.get(col)
+            if n is not None:
+                out.append((f"{frame}.{col}", n, facts.rows))
+        elif isinstance(k, ast.Name):
+            kf = ev.objects.get(k.id)
+            if kf is not None and kf.kind in ("series", "ndarray") and kf.rows:
+                n = kf.missing.get("")
+                if n is not None:
+                    out.append((k.id, n, kf.rows))
+    return out
+
+
+def _handles_nan_keys(ev: Evidence, labels: list[str]) -> bool:
+    """The cell counts, fills or keeps the missing keys (`isna().sum()`, `fillna`,
+    `dropna=False`, `value_counts(dropna=False)`) on a line naming the key."""
+    cols = {lab.rsplit(".", 1)[-1] for lab in labels}
+    for line in ev.code.splitlines():
+        if _NAN_HANDLING.search(line) and any(re.search(
+                r"(?<![\w])" + re.escape(c) + r"(?![\w])", line) for c in cols):
+            return True
+    return False
+
+
+_TOTALS_IN_STMT = re.compile(r"['\"](?:size|count|sum|nunique)['\"]|\.(?:size|count|sum|"
+                             r"nunique|value_counts|cumsum)\(|\blen\b|\bnormali[sz]e\b")
+_TOTALS_LATER = re.compile(r"\.sum\(|\baverage\(|\bweights?\b|\bshare|\btotal")
+
+
+def _totals_used(ev: Evidence, c) -> bool:  # type: ignore[no-untyped-def]
+    """The groups are counted or summed (sizes, shares, totals, a weighted overall figure):
+    the rows without a key are then missing from a whole-population number. Per-group means
+    alone stay valid for the rows that have a group."""
+    lines = ev.code.splitlines()
+    stmt = "\n".join(lines[c.stmt.lineno - 1:(c.stmt.end_lineno or c.stmt.lineno)])
+    if _TOTALS_IN_STMT.search(stmt):
+        return True
+    later = lines[(c.stmt.end_lineno or c.stmt.lineno):]
+    return any(re.search(r"(?<![\w])" + re.escape(t) + r"(?![\w])", ln)
+               and _TOTALS_LATER.search(ln) for t in c.targets for ln in later)
+
+
+@rule("data_loss.groupby_drops_nan_keys",
+      title="groupby silently drops rows whose key is missing")
+def groupby_drops_nan_keys(ev: Evidence) -> Iterator[Finding]:
+    """`groupby` / `pivot_table` drop every row whose grouping key is NaN (pandas'
+    `dropna=True` default), so group sizes, shares and totals describe only the rows with a
+    key. Judged from the kernel's NaN counts of the key; quiet when the keys are complete or
+    the cell counts, fills or keeps them (`dropna=False`)."""
+    if ev.tree is None:
+        return
+    seen: set[str] = set()
+    for c in ev.model.calls:
+        last = c.last
+        if last not in _GROUPERS or not c.receiver_root or c.has_kwarg("level"):
+            continue
+        if c.kwarg_value("dropna", True) is False:
+            continue
+        found = [k for k in _nan_keys(ev, c.receiver_root, _grouping_keys(c.node, last))
+                 if k[1] > 0]
+        if not found or _handles_nan_keys(ev, [k[0] for k in found]) or not _totals_used(
+                ev, c):
+            continue
+        label, n, rows = max(found, key=lambda k: k[1])
+        if label in seen:
+            continue
+        seen.add(label)
+        frac = n / rows
+        if frac >= 0.10:
+            severity, conf = "high", (0.85 if frac >= 0.2 else 0.8)
+        elif frac >= 0.02:
+            severity, conf = "medium", 0.55
+        else:
+            severity, conf = "low", 0.4
+        yield Finding(
+            explanation=(f"Line {c.line} groups by `{label}`, which is missing for {n} of "
+                         f"{rows} rows ({_pct(frac)}); `{last}` drops those rows by default "
+                         "(`dropna=True`), so group sizes, shares of the total and any "
+                         "overall figure weighted from the groups silently leave them out. "
+                         "Rows without a key are rarely missing at random."),
+            severity=severity, confidence=conf,
+            evidence={"lines": [c.line], "values": {"nan_keys": n, "rows": rows,
+                                                    "fraction_lost": round(frac, 4)}},
+            suggestion=(f"Count them (`{c.receiver_root}[...].isna().sum()`) and keep them as "
+                        f"their own group with `{last}(..., dropna=False)` (or `fillna"
+                        "('unknown')` on the key), and compute overall figures on all rows."))
+
+
+# -- malformed lines skipped while reading ------------------------------------------------------
+
+_READERS = {"read_csv", "read_table", "read_fwf", "genfromtxt"}
+_SKIP_TEXT = re.compile(r"(?i)\b(?:skipp\w*|malformed|bad (?:lines?|rows?)|dropped|discard\w*|"
+                        r"unparse\w*|invalid|repaired)\b")
+_LINE_COUNT = re.compile(r"splitlines\(|readlines\(|\.count\(\s*['\"]\\n|wc -l|sum\(1 for")
+
+
+def _bad_line_mode(c) -> str | None:
+    """'skip' (silently), 'warn' (a warning lists them) or None."""
+    if c.last == "genfromtxt":
+        return "warn" if c.kwarg_value("invalid_raise", True) is False else None
+    mode = c.kwarg_value("on_bad_lines")
+    if mode == "skip":
+        return "skip"
+    if mode == "warn":
+        return "warn"
+    if c.kwarg_value("error_bad_lines", True) is False:
+        return "skip" if c.kwarg_value("warn_bad_lines", True) is False else "warn"
+    return None
+
+
+@rule("data_loss.bad_lines_skipped",
+      title="Malformed lines skipped silently while reading the data")
+def bad_lines_skipped(ev: Evidence) -> Iterator[Finding]:
+    """`read_csv(on_bad_lines="skip")` (or `error_bad_lines=False`, `genfromtxt(
+    invalid_raise=False)`) discards every line that does not parse, and nothing says how many.
+    Malformed lines are rarely random (a field with a comma, one client, one export)."""
+    if ev.tree is None:
+        return
+    ctx = _ctx(ev)
+    for c in ev.model.calls:
+        if c.last not in _READERS:
+            continue
+        mode = _bad_line_mode(c)
+        if mode is None:
+            continue
+        if any(_SKIP_TEXT.search(ln) and _INT_RE.search(ln)
+               for ln in ev.text[:30_000].splitlines()[:500]):
+            continue
+        if _LINE_COUNT.search(ev.code):
+            continue
+        tainted = ctx.downstream(set(c.targets), c.line) if c.targets else set()
+        summaries = [d for d in ev.model.calls if d.line > c.line and (
+            d.last in SUMMARY_METHODS or d.last in STAT_TESTS or d.last in FIT_CALLS
+            or d.last == "groupby") and (({d.receiver_root} | _names(d.node)) & tainted)]
+        if mode == "skip":
+            severity, conf = ("high", 0.7) if summaries else ("medium", 0.6)
+        else:
+            severity, conf = "low", 0.4
+        how = ("skips them silently" if mode == "skip" else
+               "only warns about them (the count is not part of the result)")
+        lines = [c.line] + [d.line for d in summaries[:3]]
+        then = (f"; lines {', '.join(str(d.line) for d in summaries[:3])} then summarise "
+                "what was parsed" if summaries else "")
+        yield Finding(
+            explanation=(f"Line {c.line} reads the data with malformed lines discarded "
+                         f"(`{c.last}` {how}){then}, and the cell never says how many lines "
+                         "were lost. Lines that fail to parse are rarely random (an unquoted "
+                         "comma in one field, one client or exporter), so the summary can be "
+                         "biased by an unknown share of missing records."),
+            severity=severity, confidence=conf,
+            evidence={"lines": sorted(set(lines)), "values": {"on_bad_lines": mode}},
+            suggestion=("Pass a callable to `on_bad_lines` (engine='python') that repairs or "
+                        "collects the bad lines and print how many there were, or compare the "
+                        "raw line count with `len(df)` and report the difference."))

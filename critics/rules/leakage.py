@@ -117,6 +117,7 @@ METRIC_EXACT = {
     "rmse", "mae", "mse", "mape", "precision_recall_fscore_support",
 }
 METRIC_CURVES = {"precision_recall_curve", "roc_curve", "det_curve"}
+_HAND_METRIC_REDUCERS = {"mean", "nanmean", "average", "median", "sum"}
 SELECT_FUNCS = {"max", "min", "sorted", "argmax", "argmin", "nanargmax", "nanargmin",
                 "argsort", "amax", "amin", "nanmax", "nanmin"}
 SELECT_METHODS = {"idxmax", "idxmin", "argmax", "argmin", "nlargest", "nsmallest",
@@ -1079,9 +1080,12 @@ class Flow:
                 if t[0] == "fit" and self.fit(t).tier == "corr" and sup:
                     self.fit(t).supervised = True
             return ev
+        err = self._hand_rolled_error(node, last, recv, recv_lab, args)
+        if err is not None:
+            everything = everything | {err}
         red = self.reduction(node, name, method, recv, recv_lab, args, everything)
         if red is not None:
-            return red
+            return red | ({err} if err is not None else EMPTY)
         if last in METRIC_EXACT or last in METRIC_CURVES or (
                 name and "sklearn.metrics" in name and not last[:1].isupper()):
             return self.metric(node, last, args, kws, everything)
@@ -1323,6 +1327,25 @@ class Flow:
             everything = everything | {self._score_event(node, last, on,
                                                          multi=last in METRIC_CURVES)}
         return everything
+
+    def _hand_rolled_error(self, node: ast.Call, last: str, recv: ast.expr | None,
+                           recv_lab: frozenset, args: list[frozenset]) -> Tag | None:
+        """`np.mean((y_test - pred) ** 2)`, `np.abs(y_te - p).mean()`, `(p == y_test).mean()`:
+        an error / accuracy computed by hand on held-out rows is a score."""
+        if last not in _HAND_METRIC_REDUCERS:
+            return None
+        data = recv if recv is not None and not isinstance(recv, ast.Name) else (
+            node.args[0] if node.args else None)
+        if data is None or not any(
+                (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)) or (
+                    isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq | ast.NotEq))
+                for x in ast.walk(data)):
+            return None
+        lab = recv_lab if data is recv else (args[0] if args else EMPTY)
+        on = self.heldout(lab)
+        if on is None:
+            return None
+        return self._score_event(node, "hand-rolled error", on)
 
     def _score_event(self, node: ast.Call, call: str, on: str, multi: bool = False) -> Tag:
         key = self.key("score", node.lineno, node.col_offset)

@@ -418,3 +418,100 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                         "test (`scipy.stats.permutation_test`)."),
         )
 
+
+
+# -- linear models with normal errors on count outcomes -----------------------------------------
+
+_COUNT_GEN = re.compile(r"\b(?:poisson|negative_binomial|geometric|zipf|logseries|"
+                        r"binomial|nbinom|hypergeometric)\b")
+_COUNT_TOKENS = {"count", "counts", "n", "num", "number", "visits", "events", "cases", "calls",
+                 "clicks", "abundance", "arrivals", "defects", "incidents", "admissions",
+                 "citations", "errors", "crashes", "deaths", "births", "sightings", "catch"}
+_INFERENCE = {"anova_lm", "summary", "pvalues", "f_test", "t_test", "conf_int", "f_pvalue",
+              "wald_test", "summary2", "bse", "tvalues", "pairwise_tukeyhsd"}
+_OLS_FORMULA = {"ols", "wls"}
+_OLS_ARRAY = {"OLS", "WLS"}
+
+
+def _response(call: CallSite) -> tuple[str | None, str | None, bool]:
+    """(frame, column, transformed) of the response of `smf.ols("y ~ x", data=df)` or
+    `sm.OLS(df.y, X)` / `sm.OLS(y, X)` (frame None, column = the name)."""
+    node = call.node
+    if call.last in _OLS_FORMULA:
+        f = node.args[0] if node.args else call.kwarg("formula")
+        data = node.args[1] if len(node.args) > 1 else call.kwarg("data")
+        if not (isinstance(f, ast.Constant) and isinstance(f.value, str)) or "~" not in f.value:
+            return None, None, False
+        lhs = f.value.split("~", 1)[0].strip()
+        m = re.fullmatch(r"(?:Q\(['\"])?([A-Za-z_]\w*)(?:['\"]\))?", lhs)
+        frame = data.id if isinstance(data, ast.Name) else None
+        return frame, (m.group(1) if m else lhs), m is None
+    y = node.args[0] if node.args else call.kwarg("endog")
+    if y is None:
+        return None, None, False
+    transformed = _has_transform(y)
+    if isinstance(y, ast.Name):
+        return None, y.id, transformed
+    root = root_name(y)
+    if isinstance(y, ast.Attribute):
+        return root, y.attr, transformed
+    if isinstance(y, ast.Subscript) and isinstance(y.slice, ast.Constant) and isinstance(
+            y.slice.value, str):
+        return root, y.slice.value, transformed
+    return None, None, transformed
+
+
+@rule("parametric_assumptions.ols_on_counts",
+      title="Normal-errors linear model / ANOVA on a count outcome")
+def ols_on_counts(ev: Evidence) -> Iterator[Finding]:
+    """OLS (and the ANOVA / t-tests read from it) on a small non-negative integer outcome:
+    counts have variance tied to the mean (often overdispersed) and a floor at 0, so the equal
+    variance, normal-error p-values are unreliable. Judged from the kernel's dtype and number of
+    distinct values of the response, plus count-like generators or names; quiet for
+    transformed responses, large counts, or models used only to predict."""
+    if ev.tree is None:
+        return
+    calls = ev.model.calls
+    inference = any(c.last in _INFERENCE for c in calls) or any(
+        isinstance(n, ast.Attribute) and n.attr in _INFERENCE for n in ast.walk(ev.tree))
+    if not inference:
+        return
+    hint_text = (ev.prior_code or "") + "\n" + ev.code
+    generated = bool(_COUNT_GEN.search(hint_text))
+    for c in calls:
+        if c.last not in _OLS_FORMULA | _OLS_ARRAY:
+            continue
+        if c.last in _OLS_ARRAY and not (c.name or "").startswith("statsmodels"):
+            continue
+        frame, col, transformed = _response(c)
+        if col is None or transformed:
+            continue
+        facts = ev.objects.get(frame) if frame else ev.objects.get(col)
+        key = col if frame else ""
+        if facts is None:
+            continue
+        dtype = facts.dtypes.get(key, "")
+        uniq = facts.unique.get(key)
+        if not re.match(r"u?int|Int|UInt", dtype) or uniq is None or not 3 <= uniq <= 40:
+            continue
+        named = any(t in _COUNT_TOKENS for t in re.split(r"[_\W]+", col.lower()))
+        if not (generated or named):
+            continue
+        overdispersed = bool(re.search(r"negative_binomial|nbinom", hint_text))
+        conf = 0.6 if overdispersed else 0.5
+        what = f"`{frame}.{col}`" if frame else f"`{col}`"
+        yield Finding(
+            explanation=(f"Line {c.line} fits an ordinary least-squares model to {what}, an "
+                         f"integer outcome with only {uniq} distinct values (dtype {dtype}): "
+                         "a count. Counts have a floor at 0 and a variance that grows with the "
+                         "mean (often far beyond it), so the constant-variance, normal-error "
+                         "assumptions behind the ANOVA table, t-tests and confidence intervals "
+                         "do not hold and the p-values can be badly off."
+                         + (" The data come from an overdispersed (negative binomial) "
+                            "generator." if overdispersed else "")),
+            severity="medium", confidence=conf,
+            evidence={"lines": [c.line], "values": {"dtype": dtype, "distinct_values": uniq}},
+            suggestion=("Model the counts as counts: Poisson or negative binomial regression "
+                        "(`smf.glm(..., family=sm.families.NegativeBinomial())`, "
+                        "`smf.negativebinomial`) with a likelihood-ratio test, or a rank-based "
+                        "test (`scipy.stats.kruskal`) for group differences."))

@@ -1073,9 +1073,13 @@ def _fact_observations(ev: Evidence, code: _Code) -> list[_Obs]:
             if not nq[1]:
                 confirmed = (nq[0] == "pvalue" and code.has_test) or (
                     nq[0] == "correlation" and code.has_corr)
-                if not confirmed or not reported:
+                if not reported:
+                    continue
+                if not confirmed and not (nq[0] == "pvalue" and _p_of_event(name)):
                     continue
                 strong = False
+                if not confirmed:  # `p_click`, `p_default` with no test: P(event)
+                    nq = ("probability", False)
             quantity = nq[0]
         elif quantity == "score" and nq and nq[1] and nq[0] in PERFECT_QUANTITIES:
             quantity = nq[0]
@@ -1093,6 +1097,12 @@ def _fact_observations(ev: Evidence, code: _Code) -> list[_Obs]:
                         data_names=origin.data_names,
                         intermediate=name in code.loop_assigned and name not in reported_names))
     return out
+
+
+def _p_of_event(name: str) -> bool:
+    """`p_purchase`, `pClick`, `p_default_12m`: P(event), bounded like a p-value."""
+    toks = _tokens(name)
+    return len(toks) >= 2 and toks[0] == "p" and toks[1].isalpha() and len(toks[1]) > 2
 
 
 def _is_log_scale(value: ast.AST) -> bool:

@@ -1195,4 +1195,137 @@ def an_src(ev: Evidence, node: ast.AST) -> str:
     return ev.model.src(node)[:60]
 
 
-RULES = [target_in_features, feature_derived_from_target, target_named_feature]
+
+
+# -- centred windows: values from the future in a feature or the target ---------------------
+
+_CENTRED_FILTERS = {"uniform_filter1d", "gaussian_filter1d", "median_filter", "uniform_filter",
+                    "gaussian_filter", "savgol_filter", "filtfilt", "sosfiltfilt", "medfilt"}
+_FIT_CALLS = {"fit", "fit_transform", "cross_val_score", "cross_validate", "cross_val_predict",
+              "train_test_split", "OLS", "Logit", "GLM", "ols", "logit", "glm", "DMatrix",
+              "Dataset"}
+_PREDICTIVE = {"predict", "predict_proba", "score", "cross_val_score", "cross_validate",
+               "cross_val_predict", "train_test_split", "TimeSeriesSplit", "forecast",
+               "accuracy_score", "roc_auc_score", "mean_squared_error", "r2_score",
+               "mean_absolute_error", "f1_score", "log_loss"}
+
+
+def _centred_window(call, model) -> str | None:  # type: ignore[no-untyped-def]
+    """How `call` looks ahead: a centred rolling window, a centred filter, a 'same' convolution."""
+    last = call.last
+    if last == "rolling" and call.kwarg_value("center") is True:
+        return "`rolling(..., center=True)`"
+    if last in _CENTRED_FILTERS and (call.name or "").startswith("scipy") and \
+            call.kwarg_value("origin", 0) in (0, None):
+        return f"`{last}` (a centred / zero-phase filter)"
+    if (last == "convolve" and call.kwarg_value("mode") == "same") or (
+            last == "convolve" and len(call.node.args) >= 3 and isinstance(
+                call.node.args[2], ast.Constant) and call.node.args[2].value == "same"):
+        return "`np.convolve(..., mode='same')` (a centred kernel)"
+    return None
+
+
+def _shifted_after(stmt: ast.stmt, call: ast.Call) -> bool:
+    """`x.rolling(5, center=True).mean().shift(3)`: shifted back into the past."""
+    for sub in ast.walk(stmt):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                sub.func.attr == "shift" and any(n is call for n in ast.walk(sub.func.value)):
+            arg = sub.args[0] if sub.args else next(
+                (k.value for k in sub.keywords if k.arg == "periods"), None)
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, int) and arg.value > 0:
+                return True
+    return False
+
+
+def _defined(stmt: ast.stmt) -> tuple[str | None, str | None]:
+    """(frame, column) for `df["c"] = ...`, (name, None) for `s = ...`."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+        [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else [])
+    for t in targets:
+        if isinstance(t, ast.Name):
+            return t.id, None
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            sl = t.slice
+            if isinstance(sl, ast.Constant) and isinstance(sl.value, str):
+                return t.value.id, sl.value
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+            return t.value.id, t.attr
+    return None, None
+
+
+def _assign_col(call_node: ast.AST, stmt: ast.stmt) -> tuple[str | None, str | None]:
+    """`df = df.assign(smooth=x.rolling(..., center=True).mean())`."""
+    for sub in ast.walk(stmt):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                sub.func.attr == "assign":
+            for k in sub.keywords:
+                if k.arg and any(n is call_node for n in ast.walk(k.value)):
+                    name, _ = _defined(stmt)
+                    return name, k.arg
+    return None
+
+
+@rule("target_leakage.centered_window_feature",
+      title="Centred window (future values) in a model's feature or target")
+def centered_window_feature(ev: Evidence) -> Iterator[Finding]:
+    """A centred rolling mean / zero-phase filter at time t averages values after t. Used as a
+    feature (or target) of a model that is evaluated out of sample, it hands the model the
+    future it is meant to predict. Trailing windows, or centred ones shifted back by at least
+    half the window, are fine; so is smoothing only for a plot or a description."""
+    if ev.tree is None:
+        return
+    model = ev.model
+    calls = model.calls
+    if not any(c.last in _PREDICTIVE for c in calls):
+        return
+    fits = [c for c in calls if c.last in _FIT_CALLS]
+    if not fits:
+        return
+    strings = model.string_constants
+    for c in calls:
+        how = _centred_window(c, model)
+        if how is None or _shifted_after(c.stmt, c.node):
+            continue
+        got = _assign_col(c.node, c.stmt)
+        frame, col = got if got else _defined(c.stmt)
+        # a `df["col"] = ...` definition is itself one mention of the column's name
+        need = 2 if not got and col and col in strings else 1
+        if frame is None:
+            continue
+        fed: list[int] = []
+        for f in fits:
+            if f.line < c.line:
+                continue
+            args = list(f.node.args) + [k.value for k in f.node.keywords]
+            if isinstance(f.node.func, ast.Attribute):
+                args.append(f.node.func.value)
+            if not any(model.expr_depends_on(a, frame) for a in args):
+                continue
+            if col is None:
+                fed.append(f.line)
+                continue
+            mentioned = sum(1 for s in strings if s == col or (re.search(
+                r"(?<![\w])" + re.escape(col) + r"(?![\w])", s) and "~" in s))
+            wide = any(d.last in ("drop", "select_dtypes", "pop") for d in calls
+                       if d.line > c.line)
+            if mentioned >= need or wide:
+                fed.append(f.line)
+        if not fed:
+            continue
+        what = f"`{frame}.{col}`" if col else f"`{frame}`"
+        yield Finding(
+            explanation=(f"Line {c.line} builds {what} with {how}: the value at time t "
+                         "averages observations after t. It then feeds the model fitted on "
+                         f"line {fed[0]} and evaluated out of sample, so every prediction "
+                         "already sees part of the future it is scored on (for a target "
+                         "defined by the next period, the feature contains it). The reported "
+                         "accuracy is not achievable in real time."),
+            severity="critical", confidence=0.85,
+            evidence={"lines": sorted({c.line, *fed[:3]}), "values": {}},
+            suggestion=("Use a trailing window (`rolling(k)` without `center=True`, or shift "
+                        "the centred result by `k // 2 + 1` periods), or a causal filter "
+                        "(`lfilter`, `ewm`), so each row only uses values up to its own time."))
+
+
+RULES = [target_in_features, feature_derived_from_target, target_named_feature,
+         centered_window_feature]
