@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..code_model import names_in as _names
+from ..code_model import root_name as _root
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
 from ..rule import rule
@@ -79,23 +81,8 @@ def _call_last(node: ast.Call) -> str:
     return ""
 
 
-def _root(node: ast.AST | None) -> str | None:
-    while node is not None:
-        if isinstance(node, ast.Name):
-            return node.id
-        if isinstance(node, ast.Attribute | ast.Subscript):
-            node = node.value
-        elif isinstance(node, ast.Call):
-            node = node.func
-        else:
-            return None
-    return None
 
 
-def _names(node: ast.AST | None) -> set[str]:
-    if node is None:
-        return set()
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _tokens(name: str) -> list[str]:
