@@ -11,6 +11,7 @@ aliases (`pd`, `np`, `stats`, `sm`, `smf`) as a last resort.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -128,6 +129,23 @@ def root_name(node: ast.AST | None) -> str | None:
         else:
             return None
     return None
+
+
+def called_name(node: ast.Call) -> str:
+    """The last component of what a call calls: `fit` for `model.fit(...)`, `len` for
+    `len(...)`, '' for anything else (`f()()`, a subscript)."""
+    f = node.func
+    if isinstance(f, ast.Attribute):
+        return f.attr
+    if isinstance(f, ast.Name):
+        return f.id
+    return ""
+
+
+def name_tokens(name: str) -> list[str]:
+    """Lower-case words of an identifier: `pValueAdj` and `p_value_adj` -> p, value, adj."""
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
+    return [t for t in re.split(r"[_\W]+", name.lower()) if t]
 
 
 def _bound_names(target: ast.AST) -> list[str]:

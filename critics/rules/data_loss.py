@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..code_model import called_name as _call_last
+from ..code_model import name_tokens as _tokens
 from ..code_model import names_in as _names
 from ..code_model import root_name as _root
 from ..evidence import Evidence, ObjectFacts
@@ -70,24 +72,6 @@ _REPORT_TEXT = re.compile(
     r"missing|nans?|null|fail\w*|kept|keep(?:ing)?|retain\w*|skipp\w*|invalid|unmatched|"
     r"coerc\w*|out of|rows?)\b")
 _INT_RE = re.compile(r"(?<![\d.])\d+(?![\d.])|\d+(?:\.\d+)?\s*%")
-
-
-def _call_last(node: ast.Call) -> str:
-    f = node.func
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    if isinstance(f, ast.Name):
-        return f.id
-    return ""
-
-
-
-
-
-
-def _tokens(name: str) -> list[str]:
-    name = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
-    return [t for t in re.split(r"[_\W]+", name.lower()) if t]
 
 
 def _str_list(node: ast.AST | None) -> list[str]:

@@ -419,7 +419,6 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
         )
 
 
-
 # -- linear models with normal errors on count outcomes -----------------------------------------
 
 _COUNT_GEN = re.compile(r"\b(?:poisson|negative_binomial|geometric|zipf|logseries|"

@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..code_model import called_name as _call_last
 from ..code_model import names_in as _names
 from ..code_model import root_name as _root
 from ..evidence import Evidence, ObjectFacts
@@ -167,15 +168,6 @@ def _context_of_tokens(toks: list[str]) -> str | None:
     if any(t in _TEST_TOKENS or t in _SHORT_TEST or t.endswith("test") for t in toks):
         return "test"
     return None
-
-
-def _call_last(node: ast.Call) -> str:
-    f = node.func
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    if isinstance(f, ast.Name):
-        return f.id
-    return ""
 
 
 def _fmt(v: float) -> str:
@@ -494,10 +486,6 @@ def _kind_of_class(name: str) -> str | None:
     if _REGRESSOR_RE.search(name):
         return "regressor"
     return None
-
-
-
-
 
 
 def _const_index(node: ast.AST) -> int | None:

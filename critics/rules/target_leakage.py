@@ -1195,8 +1195,6 @@ def an_src(ev: Evidence, node: ast.AST) -> str:
     return ev.model.src(node)[:60]
 
 
-
-
 # -- centred windows: values from the future in a feature or the target ---------------------
 
 _CENTRED_FILTERS = {"uniform_filter1d", "gaussian_filter1d", "median_filter", "uniform_filter",

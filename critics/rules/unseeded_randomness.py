@@ -17,11 +17,12 @@ runs, are not the issue. Kernel facts confirm an estimator's `random_state` is N
 from __future__ import annotations
 
 import ast
-import re
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..code_model import called_name as _call_last
+from ..code_model import name_tokens as _tokens
 from ..code_model import names_in as _names
 from ..code_model import root_name as _root
 from ..evidence import Evidence
@@ -116,24 +117,6 @@ MUTATORS = {"append", "extend", "insert", "add", "update", "fit", "partial_fit",
 INVARIANT_CALLS = {"len", "type", "isinstance", "get_params", "repr"}
 INVARIANT_ATTRS = {"shape", "columns", "dtypes", "dtype", "ndim", "size", "n_features_in_",
                    "feature_names_in_", "classes_", "n_classes_", "n_splits"}
-
-
-def _call_last(node: ast.Call) -> str:
-    f = node.func
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    if isinstance(f, ast.Name):
-        return f.id
-    return ""
-
-
-
-
-
-
-def _tokens(name: str) -> list[str]:
-    name = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
-    return [t for t in re.split(r"[_\W]+", name.lower()) if t]
 
 
 def _kw(node: ast.Call, name: str) -> ast.expr | None:
