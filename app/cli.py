@@ -75,7 +75,8 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
 
     data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-run-"))
     settings = _settings(data_dir=data_dir, pool_size=0)
-    service = NotebookService(settings, reviewer=settings.build_reviewer())
+    service = NotebookService(settings, reviewer=settings.build_reviewer(),
+                              generator=settings.build_generator())
     await service.start()
     try:
         try:
@@ -91,7 +92,7 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     finally:
         await service.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
-    failed = [r for r in results if not (r.acceptable or r.skipped)]
+    failed = [r for r in results if r.stops_a_run]  # blocked cells count as findings
     ran = {r.cell_id for r in results}
     for index, result in enumerate(results, 1):
         mark = "skipped" if result.skipped else result.status.value
@@ -99,7 +100,11 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
             mark += " (expected: raises-exception)"
         line = f"  [{index}] cell {result.cell_id}: {mark}"
         if result.error and not result.acceptable:
-            line += f" - {result.error['ename']}: {result.error['evalue']}"
+            first = result.error["evalue"].splitlines()[0] if result.error["evalue"] else ""
+            line += f" - {result.error['ename']}: {first}"
+        if result.escalation:
+            line += f"\n      escalated ({result.escalation['pattern']}): " \
+                    f"{result.escalation['question']}"
         print(line, file=sys.stderr)
         for finding in (result.critique or {}).get("findings", []):
             lines = ",".join(str(n) for n in finding.get("evidence", {}).get("lines", []))

@@ -13,6 +13,8 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from services.cell_review import CellReviewer
+from services.code_generator import CodeGenerator
 from services.notebook_service import NotebookService
 
 from .auth import require_token, require_token_or_query
@@ -27,13 +29,17 @@ except PackageNotFoundError:  # running from a source tree
     VERSION = "0.0.0+source"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, generator: CodeGenerator | None = None,
+               reviewer: CellReviewer | None = None) -> FastAPI:
+    """The app. `generator` and `reviewer` replace the ones the settings would build (tests
+    and the pytest plugin inject a scripted generator or their own rules)."""
     settings = settings or Settings()
     token = settings.ensure_token()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        service = NotebookService(settings, reviewer=settings.build_reviewer())
+        service = NotebookService(settings, reviewer=reviewer or settings.build_reviewer(),
+                                  generator=generator or settings.build_generator())
         await service.start()
         app.state.service = service
         try:

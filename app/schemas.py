@@ -45,10 +45,41 @@ class CriticOptions(Body):
         description="Rule ids, families or prefixes (`leakage.*`) to skip for this request.")
 
 
-class ExecuteRequest(CriticOptions):
+class RetryOptions(CriticOptions):
+    override_critic: bool = Field(
+        False, description="Critical findings do not block this run (the critique is still "
+        "stored, marked overridden; the override is journaled).")
+    override_by: str = Field("user", min_length=1, max_length=200,
+                             description="Who overrides (recorded with the override).")
+    auto_fix: bool | None = Field(
+        None, description="Rewrite failing or blocked cells with the code generator; "
+        "default from settings.")
+    max_error_retries: int | None = Field(
+        None, ge=0, le=20, description="Rewrites after runtime errors (default: cell metadata, "
+        "then settings).")
+    max_critique_retries: int | None = Field(
+        None, ge=0, le=20, description="Rewrites after ScientificValidityErrors (default: cell "
+        "metadata, then settings).")
+    replay_before_retry: bool | None = Field(
+        None, description="Re-run the earlier cells in a fresh kernel before each retry.")
+
+    def retry_options(self) -> dict[str, Any]:
+        return {"critic": self.critic, "disabled_rules": tuple(self.disabled_rules),
+                "override_critic": self.override_critic, "override_by": self.override_by,
+                "auto_fix": self.auto_fix, "max_error_retries": self.max_error_retries,
+                "max_critique_retries": self.max_critique_retries,
+                "replay_before_retry": self.replay_before_retry}
+
+
+class ExecuteRequest(RetryOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds for the cell.")
 
 
-class RunAllRequest(CriticOptions):
+class RunAllRequest(RetryOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds per cell.")
     stop_on_error: bool = True
+
+
+class AcceptFindings(Body):
+    by: str = Field("user", min_length=1, max_length=200, description="Who accepts them.")
+    reason: str = Field("", max_length=2000, description="Why the findings do not apply.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import (
@@ -19,6 +20,7 @@ from pydantic_settings import (
 )
 
 from services.cell_review import CellReviewer
+from services.code_generator import CodeGenerator
 from services.config import EngineConfig
 
 CONFIG_ENV = "NBCRITIC_CONFIG"  # path of an optional TOML file
@@ -42,18 +44,38 @@ class Settings(EngineConfig, BaseSettings):
     llm_max_retries: int = Field(2, ge=0, le=10,
                                  description="Retries after a 429/5xx/timeout (bounded backoff).")
 
+    generator_max_tokens: int = Field(4096, ge=256, le=64_000,
+                                      description="Largest reply of the code generator.")
+    generator_temperature: float | None = Field(
+        None, ge=0, le=1, description="Sampling temperature of the generator; unset: the "
+        "model's default (some recent models refuse the parameter).")
+
+    def _client(self) -> Any:
+        from services.anthropic_client import make_async_client
+
+        assert self.anthropic_api_key is not None
+        return make_async_client(self.anthropic_api_key.get_secret_value(),
+                                 base_url=self.anthropic_base_url, timeout=self.llm_timeout,
+                                 max_retries=self.llm_max_retries)
+
+    def build_generator(self) -> CodeGenerator | None:
+        """Claude writes and fixes code when an API key is set; None otherwise (prompt
+        cells get 409, failing cells keep their error)."""
+        if self.anthropic_api_key is None:
+            return None
+        from services.claude_generator import ClaudeCodeGenerator
+
+        return ClaudeCodeGenerator(self._client(), model=self.model,
+                                   max_tokens=self.generator_max_tokens,
+                                   temperature=self.generator_temperature)
+
     def build_reviewer(self) -> CellReviewer:
         """The critic step, with the Claude critic when a key is set and `critic_llm` is on."""
         llm = None
         if self.critic_llm and self.anthropic_api_key is not None:
             from critics.claude_critic import ClaudeCritic
-            from services.anthropic_client import make_async_client
 
-            client = make_async_client(self.anthropic_api_key.get_secret_value(),
-                                       base_url=self.anthropic_base_url,
-                                       timeout=self.llm_timeout,
-                                       max_retries=self.llm_max_retries)
-            llm = ClaudeCritic(client, model=self.model)
+            llm = ClaudeCritic(self._client(), model=self.model)
         return CellReviewer(self, llm=llm)
 
     @classmethod

@@ -189,7 +189,7 @@ def misses(scored: list[Scored]) -> str:
             lines.append(f"FP   {s.case.split} {s.case.id}: {got}")
         if s.errors:
             lines.append(f"ERR  {s.case.id}: {s.errors}")
-        if s.status != "ok":
+        if s.status not in ("ok", "scientific_validity_error"):  # blocked is a verdict
             lines.append(f"RUN  {s.case.id}: status {s.status}")
     return "\n".join(lines)
 

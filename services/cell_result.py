@@ -24,12 +24,24 @@ class CellResult:
     skipped: bool = False  # `skip-execution` tag, or not a code cell
     output_truncated: bool = False
     expected_error: bool = False  # `raises-exception` tag and the cell raised
-    critique: dict[str, Any] | None = None  # critics.Critique.to_dict() of an `ok` result
+    critique: dict[str, Any] | None = None  # critics.Critique.to_dict() of the last attempt
+    code: str | None = None  # the code of the last attempt (a retry rewrites the cell)
+    escalation: dict[str, Any] | None = None  # when the retry loop gave up: summary + question
+    override: dict[str, Any] | None = None  # the critic override applied to this run
+    tokens: dict[str, int] | None = None  # generator tokens spent on this run
 
     @property
     def acceptable(self) -> bool:
         """Ok, skipped, or an error the cell declares it expects (`raises-exception`)."""
         return self.status is CellStatus.OK or self.expected_error
+
+    @property
+    def stops_a_run(self) -> bool:
+        """Run-all stops here with `stop_on_error`: a runtime failure. A blocked result
+        (scientific_validity_error) does not stop it: the cell's variables exist, and the
+        later cells are run and reviewed too, so one run lists every finding."""
+        return not (self.acceptable or self.skipped
+                    or self.status is CellStatus.SCIENTIFIC_VALIDITY_ERROR)
 
     def as_dict(self) -> dict[str, Any]:
         """Shallow (the outputs are shared, not copied: a result is not changed once built)."""

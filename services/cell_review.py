@@ -112,6 +112,12 @@ class CellReviewer:
         evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms)
         return await self.critic.areview(evidence, disabled=plan.disabled)
 
+    async def namespace(self, session: KernelSession) -> dict[str, Any]:
+        """Shallow facts (type, shape, DataFrame dtypes) of every public name in the kernel:
+        what the code generator is told about the namespace. Silent and time-bounded."""
+        return await self._probe(session, {"names": "*", "mode": "namespace",
+                                           "budget_ms": self.config.introspection_budget_ms})
+
     async def _probe(self, session: KernelSession, request: dict[str, Any]) -> dict[str, Any]:
         installed = session.kernel_id in self._installed
         facts = await self._ask(session, user_expression(request, installed))

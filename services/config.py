@@ -55,3 +55,28 @@ class EngineConfig(BaseModel):
     introspection_timeout: float = Field(
         5.0, gt=0, description="Seconds before an introspection request is abandoned."
     )
+    # -- the retry loop -------------------------------------------------------------------
+    auto_fix: bool = Field(
+        True, description="Rewrite failing or blocked cells with the code generator (when one "
+        "is configured)."
+    )
+    max_error_retries: int = Field(
+        3, ge=0, le=20, description="Rewrites allowed after runtime errors, per cell run."
+    )
+    max_critique_retries: int = Field(
+        2, ge=0, le=20, description="Rewrites allowed after ScientificValidityErrors, per cell run."
+    )
+    cell_token_budget: int = Field(
+        60_000, ge=0,
+        description="Generator tokens (in + out) one cell run may spend (0: no limit).",
+    )
+    replay_before_retry: bool = Field(
+        False, description="Before a retry, start a fresh kernel and re-run the earlier cells "
+        "(for attempts that leave the namespace dirty)."
+    )
+    feedback_max_chars: int = Field(
+        4000, ge=200, description="Longest feedback text sent to the generator for one retry."
+    )
+    context_max_chars: int = Field(
+        12_000, ge=500, description="Budget for earlier cells, variables and lessons in prompts."
+    )

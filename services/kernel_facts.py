@@ -23,6 +23,7 @@ from typing import Any
 SKIP_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "display"}
 MAX_COLUMNS = 60
 MAX_VALUES = 200
+MAX_NAMESPACE = 80  # names listed for the code generator
 SAMPLE_ROWS = 100_000
 # Methods and functions a sample expression may call when it is re-evaluated: side-effect
 # free selections and conversions only.
@@ -91,7 +92,7 @@ def _numbers(seq: Any, limit: int = MAX_VALUES) -> list[float] | None:
             break
         n = _number(item)
         if n is None or isinstance(n, bool):
-            if isinstance(item, float) or (hasattr(item, "dtype") and item != item):
+            if isinstance(item, float) or (getattr(item, "ndim", None) == 0 and item != item):
                 continue  # NaN: skip, keep the rest
             return None
         out.append(float(n))
@@ -278,17 +279,53 @@ def sample_facts(value: Any) -> dict[str, Any]:
     return out
 
 
+MAX_GROUPS = 20
+
+
+def group_samples(name: str, obj: Any) -> list[dict[str, Any]]:
+    """Sample facts per group of a named collection of numeric samples, the form a test
+    unpacks (`f_oneway(*groups)`, `f_oneway(*(g for _, g in groups))`): a pandas SeriesGroupBy
+    (`df.groupby("g")["y"]`), or a list, tuple or dict of 1-D numeric arrays or Series. Each
+    group is one sample keyed `name[key]`, with line 0 (it is not a test argument)."""
+    cls = type(obj)
+    if (cls.__module__ or "").startswith("pandas") and cls.__name__ == "SeriesGroupBy":
+        if not 2 <= obj.ngroups <= MAX_GROUPS or len(obj.obj) > SAMPLE_ROWS:
+            return []
+        items = list(obj)
+    elif isinstance(obj, dict | list | tuple) and 2 <= len(obj) <= MAX_GROUPS:
+        items = list(obj.items()) if isinstance(obj, dict) else list(enumerate(obj))
+    else:
+        return []
+    total = 0
+    for _, value in items:
+        vmod = type(value).__module__ or ""
+        if not (vmod.startswith(("numpy", "pandas")) and getattr(value, "ndim", 0) == 1
+                and getattr(getattr(value, "dtype", None), "kind", "") in "iuf"):
+            return []  # not a collection of numeric samples
+        total += len(value)
+    if total > SAMPLE_ROWS:
+        return []
+    return [{"call": "", "line": 0, "arg": i, "expr": f"{name}[{key!r}]",
+             **sample_facts(value)} for i, (key, value) in enumerate(items)]
+
+
 def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
     t0 = time.perf_counter()
     if isinstance(request, str):
         request = json.loads(request)
     budget = float(request.get("budget_ms", 25.0)) / 1000
-    shallow = request.get("mode") == "before"
+    mode = request.get("mode")
+    shallow = mode in ("before", "namespace")
     objects: dict[str, Any] = {}
     samples: list[dict[str, Any]] = []
     errors: list[str] = []
     truncated = False
-    for name in request.get("names", []):
+    names = request.get("names", [])
+    if names == "*":  # the whole user namespace (context for the code generator)
+        names = [n for n in list(ns) if not n.startswith("_") and n not in SKIP_NAMES]
+        truncated = len(names) > MAX_NAMESPACE
+        names = names[:MAX_NAMESPACE]
+    for name in names:
         if time.perf_counter() - t0 > budget:
             truncated = True
             break
@@ -296,6 +333,11 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
             continue
         try:
             objects[name] = describe(name, ns[name], shallow=shallow)
+            if not shallow and objects[name].get("kind", "other") in ("other", "sequence"):
+                samples += group_samples(name, ns[name])
+            if mode == "namespace" and objects[name].get("kind") == "dataframe":
+                objects[name]["dtypes"] = {
+                    str(c): str(t) for c, t in list(ns[name].dtypes.items())[:MAX_COLUMNS]}
         except Exception as exc:
             errors.append(f"{name}: {type(exc).__name__}: {exc}")
     for spec in request.get("samples", []):

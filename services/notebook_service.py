@@ -21,6 +21,17 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from critics import CriticError, Critique
 
+from .cell_metadata import (
+    META,
+    Override,
+    apply_result,
+    cell_int,
+    cell_prompt,
+    clear_if_changed,
+    now_iso,
+    standing_override,
+    tags,
+)
 from .cell_result import CellResult
 from .cell_review import (
     CellReviewer,
@@ -29,8 +40,27 @@ from .cell_review import (
     prior_code_of,
     skip_reason,
 )
+from .code_generator import (
+    AttemptSummary,
+    CodeGenerator,
+    Generation,
+    GenerationContext,
+    GeneratorError,
+    TokenUsage,
+)
 from .config import EngineConfig
+from .error_analyzer import ErrorAnalyzer
 from .execution_events import ExecutionHub
+from .generation_context import build_context, earlier_cells, variables_from
+from .iteration_control import (
+    Action,
+    AttemptOutcome,
+    Cause,
+    Decision,
+    IterationController,
+    Pattern,
+    RetryBudgets,
+)
 from .journal import Event, Journal
 from .kernel_pool import KernelPool
 from .kernel_session import KernelSession, RawOutcome
@@ -42,11 +72,10 @@ from .notebook_store import (
     parse_notebook,
 )
 from .outputs import OutputCollector
+from .scientific_validity import blocking_findings, jupyter_error, validity_error
 from .status import CellStatus, ExecutionState
 
 log = logging.getLogger(__name__)
-
-META = "nbcritic"  # cell.metadata key this service owns
 
 
 class CellNotExecutable(Exception):
@@ -59,15 +88,27 @@ class ExecuteOptions:
     stop_on_error: bool = True  # run-all: stop at the first cell that is not ok
     critic: bool = True  # review `ok` results (when the critic is enabled in settings)
     disabled_rules: tuple[str, ...] = ()  # per request, on top of settings and cell metadata
+    override_critic: bool = False  # critical findings do not block this run
+    override_by: str = "user"  # recorded with an override
+    auto_fix: bool | None = None  # None -> config.auto_fix
+    max_error_retries: int | None = None  # None -> cell metadata, then config
+    max_critique_retries: int | None = None
+    replay_before_retry: bool | None = None  # None -> config.replay_before_retry
 
 
-def cell_prompt(cell: NotebookNode) -> str | None:
-    prompt = cell.get("metadata", {}).get(META, {}).get("prompt")
-    return prompt if isinstance(prompt, str) and prompt.strip() else None
+@dataclass
+class AttemptRun:
+    """One executed attempt: what the controller needs and what the cell will keep."""
 
-
-def _tags(cell: NotebookNode) -> set[str]:
-    return set(cell.get("metadata", {}).get("tags", []))
+    outcome: AttemptOutcome
+    record: dict[str, Any]
+    collector: OutputCollector
+    raw: RawOutcome
+    session: KernelSession
+    error: dict[str, Any] | None
+    critique: dict[str, Any] | None
+    override: dict[str, Any] | None
+    namespace: dict[str, Any] | None  # kernel variables read after a failure
 
 
 def _iso(ts: float) -> str:
@@ -75,9 +116,12 @@ def _iso(ts: float) -> str:
 
 
 class NotebookService:
-    def __init__(self, config: EngineConfig, *, reviewer: CellReviewer | None = None):
+    def __init__(self, config: EngineConfig, *, reviewer: CellReviewer | None = None,
+                 generator: CodeGenerator | None = None):
         self.config = config
         self.reviewer = reviewer or CellReviewer(config)
+        self.generator = generator  # None: prompt cells get 409, failing cells no auto-fix
+        self.analyzer = ErrorAnalyzer()
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes)
         self.journal = Journal(config.data_dir / "journal.sqlite3")
@@ -188,9 +232,26 @@ class NotebookService:
                 cell.source = source
             if prompt is not None:
                 cell.metadata.setdefault(META, {})["prompt"] = prompt
+            clear_if_changed(cell)  # new code or prompt: an override no longer applies
             return cell
 
         return await self.store.update(notebook_id, change)
+
+    async def accept_findings(self, notebook_id: str, cell_id: str, *, by: str = "user",
+                              reason: str = "") -> dict[str, Any]:
+        """The user accepts the cell's findings: its current code and prompt run unblocked
+        until either changes. Journaled as `override_applied`."""
+        from .cell_metadata import accept_findings
+
+        def change(nb: NotebookNode) -> dict[str, Any]:
+            _, cell = find_cell(nb, cell_id)
+            return accept_findings(cell, by, reason)
+
+        record = await self.store.update(notebook_id, change)
+        # not part of an execution: its own journal id, found by notebook_events()
+        self.journal.append(f"override-{uuid.uuid4().hex}", notebook_id, cell_id,
+                            "override_applied", {**record, "how": "accepted"})
+        return record
 
     async def delete_cell(self, notebook_id: str, cell_id: str) -> None:
         def change(nb: NotebookNode) -> None:
@@ -258,8 +319,7 @@ class NotebookService:
     def _check_executable(self, cell: NotebookNode) -> None:
         if cell.cell_type != "code":
             raise CellNotExecutable(f"cell {cell.id} is a {cell.cell_type} cell, not code")
-        if not cell.source.strip() and cell_prompt(cell) is not None:
-            # Seam for the code generator (issue 4): a prompt cell needs one.
+        if not cell.source.strip() and cell_prompt(cell) is not None and self.generator is None:
             raise CellNotExecutable(
                 f"cell {cell.id} has a prompt but no code, and no code generator is configured "
                 "(set ANTHROPIC_API_KEY)"
@@ -277,7 +337,7 @@ class NotebookService:
                 for cell_id in cell_ids:
                     result = await self._run_cell(execution_id, notebook_id, cell_id, options)
                     results.append(result)
-                    if options.stop_on_error and not (result.acceptable or result.skipped):
+                    if options.stop_on_error and result.stops_a_run:
                         break
         except asyncio.CancelledError:
             summary["reason"] = "cancelled: the service is stopping"
@@ -299,26 +359,98 @@ class NotebookService:
 
     async def _run_cell(self, execution_id: str, notebook_id: str, cell_id: str,
                         options: ExecuteOptions) -> CellResult:
-        """DESIGN.md's flow for one cell. Critic (issue 3) and retry (issue 4) plug in at the
-        marked seams; today one attempt runs and its result is final."""
+        """DESIGN.md's flow for one cell: attempts until the controller says `proceed` or
+        `escalate`. Each retry waits for the previous execute reply (no aborted requests)."""
         # 1. load the cell
         cell = self.get_cell(notebook_id, cell_id)
         result = CellResult(notebook_id, cell_id, execution_id, CellStatus.OK)
-        if cell.cell_type != "code" or "skip-execution" in _tags(cell):
+        if cell.cell_type != "code" or "skip-execution" in tags(cell):
             result.skipped = True
             self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
             return result
         self._check_executable(cell)
-        code = cell.source
-        review = self._review_plan(notebook_id, cell, options)
+        prompt = cell_prompt(cell)
+        controller = IterationController(self._budgets(cell, options),
+                                         can_generate=self._auto_fix(options),
+                                         max_feedback_chars=self.config.feedback_max_chars)
+        override = self._override_for(cell, options)
+        token_budget = cell_int(cell, "token_budget", upper=10**9)
+        if token_budget is None:
+            token_budget = self.config.cell_token_budget
         # 2. the notebook's kernel (we hold the notebook's execution lock)
         session = await self._kernel_for(notebook_id, execution_id)
+        tokens = TokenUsage()
+        code, generation, cause = cell.source, None, None
+        if not code.strip():  # a prompt cell: the generator writes its code first
+            assert self.generator is not None and prompt is not None  # _check_executable
+            try:
+                context = await self._context(notebook_id, cell_id, session)
+                generation = await self.generator.generate(prompt, context)
+            except GeneratorError as exc:
+                return await self._generation_failed(result, controller, str(exc))
+            tokens += generation.usage
+            code = generation.code
+        runs: list[AttemptRun] = []
+        escalation: dict[str, Any] | None = None
+        while True:
+            # 3-6. execute, analyse an error, review an `ok` result, block or override
+            run = await self._attempt(execution_id, notebook_id, cell, session, code,
+                                      len(runs) + 1, options, override, cause, generation)
+            runs.append(run)
+            session = run.session
+            # 7. iteration control
+            outcomes = [r.outcome for r in runs]
+            decision = controller.decide(outcomes)
+            if decision.action is Action.RETRY and token_budget and tokens.total >= token_budget:
+                decision = controller.escalate(
+                    outcomes, Pattern.TOKEN_BUDGET, f"{tokens.total} of {token_budget} tokens")
+            if decision.action is Action.RETRY:
+                generation, decision = await self._rewrite(execution_id, notebook_id, cell,
+                                                           session, runs, prompt, decision,
+                                                           controller)
+                if generation is not None:
+                    tokens += generation.usage
+                    code, cause = generation.code, decision.cause
+                    if self._replay(options):
+                        session = await self._replay_earlier(execution_id, notebook_id, cell_id)
+                    continue
+            if decision.action is Action.ESCALATE:
+                escalation = decision.escalation
+                self.hub.emit(execution_id, notebook_id, cell_id, "escalated", escalation or {})
+            break
+        # 8. persist the last attempt: its code, outputs, status, and the whole history
+        last = runs[-1]
+        status = last.outcome.status
+        result.status = status
+        result.code = code
+        result.error = last.error
+        result.critique = last.critique
+        result.override = last.override
+        result.escalation = escalation
+        result.tokens = tokens.to_dict() if tokens.total else None
+        result.execution_count = last.record["execution_count"]
+        result.outputs = [dict(o) for o in last.collector.outputs()]
+        result.output_truncated = last.collector.truncated
+        result.expected_error = status is CellStatus.ERROR and "raises-exception" in tags(cell)
+        result.started_at = runs[0].record["started_at"]
+        result.finished_at = _iso(last.raw.finished)
+        result.duration_ms = round(sum(r.record["duration_ms"] for r in runs), 3)
+        result.attempts = [r.record for r in runs]
+        await self._persist(result, last.collector)
+        return result
+
+    async def _attempt(self, execution_id: str, notebook_id: str, cell: NotebookNode,
+                       session: KernelSession, code: str, number: int,
+                       options: ExecuteOptions, override: Override | None,
+                       cause: Cause | None, generation: Generation | None) -> AttemptRun:
+        cell_id = cell.id
+        review = self._review_plan(notebook_id, cell, options, code)
         if review is not None:
             await self.reviewer.read_before(session, review)
-        # 3. execute, collecting IOPub into nbformat outputs
-        attempt_no = 1
-        self.hub.emit(execution_id, notebook_id, cell_id, "attempt_started",
-                      {"attempt": attempt_no, "code": code})
+        self.hub.emit(execution_id, notebook_id, cell_id, "attempt_started", {
+            "attempt": number, "code": code, "cause": cause.value if cause else None,
+            "generated": generation is not None,
+            "tokens": generation.usage.to_dict() if generation else None})
         collector = OutputCollector(self.config.output_budget_bytes)
         on_message = self._output_sink(execution_id, notebook_id, cell_id, collector)
         timeout = options.timeout or self.config.cell_timeout
@@ -335,30 +467,161 @@ class NotebookService:
         if error and not collector.error:
             collector.add_error(error)  # visible in JupyterLab as well
         # 5. review an `ok` result from execution evidence
+        critique: dict[str, Any] | None = None
+        applied: dict[str, Any] | None = None
         if status is CellStatus.OK and review is not None:
-            result.critique = await self._critique(session, review, code, collector)
-            self.hub.emit(execution_id, notebook_id, cell_id, "critique", result.critique)
+            critique = await self._critique(session, review, code, collector)
+            blocking = blocking_findings(critique, self.config.critic_min_confidence)
+            if blocking and override is not None:
+                # 6'. the user's override: the critique is kept, marked, and journaled
+                applied = {**override.to_dict(), "attempt": number,
+                           "findings": [f.rule_id for f in blocking]}
+                critique["overridden"] = applied
+                self.hub.emit(execution_id, notebook_id, cell_id, "override_applied", applied)
+            elif blocking:
+                # 6. a logical execution error: ScientificValidityError
+                status = CellStatus.SCIENTIFIC_VALIDITY_ERROR
+                error = validity_error(blocking)
+                collector.add_error(jupyter_error(error))
+            self.hub.emit(execution_id, notebook_id, cell_id, "critique",
+                          {**critique, "attempt": number})
         elif status is CellStatus.OK:
-            result.critique = {**Critique(skipped=True).to_dict(),
-                               "reason": self._skip_reason(cell, options)}
-        # 4/6/7. seams: ErrorAnalyzer on `error`, ScientificValidityError, iteration control.
-        result.status = status
-        result.error = error
-        result.execution_count = collector.execution_count or (raw.reply or {}).get(
-            "execution_count")
-        result.outputs = [dict(o) for o in collector.outputs()]
-        result.output_truncated = collector.truncated
-        result.expected_error = status is CellStatus.ERROR and "raises-exception" in _tags(cell)
-        result.started_at, result.finished_at = _iso(raw.started), _iso(raw.finished)
-        result.duration_ms = round((raw.finished - raw.started) * 1000, 3)
-        result.attempts = [{
-            "attempt": attempt_no, "code": code, "status": status.value,
-            "started_at": result.started_at, "duration_ms": result.duration_ms,
-            "execution_count": result.execution_count, "error": error,
-        }]
-        # 8. persist outputs and metadata
-        await self._persist(result, collector)
+            critique = {**Critique(skipped=True).to_dict(),
+                        "reason": self._skip_reason(cell, options)}
+        execution_count = collector.execution_count or (raw.reply or {}).get("execution_count")
+        # 4. structured feedback for an error (this attempt's own code and traceback)
+        feedback, namespace = None, None
+        expected = status is CellStatus.ERROR and "raises-exception" in tags(cell)
+        if status is CellStatus.ERROR and not expected:
+            namespace = await self.reviewer.namespace(session)
+        if status in (CellStatus.ERROR, CellStatus.SCIENTIFIC_VALIDITY_ERROR) and not expected:
+            feedback = self.analyzer.analyze(error or {}, code, execution_count=execution_count,
+                                             variables=variables_from(namespace or {}))
+        started = _iso(raw.started)
+        record: dict[str, Any] = {
+            "attempt": number, "code": code, "status": status.value,
+            "cause": cause.value if cause else None, "generated": generation is not None,
+            "started_at": started,
+            "duration_ms": round((raw.finished - raw.started) * 1000, 3),
+            "execution_count": execution_count,
+            "error": jupyter_error(error) if error else None,
+            "findings": (error or {}).get("findings"),
+            "analysis": feedback.to_dict() if feedback is not None else None,
+            "feedback": None,  # set when a retry sends feedback about this attempt
+            "tokens": generation.usage.to_dict() if generation else None,
+            "explanation": generation.explanation if generation else None,
+        }
+        return AttemptRun(AttemptOutcome(number, code, status, feedback), record, collector,
+                          raw, self._kernels.get(notebook_id, session), error, critique,
+                          applied, namespace)
+
+    async def _rewrite(self, execution_id: str, notebook_id: str, cell: NotebookNode,
+                       session: KernelSession, runs: list[AttemptRun], prompt: str | None,
+                       decision: Decision, controller: IterationController
+                       ) -> tuple[Generation | None, Decision]:
+        """Ask the generator to fix the last attempt; a failure or a repeat escalates."""
+        cell_id = cell.id
+        last = runs[-1]
+        last.record["feedback"] = decision.feedback
+        outcomes = [r.outcome for r in runs]
+        self.hub.emit(execution_id, notebook_id, cell_id, "retry_scheduled", {
+            "attempt": len(runs) + 1, "after_attempt": len(runs),
+            "cause": decision.cause.value if decision.cause else None,
+            "feedback": decision.feedback, "retries_used": decision.retries_used,
+            "budgets": {"error_retries": controller.budgets.error_retries,
+                        "critique_retries": controller.budgets.critique_retries}})
+        history = [AttemptSummary(r.outcome.attempt, r.outcome.code, r.outcome.status.value,
+                                  r.record.get("feedback") or "") for r in runs[:-1]]
+        assert self.generator is not None and decision.feedback is not None
+        try:
+            context = await self._context(notebook_id, cell_id, session, last.namespace)
+            generation = await self.generator.fix(prompt, last.outcome.code, decision.feedback,
+                                                  history, context)
+        except GeneratorError as exc:
+            return None, controller.escalate(outcomes, Pattern.GENERATOR_FAILED, str(exc))
+        repeated = controller.check_candidate(generation.code, outcomes)
+        if repeated is not None:
+            return None, repeated
+        return generation, decision
+
+    async def _generation_failed(self, result: CellResult, controller: IterationController,
+                                 detail: str) -> CellResult:
+        """A prompt cell whose code could not be generated: an error, escalated."""
+        now = now_iso()
+        result.status = CellStatus.ERROR
+        result.error = {"ename": "CodeGenerationError", "evalue": detail, "traceback": []}
+        result.escalation = controller.escalate_without_attempt(Pattern.GENERATOR_FAILED,
+                                                                detail)
+        result.outputs = [{"output_type": "error", **result.error}]
+        result.started_at = result.finished_at = now
+        self.hub.emit(result.execution_id, result.notebook_id, result.cell_id, "escalated",
+                      result.escalation)
+        await self._persist(result, OutputCollector(self.config.output_budget_bytes))
         return result
+
+    async def _context(self, notebook_id: str, cell_id: str, session: KernelSession,
+                       namespace: dict[str, Any] | None = None) -> GenerationContext:
+        """Earlier cells and the kernel's variables (read now unless already read)."""
+        if namespace is None:
+            namespace = await self.reviewer.namespace(session)
+        try:
+            nb = self.store.peek(notebook_id)
+        except NotebookNotFound:
+            nb = NotebookNode(cells=[])
+        # lessons from earlier runs are issue 6's lessons store; the slot is in the context
+        return build_context(nb, cell_id, namespace, lessons=[],
+                             max_chars=self.config.context_max_chars)
+
+    async def _replay_earlier(self, execution_id: str, notebook_id: str,
+                              cell_id: str) -> KernelSession:
+        """A fresh kernel with the earlier code cells re-run (their outputs are not kept):
+        the retry starts from the namespace the notebook builds, not the failed attempt's."""
+        await self._drop_kernel(notebook_id)
+        session = await self._kernel_for(notebook_id, execution_id)
+        try:
+            sources = earlier_cells(self.store.peek(notebook_id), cell_id)
+        except NotebookNotFound:
+            sources = []
+        failed: int | None = None
+        for index, source in enumerate(sources):
+            raw = await session.execute(source, timeout=self.config.cell_timeout,
+                                        interrupt_grace=self.config.interrupt_grace,
+                                        on_message=_discard)
+            if (raw.reply or {}).get("status") != "ok":
+                failed = index
+                break
+        self.hub.emit(execution_id, notebook_id, cell_id, "replay", {
+            "kernel_id": session.kernel_id, "cells": len(sources),
+            "ok": failed is None, "failed_cell_index": failed})
+        return session
+
+    def _budgets(self, cell: NotebookNode, options: ExecuteOptions) -> RetryBudgets:
+        """Request, then cell metadata, then settings."""
+        def pick(requested: int | None, key: str, default: int) -> int:
+            if requested is not None:
+                return requested
+            from_cell = cell_int(cell, key)
+            return default if from_cell is None else from_cell
+
+        return RetryBudgets(
+            pick(options.max_error_retries, "max_error_retries", self.config.max_error_retries),
+            pick(options.max_critique_retries, "max_critique_retries",
+                 self.config.max_critique_retries))
+
+    def _auto_fix(self, options: ExecuteOptions) -> bool:
+        wanted = self.config.auto_fix if options.auto_fix is None else options.auto_fix
+        return wanted and self.generator is not None
+
+    def _replay(self, options: ExecuteOptions) -> bool:
+        if options.replay_before_retry is None:
+            return self.config.replay_before_retry
+        return options.replay_before_retry
+
+    def _override_for(self, cell: NotebookNode, options: ExecuteOptions) -> Override | None:
+        if options.override_critic:
+            return Override("flag", options.override_by, now_iso(),
+                            "override_critic in the execute request")
+        return standing_override(cell, cell.source, cell_prompt(cell))
 
     async def _critique(self, session: KernelSession, review: ReviewPlan, code: str,
                         collector: OutputCollector) -> dict[str, Any]:
@@ -378,15 +641,15 @@ class NotebookService:
             return "the request asked for no critique"
         return skip_reason(cell) or "skipped"
 
-    def _review_plan(self, notebook_id: str, cell: NotebookNode,
-                     options: ExecuteOptions) -> ReviewPlan | None:
+    def _review_plan(self, notebook_id: str, cell: NotebookNode, options: ExecuteOptions,
+                     code: str) -> ReviewPlan | None:
         if not (self.config.critic_enabled and options.critic) or skip_reason(cell):
             return None
         try:
             prior = prior_code_of(self.store.peek(notebook_id), cell.id)
         except NotebookNotFound:
             prior = ""
-        return self.reviewer.plan(cell.source, prior,
+        return self.reviewer.plan(code, prior,
                                   cell_disabled_rules(cell) + list(options.disabled_rules))
 
     def _output_sink(self, execution_id: str, notebook_id: str, cell_id: str,
@@ -583,33 +846,6 @@ class NotebookService:
                         await self._drop_kernel(notebook_id)
 
 
-def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
-    """Write one cell result (CellResult.as_dict()) into the notebook; False if the cell is gone."""
-    try:
-        _, cell = find_cell(nb, result["cell_id"])
-    except CellNotFound:
-        return False
-    cell.outputs = [NotebookNode(o) for o in result["outputs"]]
-    cell.execution_count = result["execution_count"]
-    meta = cell.metadata.setdefault(META, {})
-    meta.update({
-        "status": result["status"],
-        "execution_id": result["execution_id"],
-        "timing": {"started_at": result["started_at"], "finished_at": result["finished_at"],
-                   "duration_ms": result["duration_ms"]},
-        "attempts": result["attempts"],
-    })
-    if result.get("output_truncated"):
-        meta["output_truncated"] = True
-    else:
-        meta.pop("output_truncated", None)
-    if result.get("critique") is not None:
-        meta["critique"] = result["critique"]
-    else:  # an error or a skipped cell: an older critique is about outputs that are gone
-        meta.pop("critique", None)
-    return True
-
-
 def _overall(results: list[CellResult]) -> str:
     for result in results:
         if not (result.acceptable or result.skipped):
@@ -638,3 +874,7 @@ def _error_of(status: CellStatus, raw: RawOutcome, collector: OutputCollector,
                 ("ename", "evalue", "traceback")}
     return None
 
+
+
+def _discard(_msg: dict[str, Any]) -> None:
+    """Outputs of replayed cells are not kept (they ran before and kept theirs)."""

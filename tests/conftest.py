@@ -49,9 +49,9 @@ def free_port() -> int:
 class LiveServer:
     """uvicorn serving the app on 127.0.0.1 in a background thread."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, **app_kwargs: Any):
         self.settings = settings
-        self.app = create_app(settings)
+        self.app = create_app(settings, **app_kwargs)
         self.port = free_port()
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)

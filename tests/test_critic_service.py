@@ -71,7 +71,9 @@ async def _run(svc: NotebookService, *sources: str, **options: Any) -> list[Any]
 
 async def test_critique_in_result_metadata_and_journal(critic_service: NotebookService) -> None:
     (result,) = await _run(critic_service, "print('hello')")
-    assert result.status.value == "ok"  # a finding does not change the status (issue 4 will)
+    # a critical finding at confidence 0.9 (>= 0.8) blocks: a logical error, not `ok`
+    assert result.status.value == "scientific_validity_error"
+    assert result.error["ename"] == "ScientificValidityError"
     findings = result.critique["findings"]
     assert [f["rule_id"] for f in findings] == ["test.flags_print"]
     assert findings[0]["severity"] == "critical" and findings[0]["confidence"] == 0.9

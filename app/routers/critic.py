@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from app.deps import Service
 from app.errors import ApiError
+from app.schemas import AcceptFindings
 
 router = APIRouter(prefix="/api", tags=["critic"])
 
@@ -25,12 +26,40 @@ async def get_critique(notebook_id: str, cell_id: str, service: Service) -> dict
             "status": cell.metadata["nbcritic"].get("status"), "critique": critique}
 
 
+@router.post("/notebooks/{notebook_id}/cells/{cell_id}/critique/accept")
+async def accept_findings(notebook_id: str, cell_id: str, service: Service,
+                          body: AcceptFindings | None = None) -> dict[str, Any]:
+    """Accept the cell's findings: its current code and prompt are no longer blocked by the
+    critic (the critique still runs, marked overridden) until the code or prompt changes."""
+    body = body or AcceptFindings()
+    record = await service.accept_findings(notebook_id, cell_id, by=body.by,
+                                           reason=body.reason)
+    return {"notebook_id": notebook_id, "cell_id": cell_id, "override": record}
+
+
+@router.get("/notebooks/{notebook_id}/cells/{cell_id}/attempts")
+async def get_attempts(notebook_id: str, cell_id: str, service: Service) -> dict[str, Any]:
+    """The attempts of the cell's last run (code, status, error or findings, feedback sent,
+    tokens, duration), the escalation if the retry loop gave up, and overrides."""
+    cell = service.get_cell(notebook_id, cell_id)
+    meta = cell.metadata.get("nbcritic", {})
+    return {"notebook_id": notebook_id, "cell_id": cell_id, "status": meta.get("status"),
+            "attempts": meta.get("attempts", []), "escalation": meta.get("escalation"),
+            "override": meta.get("override"), "last_override": meta.get("last_override"),
+            "blocked": meta.get("blocked"), "tokens": meta.get("tokens")}
+
+
 @router.get("/critic")
 async def critic_settings(service: Service) -> dict[str, Any]:
     config = service.config
     return {"enabled": config.critic_enabled, "min_confidence": config.critic_min_confidence,
             "disabled_rules": config.critic_disabled_rules,
-            "llm": service.reviewer.critic.llm is not None}
+            "llm": service.reviewer.critic.llm is not None,
+            "generator": service.generator is not None, "auto_fix": config.auto_fix,
+            "max_error_retries": config.max_error_retries,
+            "max_critique_retries": config.max_critique_retries,
+            "cell_token_budget": config.cell_token_budget,
+            "replay_before_retry": config.replay_before_retry}
 
 
 @router.get("/critic/rules")

@@ -33,8 +33,7 @@ async def execute_cell(notebook_id: str, cell_id: str, service: Service, run_asy
     """Execute one cell. Waits for the final result unless `Prefer: respond-async` or
     `?wait=false` asks for an execution resource (202 + Location)."""
     body = body or ExecuteRequest()
-    options = ExecuteOptions(timeout=body.timeout, critic=body.critic,
-                             disabled_rules=tuple(body.disabled_rules))
+    options = ExecuteOptions(timeout=body.timeout, **body.retry_options())
     execution_id = service.start_execution(notebook_id, [cell_id], options)
     if run_async:
         return _accepted(execution_id)
@@ -54,7 +53,7 @@ async def run_all(notebook_id: str, service: Service, run_async: Async,
     """Run every code cell in order (stopping at the first failure unless told otherwise)."""
     body = body or RunAllRequest()
     options = ExecuteOptions(timeout=body.timeout, stop_on_error=body.stop_on_error,
-                             critic=body.critic, disabled_rules=tuple(body.disabled_rules))
+                             **body.retry_options())
     execution_id = service.start_execution(notebook_id, None, options)
     if run_async:
         return _accepted(execution_id)

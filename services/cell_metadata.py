@@ -1,0 +1,151 @@
+"""What the service reads from and writes to `cell.metadata["nbcritic"]`.
+
+Read: the prompt, per-cell retry budgets and token budget, an accepted override.
+Written (by `apply_result`): status, timing, attempts, critique, escalation, the override
+in force, and `blocked` (the fingerprint of code and prompt that ended in a
+ScientificValidityError: re-running them unchanged is the user's override).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from nbformat import NotebookNode
+
+from .notebook_store import CellNotFound, find_cell
+from .status import CellStatus
+
+META = "nbcritic"  # cell.metadata key this service owns
+MAX_CELL_BUDGET = 20
+
+
+def nbmeta(cell: NotebookNode) -> dict[str, Any]:
+    meta = cell.get("metadata", {}).get(META, {})
+    return meta if isinstance(meta, dict) else {}
+
+
+def cell_prompt(cell: NotebookNode) -> str | None:
+    prompt = nbmeta(cell).get("prompt")
+    return prompt if isinstance(prompt, str) and prompt.strip() else None
+
+
+def tags(cell: NotebookNode) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def fingerprint(code: str, prompt: str | None) -> str:
+    """Identity of what the user asked to run: code and prompt (whitespace at the ends
+    ignored, as editors add and strip trailing newlines)."""
+    text = code.strip() + "\0" + (prompt or "").strip()
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cell_int(cell: NotebookNode, key: str, upper: int = MAX_CELL_BUDGET) -> int | None:
+    """A per-cell integer setting, ignored unless it is a sane non-negative int."""
+    value = nbmeta(cell).get(key)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= upper:
+        return value
+    return None
+
+
+@dataclass
+class Override:
+    """An override in force for one run: who, when, and how it came about."""
+
+    how: str  # "flag" (override_critic in the request) | "accepted" | "unchanged_rerun"
+    by: str
+    at: str
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"how": self.how, "by": self.by, "at": self.at, "reason": self.reason}
+
+
+def standing_override(cell: NotebookNode, code: str, prompt: str | None) -> Override | None:
+    """An override the cell's metadata grants to this exact code and prompt: findings
+    accepted through the API, or the re-run of code that ended blocked."""
+    meta = nbmeta(cell)
+    key = fingerprint(code, prompt)
+    accepted = meta.get("override")
+    if isinstance(accepted, dict) and accepted.get("fingerprint") == key:
+        return Override("accepted", str(accepted.get("by", "user")),
+                        str(accepted.get("at", now_iso())), str(accepted.get("reason", "")))
+    blocked = meta.get("blocked")
+    if isinstance(blocked, dict) and blocked.get("fingerprint") == key:
+        return Override("unchanged_rerun", "user", now_iso(),
+                        "re-ran the cell unchanged after its ScientificValidityError")
+    return None
+
+
+def accept_findings(cell: NotebookNode, by: str, reason: str = "") -> dict[str, Any]:
+    """Record that the user accepts the cell's current findings (for its current code)."""
+    record = {"fingerprint": fingerprint(cell.source, cell_prompt(cell)), "by": by,
+              "at": now_iso(), "reason": reason,
+              "findings": [f.get("rule_id") for f in
+                           (nbmeta(cell).get("critique") or {}).get("findings", [])]}
+    cell.metadata.setdefault(META, {})["override"] = record
+    return record
+
+
+def clear_if_changed(cell: NotebookNode) -> None:
+    """Changing the code or prompt clears an accepted override and the blocked marker."""
+    meta = cell.get("metadata", {}).get(META)
+    if not isinstance(meta, dict):
+        return
+    key = fingerprint(cell.source, cell_prompt(cell))
+    for name in ("override", "blocked"):
+        record = meta.get(name)
+        if isinstance(record, dict) and record.get("fingerprint") != key:
+            meta.pop(name)
+
+
+def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
+    """Write one cell result (CellResult.as_dict()) into the notebook; False if the cell is
+    gone. A retried cell gets the code of its last attempt (its outputs belong to it; the
+    original code stays in `attempts[0]`)."""
+    try:
+        _, cell = find_cell(nb, result["cell_id"])
+    except CellNotFound:
+        return False
+    if result.get("code") is not None and len(result.get("attempts", [])) > 1:
+        cell.source = result["code"]
+    elif result.get("code") is not None and not cell.source.strip():
+        cell.source = result["code"]  # a prompt cell's generated code
+    cell.outputs = [NotebookNode(o) for o in result["outputs"]]
+    cell.execution_count = result["execution_count"]
+    meta = cell.metadata.setdefault(META, {})
+    meta.update({
+        "status": result["status"],
+        "execution_id": result["execution_id"],
+        "timing": {"started_at": result["started_at"], "finished_at": result["finished_at"],
+                   "duration_ms": result["duration_ms"]},
+        "attempts": result["attempts"],
+    })
+    for key in ("output_truncated",):
+        if result.get(key):
+            meta[key] = True
+        else:
+            meta.pop(key, None)
+    # an error or a skipped cell: an older critique is about outputs that are gone
+    for key in ("critique", "escalation", "tokens"):
+        if result.get(key) is not None:
+            meta[key] = result[key]
+        else:
+            meta.pop(key, None)
+    if result["status"] == CellStatus.SCIENTIFIC_VALIDITY_ERROR.value:
+        meta["blocked"] = {"fingerprint": fingerprint(cell.source, cell_prompt(cell)),
+                           "at": result.get("finished_at")}
+    else:
+        meta.pop("blocked", None)
+    override = result.get("override")
+    if override is not None:
+        meta["last_override"] = override
+    clear_if_changed(cell)
+    return True

@@ -1,0 +1,368 @@
+"""The Claude code generator: one Messages API call per `generate`/`fix`, structured output
+through a forced `submit_code` tool.
+
+The client (an `anthropic.AsyncAnthropic` from `services.anthropic_client.make_async_client`,
+which bounds the SDK's retries and the `retry-after` waits) is injected and used duck-typed:
+`await client.messages.create(...)`. Everything that goes wrong - an API error after those
+retries, a timeout, a reply without a usable `submit_code` call, a reply cut off at
+`max_tokens`, a refusal - raises `GeneratorError`, so the retry loop escalates.
+
+    gen = ClaudeCodeGenerator(make_async_client(key), model="claude-...")
+    generation = await gen.fix(prompt, code, feedback, history, context)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import anthropic
+
+from .code_generator import (
+    AttemptSummary,
+    Generation,
+    GenerationContext,
+    GeneratorError,
+    TokenUsage,
+)
+
+TOOL_NAME = "submit_code"
+
+SYSTEM_PROMPT = """\
+You write the code of one Jupyter notebook cell in Python. The cell runs in a live kernel \
+right after the earlier cells of the notebook: their imports, data and variables already \
+exist.
+
+Rules:
+- Write one complete, runnable cell: the full source, not a diff, not a fragment, no \
+line numbers, no Markdown.
+- Reuse the kernel's existing variables and imports. Do not re-import libraries or \
+re-load or re-compute data that already exists unless the cell really needs a fresh copy.
+- Keep the cell's intent: compute and show the result the task asks for. Do not narrow \
+the task, drop the analysis or replace it with something easier.
+- When fixing a runtime error, fix its cause (wrong name, column, dtype, shape, API \
+usage). A failed attempt may have partly run, so variables it assigned before failing can \
+already exist or be modified; write code that is correct either way.
+- When fixing a methodological finding, change the method so that the result becomes \
+valid: for example fit scalers, imputers, encoders and feature selection on the training \
+split only (or inside a Pipeline) after the split, keep the target and its proxies out of \
+the features, select models on validation data or by cross-validation rather than on the \
+test set, correct p-values for multiple comparisons, use a test whose assumptions hold, \
+account for repeated measures, seed randomness behind a reported number.
+- Never hide the result or the problem: do not suppress warnings, do not wrap code in \
+try/except blocks that swallow errors to silence them, do not delete the output, do not \
+special-case or mention the reviewer or its checks in the code.
+- Prefer small, clear code; short comments only where the method changed.
+
+Submit the cell by calling the submit_code tool exactly once: `code` is the complete cell \
+source, `explanation` one or two sentences on what you wrote or changed and why."""
+
+SUBMIT_TOOL: dict[str, Any] = {
+    "name": TOOL_NAME,
+    "description": "Submit the complete source of the notebook cell.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string",
+                     "description": "The complete cell source (Python), without line numbers "
+                                    "or Markdown fences."},
+            "explanation": {"type": "string",
+                            "description": "One or two sentences: what changed and why."},
+        },
+        "required": ["code"],
+    },
+}
+
+# prompt budgets (characters)
+MAX_CODE_CHARS = 12_000  # the failing attempt's code
+MAX_FEEDBACK_CHARS = 6_000  # the feedback on it
+MAX_HISTORY_CHARS = 8_000  # all earlier attempts together
+ATTEMPT_CODE_CHARS = 1_200  # code excerpt of one earlier attempt
+ATTEMPT_FEEDBACK_CHARS = 1_200  # feedback of one earlier attempt
+
+
+class ClaudeCodeGenerator:
+    """`CodeGenerator` on the Anthropic Messages API.
+
+    `temperature` is sent through `extra_body` (the installed SDK's `messages.create` has no
+    `temperature` argument); None leaves it out, for models that reject it. `system_prompt`
+    replaces `SYSTEM_PROMPT`. `last_request` holds the keyword arguments of the last call,
+    `last_stop_reason` its reply's stop reason."""
+
+    def __init__(self, client: Any, *, model: str, max_tokens: int = 4096,
+                 temperature: float | None = 0.0, system_prompt: str | None = None) -> None:
+        self.client = client
+        self.model = model
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.system_prompt = system_prompt or SYSTEM_PROMPT
+        self.last_request: dict[str, Any] | None = None
+        self.last_stop_reason: str | None = None
+
+    # -- the interface ----------------------------------------------------------------------
+
+    async def generate(self, prompt: str, context: GenerationContext) -> Generation:
+        return await self._call(generate_message(prompt, context))
+
+    async def fix(self, prompt: str | None, code: str, feedback: str,
+                  history: list[AttemptSummary], context: GenerationContext) -> Generation:
+        return await self._call(fix_message(prompt, code, feedback, history, context))
+
+    # -- the call ---------------------------------------------------------------------------
+
+    def request(self, user_text: str) -> dict[str, Any]:
+        """The keyword arguments of the `messages.create` call for this user message."""
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": self.system_prompt,
+            "messages": [{"role": "user", "content": user_text}],
+            "tools": [SUBMIT_TOOL],
+            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+        }
+        if self.temperature is not None:
+            kwargs["extra_body"] = {"temperature": self.temperature}
+        return kwargs
+
+    async def _call(self, user_text: str) -> Generation:
+        kwargs = self.request(user_text)
+        self.last_request = kwargs
+        self.last_stop_reason = None
+        try:
+            response = await self.client.messages.create(**kwargs)
+        except anthropic.APIError as exc:  # status, connection and timeout errors
+            raise GeneratorError(_api_error_text(exc)) from exc
+        except json.JSONDecodeError as exc:  # the SDK parses the body with json.loads
+            raise GeneratorError(
+                f"Claude code generator: the API reply is not valid JSON ({exc})") from exc
+        self.last_stop_reason = _get(response, "stop_reason")
+        code, explanation = parse_reply(response, max_tokens=self.max_tokens)
+        usage = _get(response, "usage")
+        return Generation(
+            code=code, explanation=explanation,
+            usage=TokenUsage(_int(_get(usage, "input_tokens")),
+                             _int(_get(usage, "output_tokens"))),
+            model=_get(response, "model") or self.model,
+        )
+
+
+# -- the user message ---------------------------------------------------------------------------
+
+
+def generate_message(prompt: str, context: GenerationContext) -> str:
+    """The user message of `generate`: the task, then the notebook context."""
+    parts = ["Write the code of a new notebook cell for this task.",
+             f"<task>\n{prompt.strip()}\n</task>",
+             _context_section(context),
+             "Call submit_code with the complete cell source."]
+    return "\n\n".join(parts)
+
+
+def fix_message(prompt: str | None, code: str, feedback: str, history: list[AttemptSummary],
+                context: GenerationContext) -> str:
+    """The user message of `fix`: the task (when any), the failing code (numbered), the
+    feedback on it, the earlier attempts (bounded), then the notebook context."""
+    parts = ["The notebook cell below failed. Rewrite it so that it runs and its result is "
+             "methodologically sound, keeping what the cell is meant to do."]
+    if prompt and prompt.strip():
+        parts.append(f"<task>\n{prompt.strip()}\n</task>")
+    parts.append(f"<failing_code>\n{_numbered(code, MAX_CODE_CHARS)}\n</failing_code>")
+    parts.append("<feedback note=\"what went wrong with the failing code: the error or the "
+                 "reviewer's findings\">\n"
+                 f"{_middle_out(feedback.strip() or '(no details)', MAX_FEEDBACK_CHARS)}\n"
+                 "</feedback>")
+    earlier = _history(history, MAX_HISTORY_CHARS)
+    if earlier:
+        parts.append("<earlier_attempts note=\"oldest first; do not repeat what already "
+                     f"failed\">\n{earlier}\n</earlier_attempts>")
+    parts.append(_context_section(context))
+    parts.append("Call submit_code with the complete corrected cell source (without the "
+                 "line numbers).")
+    return "\n\n".join(parts)
+
+
+def _context_section(context: GenerationContext) -> str:
+    rendered = context.render().strip()
+    if not rendered:
+        rendered = "(no earlier cells, no variables in the kernel)"
+    return f"<notebook_context>\n{rendered}\n</notebook_context>"
+
+
+def _history(history: list[AttemptSummary], budget: int) -> str:
+    """Earlier attempts, oldest first. The newest get the budget first, in full (code
+    excerpt and feedback) within three quarters of it; older ones shrink to one line each
+    (attempt, status, the feedback's first line), then to a count."""
+    blocks: list[str] = []
+    omitted = 0
+    room = budget
+    reserve = budget // 4  # for the one-line summaries of older attempts
+    full = True
+    for item in reversed(history):
+        if full:
+            block = _attempt_block(item)
+            if len(block) + 2 <= room - reserve:
+                blocks.append(block)
+                room -= len(block) + 2
+                continue
+            full = False
+        line = _attempt_line(item)
+        if len(line) + 1 <= room:
+            blocks.append(line)
+            room -= len(line) + 1
+        else:
+            omitted += 1
+    blocks.reverse()
+    if omitted:
+        blocks.insert(0, f"({omitted} older attempt(s) not shown)")
+    return "\n\n".join(blocks)
+
+
+def _attempt_block(item: AttemptSummary) -> str:
+    code = _head_lines(item.code.strip(), ATTEMPT_CODE_CHARS) or "(empty)"
+    feedback = _middle_out(item.feedback.strip() or "(no details)", ATTEMPT_FEEDBACK_CHARS)
+    return (f"### Attempt {item.attempt} (status: {item.status})\n"
+            f"Code:\n```python\n{code}\n```\nWhat went wrong:\n{feedback}")
+
+
+def _attempt_line(item: AttemptSummary) -> str:
+    first = next((line.strip() for line in item.feedback.splitlines() if line.strip()), "")
+    if len(first) > 160:
+        first = first[:159] + "…"
+    return f"### Attempt {item.attempt} (status: {item.status}): {first or '(no details)'}"
+
+
+# -- parsing -----------------------------------------------------------------------------------
+
+
+def parse_reply(response: Any, *, max_tokens: int | None = None) -> tuple[str, str]:
+    """`(code, explanation)` from the reply's submit_code call, or `GeneratorError`."""
+    stop = _get(response, "stop_reason")
+    content = _get(response, "content")
+    blocks = content if isinstance(content, list) else []
+    kinds = [str(_get(b, "type")) for b in blocks]
+    if stop == "max_tokens":
+        raise GeneratorError(
+            f"Claude code generator: the reply was cut off at max_tokens={max_tokens} "
+            f"(content={kinds}); the code would be incomplete")
+    if stop == "refusal":
+        raise GeneratorError(f"Claude code generator: the model refused (content={kinds})")
+    call = next((b for b in blocks
+                 if _get(b, "type") == "tool_use" and _get(b, "name") == TOOL_NAME), None)
+    if call is None:
+        names = [str(_get(b, "name")) for b in blocks if _get(b, "type") == "tool_use"]
+        detail = f", tools called={names}" if names else ""
+        raise GeneratorError(f"Claude code generator: the reply has no {TOOL_NAME} tool call "
+                             f"(stop_reason={stop!r}, content={kinds}{detail})")
+    data = _get(call, "input")
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        raise GeneratorError(f"Claude code generator: {TOOL_NAME} input is not an object "
+                             f"(got {type(data).__name__})")
+    code = data.get("code")
+    if code is None:
+        raise GeneratorError(f"Claude code generator: {TOOL_NAME} input has no 'code' "
+                             f"(keys={sorted(data)})")
+    if not isinstance(code, str):
+        raise GeneratorError(f"Claude code generator: {TOOL_NAME} 'code' is not a string "
+                             f"(got {type(code).__name__})")
+    code = clean_code(code)
+    if not code.strip():
+        raise GeneratorError(f"Claude code generator: {TOOL_NAME} 'code' is empty")
+    explanation = data.get("explanation")
+    # the explanation is informative only: a missing or odd one does not fail the cell
+    explanation = explanation.strip() if isinstance(explanation, str) else ""
+    return code, explanation
+
+
+_FENCE = re.compile(r"\A\s*```[\w+.-]*[^\S\n]*\n(?P<body>.*?)\n?[^\S\n]*```\s*\Z", re.DOTALL)
+_NUMBERED = re.compile(r"^\s*\d+ \| ?")
+
+
+def clean_code(code: str) -> str:
+    """The cell source: a surrounding Markdown fence unwrapped, the `N | ` prefixes of the
+    prompt's numbered listing removed when every non-blank line carries one, trailing
+    whitespace trimmed."""
+    match = _FENCE.match(code)
+    if match:
+        code = match.group("body")
+    lines = code.splitlines()
+    if lines and all(_NUMBERED.match(line) for line in lines if line.strip()):
+        code = "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
+    return code.strip("\n").rstrip()
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+
+def _api_error_text(exc: anthropic.APIError) -> str:
+    status = getattr(exc, "status_code", None)
+    kind = type(exc).__name__
+    if isinstance(exc, anthropic.APITimeoutError):
+        what = "the request timed out"
+    elif isinstance(exc, anthropic.APIConnectionError):
+        what = "could not connect to the API"
+    elif status is not None:
+        what = f"API error {status}"
+    else:
+        what = "API error"
+    message = str(getattr(exc, "message", "") or exc)
+    if len(message) > 500:
+        message = message[:499] + "…"
+    return f"Claude code generator: {what} ({kind}): {message}"
+
+
+def _get(obj: Any, key: str) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _numbered(code: str, budget: int) -> str:
+    lines = code.splitlines() or [""]
+    width = len(str(len(lines)))
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines, 1):
+        row = f"{i:>{width}} | {line}"
+        if used + len(row) > budget:
+            out.append(f"… ({len(lines) - i + 1} more lines not shown)")
+            break
+        out.append(row)
+        used += len(row) + 1
+    return "\n".join(out)
+
+
+def _head_lines(text: str, budget: int) -> str:
+    """The first whole lines of `text` within `budget` characters."""
+    if len(text) <= budget:
+        return text
+    lines = text.splitlines()
+    out: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > budget:
+            break
+        out.append(line)
+        used += len(line) + 1
+    if not out:  # one very long first line
+        return text[:budget] + "…"
+    return "\n".join(out) + f"\n# … ({len(lines) - len(out)} more lines)"
+
+
+def _middle_out(text: str, budget: int) -> str:
+    """Head and tail of a long text (a traceback's exception sits at the end)."""
+    if len(text) <= budget:
+        return text
+    head = budget // 3
+    tail = budget - head
+    return (f"{text[:head]}\n… ({len(text) - head - tail} characters not shown) …\n"
+            f"{text[-tail:]}")

@@ -1,0 +1,51 @@
+"""What the code generator is told about a cell's surroundings: the notebook's earlier code
+cells and the kernel's variables (from a silent namespace probe), within a size budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbformat import NotebookNode
+
+from .code_generator import GenerationContext, VariableInfo
+
+MAX_VARIABLES = 60
+
+
+def earlier_cells(nb: NotebookNode, cell_id: str) -> list[str]:
+    """Sources of the non-empty code cells above `cell_id`, oldest first."""
+    sources: list[str] = []
+    for cell in nb.cells:
+        if cell.get("id") == cell_id:
+            break
+        if cell.cell_type == "code" and cell.source.strip():
+            sources.append(cell.source)
+    return sources
+
+
+def variables_from(facts: dict[str, Any]) -> list[VariableInfo]:
+    """VariableInfo for the objects of a namespace probe (`CellReviewer.namespace`): data
+    first (frames, arrays, series, scalars), then the rest; modules shown by what they are."""
+    order = {"dataframe": 0, "series": 1, "ndarray": 2, "scalar": 3, "sequence": 4,
+             "estimator": 5, "result": 6, "module": 8}
+    found: list[tuple[int, VariableInfo]] = []
+    for name, obj in (facts.get("objects") or {}).items():
+        kind = obj.get("kind", "other")
+        type_ = obj.get("type", "?")
+        if kind == "module":
+            type_ = f"module {obj.get('qualname', '')}".strip()
+        shape = obj.get("shape")
+        columns = obj.get("dtypes") if kind == "dataframe" else None
+        found.append((order.get(kind, 7), VariableInfo(name, type_, shape, columns)))
+    found.sort(key=lambda item: item[0])
+    return [v for _, v in found[:MAX_VARIABLES]]
+
+
+def build_context(nb: NotebookNode, cell_id: str, facts: dict[str, Any] | None,
+                  lessons: list[str] | None = None, max_chars: int = 12_000) -> GenerationContext:
+    return GenerationContext(
+        prior_cells=earlier_cells(nb, cell_id),
+        variables=variables_from(facts or {}),
+        lessons=list(lessons or []),
+        max_chars=max_chars,
+    )
