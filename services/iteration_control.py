@@ -242,11 +242,14 @@ def _question(pattern: Pattern, last: AttemptOutcome, detail: str) -> str:
     if last.cause is Cause.CRITIQUE:
         finding = _first_finding(last)
         title = finding.get("title") or finding.get("rule_id") or "a critical finding"
-        suggestion = _short(finding.get("suggestion") or "", 180)
+        head = (f"The critic reports \u201c{_short(title, 120)}\u201d. Should the analysis "
+                "be restructured")
+        tail = (", or is the finding wrong for this data, in which case accept it (override "
+                "the critic for this cell)?")
+        room = MAX_QUESTION_CHARS - len(head) - len(tail) - len(" as suggested ()")
+        suggestion = _short(finding.get("suggestion") or "", room) if room > 20 else ""
         how = f" as suggested ({suggestion})" if suggestion else ""
-        return (f"The critic reports \u201c{title}\u201d. Should the analysis be "
-                f"restructured{how}, or is the finding wrong for this data, in which case "
-                f"accept it (override the critic for this cell)?")
+        return head + how + tail
     if pattern is Pattern.GENERATOR_FAILED:
         return (f"The code generator failed ({_short(detail, 160)}). Should I retry later, "
                 "or will you fix the cell by hand?")
