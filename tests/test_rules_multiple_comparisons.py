@@ -9,7 +9,8 @@ import pytest
 
 from critics.findings import Finding
 from critics.rules.multiple_comparisons import uncorrected_multiple_tests as RULE
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests import rule_helpers
+from tests.rule_helpers import code_only, one, quiet, silent
 
 RULE_ID = "multiple_comparisons.uncorrected"
 
@@ -37,17 +38,13 @@ ab = pd.DataFrame({
 
 
 def check(code: str, setup: str = "") -> list[Finding]:
-    return RULE.check(run_and_gather(code, setup))
+    return rule_helpers.run([RULE], code, setup)
 
 
-def only(findings: list[Finding]) -> Finding:
-    assert len(findings) == 1, findings
-    assert findings[0].rule_id == RULE_ID
-    return findings[0]
-
-
-def assert_quiet(findings: list[Finding]) -> None:
-    assert not [f for f in findings if f.severity in ("high", "critical")], findings
+def only(found: list[Finding]) -> Finding:
+    """The rule's single finding (and nothing else)."""
+    rule_helpers.only(found)
+    return one(found, RULE_ID)
 
 
 # -- flawed ----------------------------------------------------------------------------------
@@ -208,7 +205,7 @@ def test_alpha_variable_from_earlier_cell():
 
 
 def test_code_only_literal_list_of_markers():
-    f = only(RULE.check(evidence("""
+    f = only(code_only([RULE], """
         from scipy import stats
         markers = ["il6", "tnf", "crp", "il1b", "il10", "ifng", "il4", "il17", "ccl2",
                    "cxcl8", "vegf", "tgfb"]
@@ -216,19 +213,19 @@ def test_code_only_literal_list_of_markers():
             p = stats.ttest_ind(cases[m], controls[m]).pvalue
             if p < 0.05:
                 print(m, "differs significantly", p)
-    """)))
+    """))
     assert f.severity == "critical" and f.confidence == 0.85
     assert f.evidence["values"]["n_tests"] == 12
 
 
 def test_unknown_loop_length_is_high_with_low_confidence():
-    f = only(RULE.check(evidence("""
+    f = only(code_only([RULE], """
         from scipy import stats
         for col in feature_cols:
             p = stats.mannwhitneyu(a[col], b[col]).pvalue
             if p < 0.05:
                 print(col, "significant")
-    """)))
+    """))
     assert f.severity == "high" and f.confidence < 0.8
     assert f.evidence["values"]["n_tests"] is None
 
@@ -326,17 +323,135 @@ def test_logit_coefficient_table_filtered():
 
 
 def test_sound_vectorised_with_fdr():
-    assert check("""
+    silent(check("""
         res = stats.ttest_ind(tumor, normal)
         q = stats.false_discovery_control(res.pvalue)
         print((q < 0.05).sum(), "genes at FDR 5%")
-    """, GENES) == []
+    """, GENES))
+
+
+# -- one fitted model per outcome/feature, p-values read off each fit ---------------------------
+
+MODELS = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(5)
+probes = [f"cg{i:04d}" for i in range(30)]
+methyl = pd.DataFrame(rng.normal(size=(120, 30)), columns=probes)
+methyl["age"] = 50 + 4 * methyl.cg0003 + rng.normal(0, 8, 120)
+users = pd.DataFrame(rng.normal(size=(300, 12)), columns=[f"f{i}" for i in range(12)])
+users["tenure"] = rng.integers(1, 60, 300)
+users["churn"] = (rng.random(300) < 0.3).astype(int)
+features = [f"f{i}" for i in range(12)]
+sales = pd.DataFrame({"region": np.repeat([f"r{i}" for i in range(15)], 40),
+                      "price": rng.uniform(1, 5, 600)})
+sales["units"] = 50 - 3 * sales.price + rng.normal(0, 5, 600)
+outcomes = ["sleep", "mood", "pain", "fatigue", "appetite", "focus", "anxiety", "energy"]
+trial = pd.DataFrame(rng.normal(size=(90, 8)), columns=outcomes)
+trial["arm"] = np.repeat(["placebo", "low", "high"], 30)
+"""
+
+
+def test_array_api_fits_in_a_comprehension_counted_with_zip():
+    f = only(check("""
+        ps = [sm.OLS(methyl.age, sm.add_constant(methyl[c])).fit().pvalues[c] for c in probes]
+        hits = [c for c, p in zip(probes, ps) if p < 0.05]
+        print(f"{len(hits)} CpG sites associated with age: {hits}")
+    """, MODELS))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 30
+
+
+def test_logit_fits_in_a_helper_collected_in_a_series():
+    f = only(check("""
+        def churn_p(col):
+            res = smf.logit(f"churn ~ {col} + tenure", data=users).fit(disp=0)
+            return res.pvalues[col]
+
+        pvals = pd.Series({c: churn_p(c) for c in features})
+        print(pvals[pvals.lt(0.05)].round(4))
+    """, MODELS))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 12
+
+
+def test_summary_table_p_column_per_region_read_by_a_query():
+    f = only(check("""
+        rows = []
+        for region, sub in sales.groupby("region"):
+            tab = smf.ols("units ~ price", data=sub).fit().summary2().tables[1]
+            rows.append((region, tab.loc["price", "Coef."], tab.loc["price", "P>|t|"]))
+        out = pd.DataFrame(rows, columns=["region", "slope", "p"])
+        print(out.query("p < 0.05"))
+    """, MODELS))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 15
+    assert f.lines == [5, 7]  # where "P>|t|" is read, and the query
+
+
+def test_omnibus_f_pvalue_per_outcome_read_twice_counts_once():
+    f = only(check("""
+        for outcome in outcomes:
+            fit = smf.ols(f"{outcome} ~ C(arm)", data=trial).fit()
+            if fit.f_pvalue < 0.05:
+                print(outcome, "differs between arms, p =", round(fit.f_pvalue, 4))
+    """, MODELS))
+    assert f.severity == "high" and f.evidence["values"]["n_tests"] == 8
+
+
+def test_anova_table_pr_f_per_outcome():
+    f = only(check("""
+        import statsmodels.api as sm
+        table = {}
+        for o in outcomes:
+            aov = sm.stats.anova_lm(smf.ols(f"{o} ~ C(arm)", data=trial).fit())
+            table[o] = aov.loc["C(arm)", "PR(>F)"]
+        hits = {o: p for o, p in table.items() if p < 0.05}
+        print("outcomes affected by the arm:", hits)
+    """, MODELS))
+    assert f.severity == "high" and f.evidence["values"]["n_tests"] == 8
+
+
+def test_sound_fdr_on_the_comprehension_of_fits():
+    silent(check("""
+        from statsmodels.stats.multitest import fdrcorrection
+        ps = [sm.OLS(methyl.age, sm.add_constant(methyl[c])).fit().pvalues[c] for c in probes]
+        reject, q = fdrcorrection(ps, alpha=0.05)
+        print([c for c, r in zip(probes, reject) if r])
+    """, MODELS))
+
+
+def test_sound_bonferroni_level_in_the_helper_idiom():
+    silent(check("""
+        def churn_p(col):
+            res = smf.logit(f"churn ~ {col} + tenure", data=users).fit(disp=0)
+            return res.pvalues[col]
+
+        pvals = pd.Series({c: churn_p(c) for c in features})
+        print(pvals[pvals.lt(0.05 / len(features))].round(4))
+    """, MODELS))
+
+
+def test_sound_holm_over_omnibus_tests():
+    silent(check("""
+        from statsmodels.stats.multitest import multipletests
+        fp = {o: smf.ols(f"{o} ~ C(arm)", data=trial).fit().f_pvalue for o in outcomes}
+        reject, p_holm, _, _ = multipletests(list(fp.values()), method="holm")
+        for o, r, p in zip(fp, reject, p_holm):
+            print(o, "differs" if r else "no difference", round(p, 4))
+    """, MODELS))
+
+
+def test_sound_one_model_one_prespecified_coefficient():
+    silent(check("""
+        fit = smf.ols("age ~ cg0003", data=methyl).fit()
+        print(f"slope {fit.params['cg0003']:.2f}, p = {fit.pvalues['cg0003']:.3g}")
+        print("significant" if fit.pvalues["cg0003"] < 0.05 else "not significant")
+    """, MODELS))
 
 
 # -- sound twins -----------------------------------------------------------------------------
 
 def test_sound_fdr_with_multipletests():
-    assert_quiet(check("""
+    quiet(check("""
         from statsmodels.stats.multitest import multipletests
         pvals = []
         for g in expr.columns[:-1]:
@@ -349,7 +464,7 @@ def test_sound_fdr_with_multipletests():
 
 
 def test_sound_bonferroni_by_division():
-    assert check("""
+    silent(check("""
         rows = []
         for g in expr.columns.drop("group"):
             r = stats.ttest_ind(expr.loc[expr.group == "ctrl", g], expr.loc[expr.group == "trt", g])
@@ -358,38 +473,38 @@ def test_sound_bonferroni_by_division():
         alpha = 0.05 / len(results)
         results["sig"] = results.p < alpha
         print(results.sort_values("p").head(10))
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_bonferroni_by_multiplying_p():
-    assert check("""
+    silent(check("""
         pvals = np.array([stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
                                           expr.loc[expr.group == "trt", g]).pvalue
                           for g in expr.columns[:-1]])
         p_bonf = np.minimum(pvals * len(pvals), 1)
         print((p_bonf < 0.05).sum(), "significant")
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_false_discovery_control():
-    assert check("""
+    silent(check("""
         num = pd.DataFrame(rng.normal(size=(50, 15)))
         pv = num.apply(lambda col: stats.ttest_1samp(col, 0).pvalue)
         q = stats.false_discovery_control(pv)
         print("significant columns:", list(pv.index[q < 0.05]))
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_tukey_hsd():
-    assert check("""
+    silent(check("""
         from statsmodels.stats.multicomp import pairwise_tukeyhsd
         df = pd.DataFrame({"dose": np.repeat(list("ABCDE"), 12), "y": rng.normal(size=60)})
         print(pairwise_tukeyhsd(df.y, df.dose, alpha=0.05))
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_manual_holm():
-    assert check("""
+    silent(check("""
         ps = []
         for seg, g in ab.groupby("segment"):
             ps.append(stats.ttest_ind(g.loc[g.variant == "A", "revenue"],
@@ -397,11 +512,11 @@ def test_sound_manual_holm():
         ps = np.array(ps); order = np.argsort(ps); m = len(ps)
         adj = np.maximum.accumulate(ps[order] * (m - np.arange(m)))
         print((adj < 0.05).sum(), "significant after Holm")
-    """, AB) == []
+    """, AB))
 
 
 def test_sound_holm_column_in_results_table():
-    assert check("""
+    silent(check("""
         from statsmodels.stats.multitest import multipletests
         segs, ps = [], []
         for seg, g in ab.groupby("segment"):
@@ -411,82 +526,82 @@ def test_sound_holm_column_in_results_table():
         out = pd.DataFrame({"segment": segs, "p": ps})
         out["p_holm"] = multipletests(out.p, method="holm")[1]
         print(out[out.p_holm < 0.05])
-    """, AB) == []
+    """, AB))
 
 
 def test_sound_power_simulation():
-    assert check("""
+    silent(check("""
         rej = 0
         for _ in range(300):
             a = rng.normal(size=20); b = rng.normal(0.5, 1, size=20)
             rej += stats.ttest_ind(a, b).pvalue < 0.05
         print("power", rej / 300)
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_bootstrap_comprehension():
-    assert check("""
+    silent(check("""
         boot = [stats.ttest_ind(rng.choice(ab.revenue, 50), rng.choice(ab.revenue, 50)).pvalue
                 for _ in range(200)]
         print("type I error", np.mean(np.array(boot) < 0.05))
-    """, AB) == []
+    """, AB))
 
 
 def test_sound_single_test():
-    assert check("""
+    silent(check("""
         r = stats.ttest_ind(expr.loc[expr.group == "ctrl", "g0"],
                             expr.loc[expr.group == "trt", "g0"])
         print("significant" if r.pvalue < 0.05 else "not significant", r.pvalue)
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_single_test_on_samples_within_0_and_1():
-    assert check("""
+    silent(check("""
         a = rng.uniform(size=30); b = rng.uniform(0.1, 1, size=30)
         t, p = stats.ttest_ind(a, b)
         print("significant" if p < 0.05 else "ns")
-    """, EXPR) == []
+    """, EXPR))
 
 
 def test_sound_three_planned_tests():
-    assert check("""
+    silent(check("""
         a, b = ab[ab.variant == "A"], ab[ab.variant == "B"]
         for metric in ["revenue"]:
             for seg in ["us", "eu", "jp"]:
                 p = stats.mannwhitneyu(a[a.segment == seg][metric],
                                        b[b.segment == seg][metric]).pvalue
                 print(seg, "significant" if p < 0.05 else "ns")
-    """, AB) == []
+    """, AB))
 
 
 def test_sound_effect_sizes_without_p_values():
-    assert check("""
+    silent(check("""
         out = {}
         for seg, g in ab.groupby("segment"):
             out[seg] = (g.loc[g.variant == "B", "revenue"].mean()
                         - g.loc[g.variant == "A", "revenue"].mean())
         print(pd.Series(out).round(2))
-    """, AB) == []
+    """, AB))
 
 
 def test_sound_adjusted_column_from_earlier_cell():
-    assert check("""
+    silent(check("""
         hits = gwas[gwas.padj < 0.05]
         print(len(hits), "significant SNPs")
     """, EXPR + """
 from statsmodels.stats.multitest import multipletests
 gwas = pd.DataFrame({"snp": [f"rs{i}" for i in range(300)], "pval": rng.uniform(size=300)})
 gwas["padj"] = multipletests(gwas.pval, method="fdr_bh")[1]
-""") == []
+"""))
 
 
 def test_sound_corrected_alpha_from_earlier_cell():
-    assert check("""
+    silent(check("""
         sig = [g for g in expr.columns[:-1]
                if stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
                                   expr.loc[expr.group == "trt", g]).pvalue < alpha]
         print(sig)
-    """, EXPR + "alpha = 0.05 / 20\n") == []
+    """, EXPR + "alpha = 0.05 / 20\n"))
 
 
 def test_many_raw_p_values_without_a_threshold_are_only_medium():
@@ -496,10 +611,12 @@ def test_many_raw_p_values_without_a_threshold_are_only_medium():
                            for g in expr.columns[:-1]})
         print(pvals.sort_values().round(4))
     """, EXPR)
-    assert_quiet(findings)
+    quiet(findings)
     assert [f.severity for f in findings] == ["medium"]
 
 
-@pytest.mark.parametrize("code", ["", "x = (", "for : in", "p < 0.05"])
+@pytest.mark.parametrize("code", [
+    "", "x = (", "for : in", "p < 0.05", "r.pvalues", "for c in x:\n    t['P>|t|']",
+    "q.query('p < ')\nfor c in cs:\n    m.fit().f_pvalue", "t['P>|t|'] < 0.05"])
 def test_odd_code_never_raises(code):
-    assert RULE.check(evidence(code)) == []
+    silent(code_only([RULE], code))

@@ -1,7 +1,7 @@
 """parametric_assumptions: t-tests, ANOVA and Pearson on skewed or tiny samples.
 
 Cells run in-process so the rule sees the kernel's SampleFacts (n, skew, Shapiro p); the
-code-only path (samples in a comprehension, no kernel) is tested with `evidence()`."""
+code-only path (samples in a comprehension, no kernel) is tested with `code_only()`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from critics.findings import Finding
 from critics.rules.parametric_assumptions import parametric_on_nonnormal as RULE
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests.rule_helpers import code_only, one, quiet, run, silent
 
 RULE_ID = "parametric_assumptions.nonnormal_samples"
 
@@ -22,17 +22,13 @@ rng = np.random.default_rng(3)
 
 
 def check(code: str, setup: str = SETUP) -> list[Finding]:
-    return RULE.check(run_and_gather(code, setup))
+    return run([RULE], code, setup)
 
 
-def only(findings: list[Finding]) -> Finding:
-    assert len(findings) == 1, findings
-    assert findings[0].rule_id == RULE_ID
-    return findings[0]
-
-
-def assert_quiet(findings: list[Finding]) -> None:
-    assert not [f for f in findings if f.severity in ("high", "critical")], findings
+def only(found: list[Finding]) -> Finding:
+    """The rule's single finding (and nothing else)."""
+    assert len(found) == 1, found
+    return one(found, RULE_ID)
 
 
 # -- flawed ----------------------------------------------------------------------------------
@@ -144,45 +140,45 @@ def test_anova_on_concatenated_lognormal_frames():
 
 
 def test_code_only_skewed_generator():
-    f = only(RULE.check(evidence("""
+    f = only(code_only([RULE], """
         import numpy as np
         from scipy import stats
         rng = np.random.default_rng(0)
         a = rng.lognormal(3, 1.2, size=15); b = rng.lognormal(3.4, 1.2, size=15)
         print(stats.ttest_ind(a, b))
-    """)))
+    """))
     assert f.severity == "high" and f.confidence < 0.8
 
 
 def test_code_only_pingouin_ttest():
-    f = only(RULE.check(evidence("""
+    f = only(code_only([RULE], """
         import numpy as np
         import pingouin as pg
         x = np.random.default_rng(1).exponential(2.0, size=20)
         y = np.random.default_rng(2).exponential(3.0, size=20)
         pg.ttest(x, y)
-    """)))
+    """))
     assert f.severity == "high"
 
 
 # -- sound twins -----------------------------------------------------------------------------
 
 def test_sound_mann_whitney_on_skewed_data():
-    assert check("""
+    silent(check("""
         a = rng.lognormal(3, 1.2, 15); b = rng.lognormal(3.4, 1.2, 15)
         print(stats.mannwhitneyu(a, b))
-    """) == []
+    """))
 
 
 def test_sound_log_transformed_in_the_call():
-    assert check("""
+    silent(check("""
         a = rng.lognormal(3, 1.2, 15); b = rng.lognormal(3.4, 1.2, 15)
         print(stats.ttest_ind(np.log(a), np.log(b)))
-    """) == []
+    """))
 
 
 def test_sound_log_column_computed_before():
-    assert_quiet(check("""
+    quiet(check("""
         df = pd.DataFrame({"group": np.repeat(["a", "b"], 20),
                            "income": rng.lognormal(10, 1, 40)})
         df["log_income"] = np.log(df.income)
@@ -193,67 +189,67 @@ def test_sound_log_column_computed_before():
 
 
 def test_sound_normal_data_of_adequate_size():
-    assert check("""
+    silent(check("""
         x = rng.normal(100, 15, 40); y = rng.normal(108, 15, 40)
         print(stats.ttest_ind(x, y, equal_var=False))
-    """) == []
+    """))
 
 
 def test_sound_large_groups_with_moderate_skew():
-    assert check("""
+    silent(check("""
         x = rng.gamma(4, 10, 400); y = rng.gamma(4, 11, 400)
         print(stats.ttest_ind(x, y, equal_var=False))
-    """) == []
+    """))
 
 
 def test_sound_conversion_rates_are_binary():
-    assert check("""
+    silent(check("""
         x = rng.binomial(1, 0.03, 3000); y = rng.binomial(1, 0.04, 3000)
         print(stats.ttest_ind(x, y))
-    """) == []
+    """))
 
 
 def test_sound_kruskal_in_a_comprehension():
-    assert check("""
+    silent(check("""
         df = pd.DataFrame({"site": np.repeat(list("ABC"), 12), "conc": rng.lognormal(1, 1, 36)})
         print(stats.kruskal(*[g.conc.values for _, g in df.groupby("site")]))
-    """) == []
+    """))
 
 
 def test_sound_spearman_on_skewed_data():
-    assert check("""
+    silent(check("""
         spend = rng.pareto(1.5, 25) * 100
         visits = spend * 0.1 + rng.exponential(5, 25)
         print(stats.spearmanr(spend, visits))
-    """) == []
+    """))
 
 
 def test_sound_permutation_method():
-    assert check("""
+    silent(check("""
         a = rng.lognormal(3, 1.2, 15); b = rng.lognormal(3.4, 1.2, 15)
         res = stats.ttest_ind(a, b, method=stats.PermutationMethod(n_resamples=999, rng=0))
         print(res.pvalue)
-    """) == []
+    """))
 
 
 def test_sound_exact_permutation_test_on_tiny_groups():
-    assert check("""
+    silent(check("""
         vehicle = np.array([412.0, 388.0, 455.0, 430.0])
         compound = np.array([301.0, 365.0, 280.0, 342.0])
         res = stats.permutation_test((compound, vehicle), lambda a, b: np.mean(a) - np.mean(b),
                                      n_resamples=np.inf)
         print(res.pvalue)
-    """) == []
+    """))
 
 
 def test_sound_code_only_large_generated_samples():
-    assert RULE.check(evidence("""
+    silent(code_only([RULE], """
         import numpy as np
         from scipy import stats
         rng = np.random.default_rng(0)
         a = rng.lognormal(0, 0.5, size=5000); b = rng.lognormal(0.1, 0.5, size=5000)
         print(stats.ttest_ind(a, b))
-    """)) == []
+    """))
 
 
 def test_a_rank_test_alongside_lowers_the_finding():
@@ -261,12 +257,139 @@ def test_a_rank_test_alongside_lowers_the_finding():
         a = rng.lognormal(3, 1.2, 15); b = rng.lognormal(3.4, 1.2, 15)
         print(stats.ttest_ind(a, b), stats.mannwhitneyu(a, b))
     """)
-    assert_quiet(findings)
+    quiet(findings)
 
 
-@pytest.mark.parametrize("code", ["", "stats.ttest_ind(", "ttest_ind()", "stats.ttest_ind(*x)"])
+@pytest.mark.parametrize("code", [
+    "", "stats.ttest_ind(", "ttest_ind()", "stats.ttest_ind(*x)", "stats.f_oneway(*(g for g in))",
+    "cm.ttest_ind()", "CompareMeans().ttest_ind()", "DescrStatsW().ttest_mean()",
+    "def f(a):\n    return stats.ttest_ind(a)\nf()", "def f(*a):\n    stats.ttest_ind(*a)\nf(1, 2)",
+    "stats.f_oneway(*d.values(), *[x for x in y for z in w])"])
 def test_odd_code_never_raises(code):
-    assert RULE.check(evidence(code)) == []
+    silent(code_only([RULE], code))
+
+
+# -- tests the stat-test table does not list: statsmodels objects, helpers, unpacked groups ---
+
+CLAIMS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+rng = np.random.default_rng(44)
+
+
+def claims(n, p_claim, scale):
+    \"\"\"Insurance payouts per policy: mostly nothing, now and then a large claim.\"\"\"
+    return np.where(rng.random(n) < p_claim, rng.lognormal(np.log(scale), 1.3, n), 0.0)
+
+
+north, south = claims(20, 0.25, 900), claims(20, 0.25, 1100)
+bp_a, bp_b = rng.normal(128, 11, 30), rng.normal(133, 11, 30)
+nights = rng.exponential(2.0, 16).round(1)        # hospital stay, skewed
+plots = pd.DataFrame({"fertiliser": np.repeat(["none", "n", "np", "npk"], 10),
+                      "yield_t": rng.lognormal(1.2, 0.9, 40)})
+tiny = pd.DataFrame({"line": np.repeat(["a", "b", "c"], 6),
+                     "od": rng.normal(0.8, 0.05, 18)})
+"""
+
+
+def claims_check(code: str) -> list[Finding]:
+    return check(code, CLAIMS)
+
+
+def test_compare_means_from_data_on_zero_inflated_payouts():
+    f = only(claims_check("""
+        cm = CompareMeans.from_data(north, south)
+        t, p, dof = cm.ttest_ind(usevar="unequal")
+        print(f"north - south: t = {t:.2f}, p = {p:.3f}")
+    """))
+    assert f.severity == "high" and f.confidence >= 0.75
+    assert "CompareMeans" in f.explanation and f.evidence["values"]["n_min"] == 20
+
+
+def test_descrstatsw_one_sample_ttest_on_skewed_stays():
+    f = only(claims_check("""
+        stay = DescrStatsW(nights)
+        print(stay.ttest_mean(2.5), stay.tconfint_mean())
+    """))
+    assert f.severity == "high" and "mannwhitneyu" not in f.suggestion
+
+
+def test_ttest_wrapped_in_a_helper_is_judged_on_the_call_arguments():
+    f = only(claims_check("""
+        def compare(x, y, label):
+            res = stats.ttest_ind(x, y, equal_var=False)
+            print(f"{label}: t = {res.statistic:.2f}, p = {res.pvalue:.3f}")
+            return res
+
+        compare(north, south, "payout per policy")
+    """))
+    assert f.severity == "high" and f.lines == [7]
+    assert "north" in f.explanation
+
+
+def test_anova_unpacking_a_dict_of_skewed_groups():
+    f = only(claims_check("""
+        by_fert = {k: g.to_numpy() for k, g in plots.groupby("fertiliser")["yield_t"]}
+        print(stats.f_oneway(*by_fert.values()))
+    """))
+    assert f.severity == "high" and f.evidence["values"]["n_min"] == 10
+
+
+def test_anova_on_a_generator_over_a_named_groupby():
+    f = only(claims_check("""
+        per_fert = plots.groupby("fertiliser").yield_t
+        F, p = stats.f_oneway(*(g.values for _, g in per_fert))
+        print(F, p)
+    """))
+    assert f.severity == "high" and "per_fert[" in f.explanation
+
+
+def test_test_in_a_function_reading_notebook_names_uses_the_kernel_samples():
+    f = only(claims_check("""
+        def report():
+            res = stats.ttest_ind(north, south)
+            print(f"t = {res.statistic:.2f}, p = {res.pvalue:.3f}")
+
+        report()
+    """))
+    assert f.severity == "high" and f.lines == [3]
+
+
+def test_sound_weightstats_on_normal_blood_pressure():
+    silent(claims_check("""
+        cm = CompareMeans(DescrStatsW(bp_a), DescrStatsW(bp_b))
+        print(cm.ttest_ind(usevar="pooled"), cm.tconfint_diff(usevar="pooled"))
+    """))
+
+
+def test_sound_helper_tests_log_payouts_or_ranks():
+    silent(claims_check("""
+        def compare(x, y):
+            return stats.ttest_ind(np.log1p(x), np.log1p(y))
+
+        def robust(x, y):
+            return stats.mannwhitneyu(x, y)
+
+        print(compare(north, south), robust(north, south))
+    """))
+
+
+def test_sound_anova_on_log_groups_or_a_log_generator():
+    silent(claims_check("""
+        per_fert = plots.groupby("fertiliser").yield_t
+        print(stats.f_oneway(*(np.log(g) for _, g in per_fert)))
+        logged = plots.assign(log_yield=np.log(plots.yield_t)).groupby("fertiliser").log_yield
+        print(stats.f_oneway(*(g.to_numpy() for _, g in logged)))
+    """))
+
+
+def test_small_normal_groups_are_at_most_a_medium_concern():
+    quiet(claims_check("""
+        per_line = tiny.groupby("line")["od"]
+        print(stats.f_oneway(*(g for _, g in per_line)))
+    """))
 
 
 # -- OLS / ANOVA on counts --------------------------------------------------------------------
@@ -286,7 +409,7 @@ clinics["dose_mg"] = rng.normal(50, 5, 120)
 
 
 def count_findings(code: str) -> list[Finding]:
-    return COUNTS_RULE.check(run_and_gather(code, COUNTS))
+    return run([COUNTS_RULE], code, COUNTS)
 
 
 def test_array_ols_on_poisson_counts_with_pvalues_is_medium():

@@ -8,7 +8,7 @@ import pytest
 from critics.findings import Finding
 from critics.rules.pseudoreplication import paired_as_independent as PAIRED
 from critics.rules.pseudoreplication import repeated_units as REPEATED
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests.rule_helpers import code_only, one, only, run, silent
 
 WIDE = """
 import numpy as np
@@ -48,23 +48,25 @@ sessions["converted"] = (rng.random(len(sessions)) < sessions.propensity).astype
 """
 
 
+RULES = [PAIRED, REPEATED]
+
+
 def findings(code: str, setup: str) -> list[Finding]:
-    ev = run_and_gather(code, setup)
-    return PAIRED.check(ev) + REPEATED.check(ev)
+    return run(RULES, code, setup)
 
 
-def only(found: list[Finding], rule_id: str) -> Finding:
-    assert len(found) == 1, found
-    assert found[0].rule_id == rule_id
-    return found[0]
+def single(found: list[Finding], rule_id: str) -> Finding:
+    """The one finding, of `rule_id`."""
+    only(found)
+    return one(found, rule_id)
 
 
 def paired(code: str, setup: str = WIDE) -> Finding:
-    return only(findings(code, setup), "pseudoreplication.paired_as_independent")
+    return single(findings(code, setup), "pseudoreplication.paired_as_independent")
 
 
 def repeated(code: str, setup: str = CELLS) -> Finding:
-    return only(findings(code, setup), "pseudoreplication.repeated_units")
+    return single(findings(code, setup), "pseudoreplication.repeated_units")
 
 
 # -- paired data tested as independent ----------------------------------------------------------
@@ -152,59 +154,59 @@ def test_variables_named_like_time_points_with_equal_length():
 
 
 def test_code_only_pre_post_columns():
-    f = only(PAIRED.check(evidence("""
+    f = single(code_only([PAIRED], """
         from scipy import stats
         stats.ttest_ind(df["score_pre"], df["score_post"])
-    """)), "pseudoreplication.paired_as_independent")
+    """), "pseudoreplication.paired_as_independent")
     assert f.severity == "critical"
 
 
 def test_sound_ttest_rel_on_pre_and_post():
-    assert findings("print(stats.ttest_rel(wide['pre'], wide['post']))", WIDE) == []
+    silent(findings("print(stats.ttest_rel(wide['pre'], wide['post']))", WIDE))
 
 
 def test_sound_wilcoxon():
-    assert findings("print(stats.wilcoxon(wide.pre, wide.post))", WIDE) == []
+    silent(findings("print(stats.wilcoxon(wide.pre, wide.post))", WIDE))
 
 
 def test_sound_pivot_then_paired_test():
-    assert findings("""
+    silent(findings("""
         long = wide.melt(id_vars="subject", value_vars=["pre", "post"], var_name="time",
                          value_name="score")
         w = long.pivot(index="subject", columns="time", values="score")
         print(stats.ttest_rel(w["pre"], w["post"]))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_independent_groups_side_by_side():
-    assert findings("""
+    silent(findings("""
         groups = pd.DataFrame({"control": rng.normal(50, 10, 30),
                                "treated": rng.normal(55, 10, 30)})
         print(stats.ttest_ind(groups["control"], groups["treated"]))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_before_after_of_different_lengths():
-    assert findings("""
+    silent(findings("""
         before = rng.normal(size=20); after = rng.normal(size=26)
         print(stats.ttest_ind(before, after))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_before_and_after_a_date_are_different_rows():
-    assert findings("""
+    silent(findings("""
         daily = pd.DataFrame({"day": np.arange(60), "sales": rng.normal(100, 10, 60)})
         before = daily[daily.day < 30].sales
         after = daily[daily.day >= 30].sales
         print(stats.ttest_ind(before, after))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_pingouin_paired_flag():
-    assert PAIRED.check(evidence("""
+    silent(code_only([PAIRED], """
         import pingouin as pg
         pg.ttest(df["pre"], df["post"], paired=True)
-    """)) == []
+    """))
 
 
 # -- repeated measurements of the same units -----------------------------------------------------
@@ -256,63 +258,62 @@ def test_chi_square_on_sessions_of_the_same_users():
 
 
 def test_code_only_melted_frame():
-    f = only(REPEATED.check(evidence("""
+    f = single(code_only([REPEATED], """
         from scipy import stats
         long = df.melt(id_vars=["patient_id"], var_name="visit", value_name="hb")
         stats.kruskal(*[g.hb for _, g in long.groupby("visit")])
-    """)), "pseudoreplication.repeated_units")
+    """), "pseudoreplication.repeated_units")
     assert f.severity == "high" and not f.is_blocking(0.8)
 
 
 def test_sound_aggregated_per_mouse():
-    assert findings("""
+    silent(findings("""
         per_mouse = cells.groupby(["mouse_id", "genotype"], as_index=False).amp.mean()
         print(stats.ttest_ind(per_mouse[per_mouse.genotype == "ko"].amp,
                               per_mouse[per_mouse.genotype == "wt"].amp))
-    """, CELLS) == []
+    """, CELLS))
 
 
 def test_sound_mixed_model():
-    assert findings("""
+    silent(findings("""
         fit = smf.mixedlm("amp ~ genotype", cells, groups=cells["mouse_id"]).fit()
         print(fit.summary())
-    """, CELLS) == []
+    """, CELLS))
 
 
 def test_sound_cluster_robust_ols():
-    assert findings("""
+    silent(findings("""
         fit = smf.ols("amp ~ genotype", data=cells).fit(cov_type="cluster",
                                                         cov_kwds={"groups": cells["mouse_id"]})
         print(fit.pvalues)
-    """, CELLS) == []
+    """, CELLS))
 
 
 def test_sound_one_row_per_subject():
-    assert findings("""
+    silent(findings("""
         df = pd.DataFrame({"patient_id": range(60), "arm": np.repeat(["drug", "placebo"], 30),
                            "bp": rng.normal(130, 12, 60)})
         print(stats.ttest_ind(df[df.arm == "drug"].bp, df[df.arm == "placebo"].bp))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_one_time_point_of_a_long_frame():
-    assert findings("""
+    silent(findings("""
         long = wide.assign(arm=np.where(wide.subject % 2, "a", "b")).melt(
             id_vars=["subject", "arm"], value_vars=["pre", "post"], var_name="time")
         post = long[long.time == "post"]
         print(stats.ttest_ind(post[post.arm == "a"].value, post[post.arm == "b"].value))
-    """, WIDE) == []
+    """, WIDE))
 
 
 def test_sound_chi_square_per_user():
-    assert findings("""
+    silent(findings("""
         per_user = sessions.groupby(["user_id", "variant"], as_index=False)["converted"].max()
         table = pd.crosstab(per_user.variant, per_user.converted)
         print(stats.chi2_contingency(table).pvalue)
-    """, SESSIONS) == []
+    """, SESSIONS))
 
 
 @pytest.mark.parametrize("code", ["", "stats.ttest_ind(", "ttest_ind(*x)", "smf.ols('y ~')"])
 def test_odd_code_never_raises(code):
-    ev = evidence(code)
-    assert PAIRED.check(ev) == [] and REPEATED.check(ev) == []
+    silent(code_only(RULES, code))

@@ -11,7 +11,9 @@ from critics.evidence import Evidence
 from critics.findings import Finding
 from critics.rules import rules_of
 from critics.rules import unseeded_randomness as ur
+from tests import rule_helpers
 from tests.inprocess_evidence import evidence, run_and_gather
+from tests.rule_helpers import check, one, silent
 
 SETUP = """
 import random
@@ -39,25 +41,18 @@ EST = "unseeded_randomness.unseeded_estimator"
 RNG = "unseeded_randomness.unseeded_rng"
 
 
-def findings(ev: Evidence, rule_id: str | None = None) -> list[Finding]:
-    out = [f for r in RULES for f in r.check(ev)]
-    assert all(f.severity != "critical" for f in out)  # never blocking
-    return [f for f in out if rule_id is None or f.rule_id == rule_id]
+def never_critical(found: list[Finding]) -> list[Finding]:
+    assert all(f.severity != "critical" for f in found)  # this family never blocks
+    return found
 
 
-def run(code: str, setup: str = SETUP) -> Evidence:
-    return run_and_gather(code, setup)
+def findings(ev: Evidence) -> list[Finding]:
+    return never_critical(check(RULES, ev))
 
 
-def one(ev: Evidence, rule_id: str) -> Finding:
-    found = findings(ev, rule_id)
-    assert len(found) == 1, [(f.rule_id, f.explanation) for f in findings(ev)]
-    return found[0]
-
-
-def quiet(ev: Evidence) -> None:
-    found = findings(ev)
-    assert not found, [(f.rule_id, f.severity, f.explanation) for f in found]
+def run(code: str, setup: str = SETUP) -> list[Finding]:
+    """This family's findings on `code`, run in-process after `setup`."""
+    return never_critical(rule_helpers.run(RULES, code, setup))
 
 
 def test_rule_ids_are_stable() -> None:
@@ -68,42 +63,42 @@ def test_rule_ids_are_stable() -> None:
 
 
 def test_unseeded_split_feeding_a_printed_score_is_high() -> None:
-    ev = run("""
+    found = run("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25)
         model = LogisticRegression().fit(X_train, y_train)
         print("accuracy:", model.score(X_test, y_test))
     """)
-    f = one(ev, SPLIT)
+    f = one(found, SPLIT)
     assert f.severity == "high" and not f.is_blocking(0.1)
     assert f.lines == [2, 4]
     assert "random_state" in f.suggestion
 
 
 def test_shuffled_kfold_without_seed() -> None:
-    ev = run("""
+    found = run("""
         cv = KFold(5, shuffle=True)
         print(cross_val_score(LinearRegression(), X, yr, cv=cv).mean())
     """)
-    assert one(ev, SPLIT).severity == "high"
+    assert one(found, SPLIT).severity == "high"
 
 
 def test_shuffle_split_in_a_loop_appending_scores() -> None:
-    ev = run("""
+    found = run("""
         scores = []
         for tr, te in ShuffleSplit(n_splits=5, test_size=0.3).split(X):
             m = LinearRegression().fit(X[tr], yr[tr])
             scores.append(r2_score(yr[te], m.predict(X[te])))
         print(f"R2 {np.mean(scores):.3f}")
     """)
-    assert one(ev, SPLIT).severity == "high"
+    assert one(found, SPLIT).severity == "high"
 
 
 def test_unseeded_split_feeding_a_plain_mean_is_medium() -> None:
-    ev = run("""
+    found = run("""
         X_train, X_test = train_test_split(X)
         print("mean of the training features:", X_train.mean())
     """)
-    assert one(ev, SPLIT).severity == "medium"
+    assert one(found, SPLIT).severity == "medium"
 
 
 @pytest.mark.parametrize("code", [
@@ -113,27 +108,27 @@ def test_unseeded_split_feeding_a_plain_mean_is_medium() -> None:
     "np.random.seed(0)\nX_train, X_test, y_train, y_test = train_test_split(X, y)",
 ])
 def test_seeded_or_unshuffled_splits_are_sound(code: str) -> None:
-    ev = run(code + "\nprint(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))")
-    quiet(ev)
+    found = run(code + "\nprint(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))")
+    silent(found)
 
 
 def test_global_seed_in_an_earlier_cell_is_sound() -> None:
-    ev = run("""
+    found = run("""
         X_train, X_test, y_train, y_test = train_test_split(X, y)
         print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))
     """, SETUP + "\nnp.random.seed(42)\n")
-    quiet(ev)
+    silent(found)
 
 
 def test_only_shapes_of_a_random_split_are_sound() -> None:
-    quiet(run("""
+    silent(run("""
         X_train, X_test, y_train, y_test = train_test_split(X, y)
         print(X_train.shape, X_test.shape, len(y_train))
     """))
 
 
 def test_unshuffled_kfold_is_deterministic() -> None:
-    quiet(run("""
+    silent(run("""
         print(cross_val_score(LinearRegression(), X, yr, cv=KFold(5)).mean())
         cv = StratifiedKFold(5, shuffle=True, random_state=0)
         print(cross_val_score(LogisticRegression(), X, y, cv=cv).mean())
@@ -144,86 +139,86 @@ def test_unshuffled_kfold_is_deterministic() -> None:
 
 
 def test_random_forest_without_seed_in_cross_validation() -> None:
-    ev = run("""
+    found = run("""
         scores = cross_val_score(RandomForestClassifier(n_estimators=20), X, y, cv=5)
         print(f"CV accuracy {scores.mean():.3f}")
     """)
-    f = one(ev, EST)
+    f = one(found, EST)
     assert f.severity == "high" and "RandomForestClassifier" in f.explanation
 
 
 def test_kmeans_silhouette_confirmed_by_the_kernel() -> None:
-    ev = run("""
+    found = run("""
         km = KMeans(n_clusters=3, n_init=3)
         labels = km.fit_predict(X)
         print("silhouette:", silhouette_score(X, labels))
     """)
-    f = one(ev, EST)
+    f = one(found, EST)
     assert f.severity == "high" and f.confidence >= 0.8
     assert f.evidence["values"] == {"random_state": None}
 
 
 def test_saga_logistic_regression_and_boosting() -> None:
-    ev = run("""
+    found = run("""
         clf = LogisticRegression(solver="saga", max_iter=200).fit(X, y)
         gb = GradientBoostingRegressor(n_estimators=20, subsample=0.8).fit(X, yr)
         print(clf.score(X, y), gb.score(X, yr))
     """)
-    f = one(ev, EST)
+    f = one(found, EST)
     assert f.severity == "high" and "saga" in f.explanation
 
 
 def test_grid_search_over_an_unseeded_forest() -> None:
-    ev = run("""
+    found = run("""
         gs = GridSearchCV(RandomForestClassifier(n_estimators=10), {"max_depth": [2, 4]}, cv=3)
         gs.fit(X, y)
         print("best CV accuracy", gs.best_score_)
     """)
-    assert one(ev, EST).severity == "high"
+    assert one(found, EST).severity == "high"
 
 
 def test_randomized_search_without_seed() -> None:
-    ev = run("""
+    found = run("""
         rs = RandomizedSearchCV(LogisticRegression(), {"C": [0.01, 0.1, 1, 10]}, n_iter=2,
                                 cv=3, random_state=None)
         rs.fit(X, y)
         print(rs.best_params_, rs.best_score_)
     """)
-    assert one(ev, EST).severity == "high"
+    assert one(found, EST).severity == "high"
 
 
 def test_estimator_built_earlier_without_seed_and_refit_here() -> None:
-    ev = run("""
+    found = run("""
         rf.fit(X, y)
         print("accuracy", accuracy_score(y, rf.predict(X)))
     """, SETUP + "\nrf = RandomForestClassifier(n_estimators=10)\n")
-    f = one(ev, EST)
+    f = one(found, EST)
     assert f.confidence >= 0.8 and "in an earlier cell is refit" in f.explanation
 
 
 def test_split_in_an_earlier_cell_feeding_this_cells_score() -> None:
-    ev = run("""
+    found = run("""
         model = LogisticRegression().fit(X_train, y_train)
         print("test accuracy:", model.score(X_test, y_test))
     """, SETUP + "\nX_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2)\n")
-    f = one(ev, SPLIT)
+    f = one(found, SPLIT)
     assert f.severity == "high" and "earlier cell" in f.explanation
 
 
 def test_seeded_split_in_an_earlier_cell_is_sound() -> None:
-    quiet(run("""
+    silent(run("""
         model = LogisticRegression().fit(X_train, y_train)
         print("test accuracy:", model.score(X_test, y_test))
     """, SETUP + "\nX_train, X_test, y_train, y_test = train_test_split(X, y, random_state=1)\n"))
 
 
 def test_unseeded_generator_from_an_earlier_cell() -> None:
-    ev = run("print(rng.normal(size=10).mean())", SETUP + "\nrng = np.random.default_rng()\n")
-    assert one(ev, RNG).severity == "medium"
+    found = run("print(rng.normal(size=10).mean())", SETUP + "\nrng = np.random.default_rng()\n")
+    assert one(found, RNG).severity == "medium"
 
 
 def test_seeded_and_deterministic_estimators_are_sound() -> None:
-    quiet(run("""
+    silent(run("""
         rf = RandomForestClassifier(n_estimators=10, random_state=0)
         lr = LinearRegression()
         lg = LogisticRegression()
@@ -233,7 +228,7 @@ def test_seeded_and_deterministic_estimators_are_sound() -> None:
 
 
 def test_seed_set_after_construction_is_read_from_the_kernel() -> None:
-    quiet(run("""
+    silent(run("""
         rf = RandomForestClassifier(n_estimators=10)
         rf.set_params(random_state=3)
         print(cross_val_score(rf, X, y, cv=3).mean())
@@ -242,21 +237,21 @@ def test_seed_set_after_construction_is_read_from_the_kernel() -> None:
 
 def test_tsne_for_a_plot_only_is_sound() -> None:
     # code only: t-SNE is slow to run, and what matters is that nothing is reported
-    quiet(evidence("""
+    silent(findings(evidence("""
         emb = TSNE(n_components=2, perplexity=10, init="random").fit_transform(X[:60])
         fig, ax = plt.subplots()
         ax.scatter(emb[:, 0], emb[:, 1])
         plt.close(fig)
-    """, prior_code=SETUP))
-    flagged = evidence("""
+    """, prior_code=SETUP)))
+    flagged = findings(evidence("""
         emb = TSNE(n_components=2, perplexity=10, init="random").fit_transform(X[:60])
         print("spread of the embedding:", emb.std())
-    """, prior_code=SETUP)
+    """, prior_code=SETUP))
     assert one(flagged, EST).severity == "medium"
 
 
 def test_printing_the_unfitted_estimator_is_sound() -> None:
-    quiet(run("""
+    silent(run("""
         rf = RandomForestClassifier(n_estimators=10)
         print(rf)
     """))
@@ -266,7 +261,7 @@ def test_printing_the_unfitted_estimator_is_sound() -> None:
 
 
 def test_bootstrap_ci_with_the_legacy_global_rng() -> None:
-    ev = run("""
+    found = run("""
         boots = []
         for _ in range(200):
             s = np.random.choice(yr, size=len(yr), replace=True)
@@ -274,12 +269,12 @@ def test_bootstrap_ci_with_the_legacy_global_rng() -> None:
         lo, hi = np.percentile(boots, [2.5, 97.5])
         print(f"95% CI: [{lo:.3f}, {hi:.3f}]")
     """)
-    f = one(ev, RNG)
+    f = one(found, RNG)
     assert f.severity == "high" and "confidence interval" in f.explanation
 
 
 def test_permutation_p_value_with_python_random_in_a_helper() -> None:
-    ev = run("""
+    found = run("""
         def perm_p(a, b, n=200):
             obs = np.mean(a) - np.mean(b)
             pooled = list(a) + list(b)
@@ -292,50 +287,50 @@ def test_permutation_p_value_with_python_random_in_a_helper() -> None:
         p = perm_p(yr[:100], yr[100:])
         print(f"permutation p = {p:.3f}")
     """)
-    assert one(ev, RNG).severity == "high"
+    assert one(found, RNG).severity == "high"
 
 
 def test_scipy_bootstrap_without_random_state() -> None:
-    ev = run("""
+    found = run("""
         res = stats.bootstrap((yr,), np.mean, n_resamples=200)
         print(res.confidence_interval)
     """)
-    assert one(ev, RNG).severity == "high"
+    assert one(found, RNG).severity == "high"
 
 
 def test_sklearn_resample_without_random_state() -> None:
-    ev = run("""
+    found = run("""
         means = [resample(yr).mean() for _ in range(100)]
         print("bootstrap SE:", np.std(means))
     """)
-    assert one(ev, RNG).severity == "high"
+    assert one(found, RNG).severity == "high"
 
 
 def test_unseeded_generator_feeding_a_simulated_mean_is_medium() -> None:
-    ev = run("""
+    found = run("""
         rng = np.random.default_rng()
         sim = rng.normal(size=1000)
         print("simulated mean:", sim.mean())
     """)
-    f = one(ev, RNG)
+    f = one(found, RNG)
     assert f.severity == "medium" and 3 in f.lines
 
 
 def test_dataframe_sample_without_random_state() -> None:
-    ev = run("""
+    found = run("""
         sub = df.sample(frac=0.5)
         print(sub.groupby("g").x.mean())
     """)
-    assert one(ev, RNG).severity == "medium"
+    assert one(found, RNG).severity == "medium"
 
 
 def test_seed_after_the_draw_does_not_help() -> None:
-    ev = run("""
+    found = run("""
         noise = np.random.normal(size=50)
         np.random.seed(0)
         print("mean noise", noise.mean())
     """)
-    assert one(ev, RNG).severity == "medium"
+    assert one(found, RNG).severity == "medium"
 
 
 @pytest.mark.parametrize("code", [
@@ -349,11 +344,11 @@ def test_seed_after_the_draw_does_not_help() -> None:
     "print(np.mean([resample(yr, random_state=i).mean() for i in range(20)]))",
 ])
 def test_seeded_draws_are_sound(code: str) -> None:
-    quiet(run(code))
+    silent(run(code))
 
 
 def test_exact_permutation_test_draws_nothing() -> None:
-    quiet(run("""
+    silent(run("""
         res = stats.permutation_test((yr[:4], yr[4:8]), lambda a, b: np.mean(a) - np.mean(b),
                                      permutation_type="independent", n_resamples=np.inf)
         print(f"exact permutation p = {res.pvalue:.4f}")
@@ -361,12 +356,12 @@ def test_exact_permutation_test_draws_nothing() -> None:
 
 
 def test_seeded_generator_from_an_earlier_cell_is_sound() -> None:
-    quiet(run("print(rng.normal(size=10).mean())",
+    silent(run("print(rng.normal(size=10).mean())",
               SETUP + "\nrng = np.random.default_rng(2024)\n"))
 
 
 def test_random_data_for_a_plot_only_is_sound() -> None:
-    quiet(run("""
+    silent(run("""
         noise = np.random.randn(100)
         fig, ax = plt.subplots()
         ax.hist(noise)
@@ -375,13 +370,13 @@ def test_random_data_for_a_plot_only_is_sound() -> None:
 
 
 def test_peeking_at_a_random_sample_of_rows_is_sound() -> None:
-    quiet(run("df.sample(5)"))
+    silent(run("df.sample(5)"))
 
 
 def test_without_earlier_cells_confidence_is_lower() -> None:
     code = "x = np.random.normal(size=10)\nprint(x.mean())"
-    with_prior = one(evidence(code, prior_code="import numpy as np"), RNG)
-    without = one(evidence("import numpy as np\n" + code), RNG)
+    with_prior = one(findings(evidence(code, prior_code="import numpy as np")), RNG)
+    without = one(findings(evidence("import numpy as np\n" + code)), RNG)
     assert without.confidence < with_prior.confidence
 
 
@@ -398,13 +393,13 @@ def test_odd_code_does_not_raise() -> None:
 def test_rules_are_fast() -> None:
     import time
 
-    base = run("""
+    base = run_and_gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         rf = RandomForestClassifier(n_estimators=5, random_state=0).fit(X_train, y_train)
         rng = np.random.default_rng(1)
         boots = [rng.choice(yr, len(yr)).mean() for _ in range(20)]
         print(rf.score(X_test, y_test), np.percentile(boots, [2.5, 97.5]))
-    """ * 8)
+    """ * 8, SETUP)
     times = []
     for _ in range(5):
         ev = Evidence.from_dict(base.to_dict())

@@ -3,19 +3,24 @@
 - `pearson_on_codes`: Pearson's r (`pearsonr`, `np.corrcoef`, `df.corr()`, `Series.corr`,
   `pingouin.corr`) on numeric codes of categories or ranks: label-encoded nominal categories
   (LabelEncoder, `.cat.codes`, `factorize`, a `map` to ints), Likert items, education or
-  income brackets, zip codes and ids. Pearson measures linear association between interval
-  quantities; on arbitrary codes the coefficient is not meaningful.
+  income brackets, zip codes and ids; and bin numbers (`pd.cut`/`qcut(labels=False)`,
+  `np.digitize`, `KBinsDiscretizer(encode="ordinal")`) of unequal-width bins. Simple linear
+  fits on one such variable (`linregress`, `np.polyfit(deg=1)`, a one-predictor `smf.ols` /
+  `sm.OLS`) make the same interval assumption. Pearson measures linear association between
+  interval quantities; on arbitrary codes the coefficient is not meaningful.
 - `causal_language`: a correlation reported as causation ("X drives Y", "leads to").
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
-from ..code_model import CallSite, CodeModel, root_name
+from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
@@ -35,7 +40,8 @@ _ORDINAL_NAME = re.compile(
     r"(?i)likert|(?:^|_)q\d+|(?:^|_)item_?\d+|rating|satisf|agree|education|(?:^|_)edu|"
     r"bracket|(?:^|_)band|income_?(?:group|level|cat|class)|(?:^|_)tier|severity|stage|"
     r"(?:^|_)grade|(?:^|_)level|(?:^|_)rank|frequency|(?:^|_)score_?cat|(?:^|_)nps|"
-    r"pain_?score|stars?$|opinion|attitude|importance|likelihood|scale")
+    r"pain_?score|stars?$|opinion|attitude|importance|likelihood|scale|"
+    r"(?:^|_)bins?(?:_|$)|bucket|(?:dec|quint|quart|terc|percent)iles?(?:_|$)")
 _NOMINAL_NAME = re.compile(
     r"(?i)(?:^|_)zip|postal|postcode|fips|(?:^|_)id$|^id_|_code$|^code|phone|"
     r"(?:^|_)(?:city|country|state|region|color|colour|department|dept|brand|genre|species|"
@@ -55,7 +61,8 @@ _HEDGE = re.compile(
     r"correlation\s+(?:is\s+)?not|no\s+causal|cannot\s+(?:infer|conclude)|"
     r"observational|confound")
 _ENCODER_HINT = re.compile(
-    r"LabelEncoder|OrdinalEncoder|\.codes|factorize|\.map\(|\.replace\(|ordered")
+    r"LabelEncoder|OrdinalEncoder|\.codes|factorize|\.map\(|\.replace\(|ordered|"
+    r"\bq?cut\(|digitize\(|searchsorted\(|KBinsDiscretizer")
 _CORR_CALLS = ("pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "corrcoef",
                "linregress", "corr", "corrwith", "polyfit")
 
@@ -84,15 +91,32 @@ class _Var:
 
 @dataclass
 class _Coded:
-    kind: str  # "nominal" | "ordinal" | "id" | "few"
+    kind: str  # "nominal" | "ordinal" | "id" | "few" | "binned" | "binned_equal"
     how: str
     line: int | None
     from_facts: bool
+    by_name: bool = False  # only the column's name and integer values suggest the coding
 
 
 def _str(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    return None
+
+
+def _number(node: ast.AST) -> float | None:
+    """A literal number; `np.inf`, `float("inf")` and `-np.inf` are infinite."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(
+            node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.Attribute) and node.attr in ("inf", "Inf", "infty"):
+        return math.inf
+    if isinstance(node, ast.Call) and called_name(node) == "float" and node.args and _str(
+            node.args[0]) in ("inf", "-inf", "Infinity"):
+        return float(_str(node.args[0]) or "inf")
     return None
 
 
@@ -133,6 +157,8 @@ class _Encodings:
         self.frames: dict[str, _Coded] = {}  # every column of the frame encoded
         self._ordered_cats: set[str] = set()
         self._dicts: dict[str, ast.Dict] = {}
+        self._lists: dict[str, ast.AST] = {}  # names bound to literal lists / linspace…
+        self._binned: set[str] = set()  # names and columns holding pd.cut categories
         for tree, code, here in ((self.m._prior_tree, ev.prior_code, False),
                                  (self.m.tree, ev.code, True)):
             if _ENCODER_HINT.search(code):
@@ -150,6 +176,9 @@ class _Encodings:
         for sub in ast.walk(value):
             if isinstance(sub, ast.Attribute) and sub.attr == "codes":
                 inner = _src(self.m.evidence, sub.value)
+                if re.search(r"\bq?cut\(", inner) or (
+                        self._binned and set(re.findall(r"\w+", inner)) & self._binned):
+                    return "binned", "codes of `pd.cut` bins"
                 if "ordered=True" in inner or any(n in inner for n in self._ordered_cats):
                     return "ordinal", "ordered categorical codes"
                 return "nominal", "`.cat.codes`"
@@ -158,6 +187,9 @@ class _Encodings:
             f = sub.func
             attr = f.attr if isinstance(f, ast.Attribute) else (
                 f.id if isinstance(f, ast.Name) else "")
+            binned = self._bin_codes(sub, attr)
+            if binned is not None:
+                return binned
             if attr in ("fit_transform", "transform"):
                 recv = f.value if isinstance(f, ast.Attribute) else None
                 enc = self._encoder_of(recv)
@@ -187,6 +219,68 @@ class _Encodings:
                 return "nominal", "a map of category labels to integers"
         return None
 
+    def _bin_codes(self, call: ast.Call, attr: str) -> tuple[str, str] | None:
+        """Integer bin numbers: `pd.cut(x, edges, labels=False)`, `pd.qcut(x, 5,
+        labels=False)`, `np.digitize(x, edges)`, `KBinsDiscretizer(encode="ordinal")`.
+        ('binned', how) for bins of unequal (or unknown) width, ('binned_equal', how) for
+        equal-width bins, whose numbers are a coarsened copy of the quantity."""
+        if attr in ("cut", "qcut"):
+            name = self.m.dotted(call.func) or ""
+            if not name.startswith("pandas."):
+                return None
+            labels = next((k.value for k in call.keywords if k.arg == "labels"), None)
+            if labels is None and len(call.args) > 2:
+                labels = call.args[2]
+            int_labels = isinstance(labels, ast.List | ast.Tuple) and labels.elts and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, int) for e in labels.elts)
+            if not (isinstance(labels, ast.Constant) and labels.value is False) and \
+                    not int_labels:
+                return None  # categories, not numbers (their `.cat.codes` are handled above)
+            if attr == "qcut":
+                return "binned", "`pd.qcut` quantile-bin numbers (bins of unequal width)"
+            bins = call.args[1] if len(call.args) > 1 else next(
+                (k.value for k in call.keywords if k.arg == "bins"), None)
+            return self._by_width(bins, "`pd.cut` bin numbers")
+        if attr == "digitize" and (self.m.dotted(call.func) or "").startswith("numpy."):
+            bins = call.args[1] if len(call.args) > 1 else next(
+                (k.value for k in call.keywords if k.arg == "bins"), None)
+            return self._by_width(bins, "`np.digitize` bin numbers")
+        if attr == "searchsorted" and (self.m.dotted(call.func) or "").startswith("numpy."):
+            edges = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "a"), None)
+            return self._by_width(edges, "`np.searchsorted` bin numbers")
+        if attr in ("fit_transform", "transform") and isinstance(call.func, ast.Attribute):
+            recv = call.func.value
+            if self._encoder_of(recv) == "KBinsDiscretizer":
+                ctor = recv if isinstance(recv, ast.Call) else None
+                if ctor is None and isinstance(recv, ast.Name):
+                    ctor = next((a.value for a in self.m.assigned_at(recv.id)
+                                 if isinstance(a.value, ast.Call)), None)
+                kws = {k.arg: k.value for k in ctor.keywords} if ctor is not None else {}
+                if _str(kws.get("encode")) != "ordinal":
+                    return None  # one-hot columns, not codes
+                if _str(kws.get("strategy")) == "uniform":
+                    return "binned_equal", "`KBinsDiscretizer` equal-width bin numbers"
+                return "binned", "`KBinsDiscretizer` quantile/k-means bin numbers"
+        return None
+
+    def _by_width(self, bins: ast.AST | None, what: str) -> tuple[str, str]:
+        if isinstance(bins, ast.Name):
+            bins = self._lists.get(bins.id, bins)
+        if isinstance(bins, ast.Constant) and isinstance(bins.value, int):
+            return "binned_equal", f"{what} of {bins.value} equal-width bins"
+        if isinstance(bins, ast.Call) and called_name(bins) in ("linspace", "arange"):
+            return "binned_equal", f"{what} of equal-width bins"
+        if isinstance(bins, ast.List | ast.Tuple):
+            edges = [_number(e) for e in bins.elts]
+            finite = [e for e in edges if e is not None and math.isfinite(e)]
+            if len(finite) == len(edges) >= 3:
+                widths = [b - a for a, b in pairwise(finite)]
+                if max(widths) - min(widths) <= 1e-9 * max(1.0, abs(max(widths))):
+                    return "binned_equal", f"{what} of equal-width bins"
+            return "binned", f"{what} (bins of unequal width)"
+        return "binned", f"{what} (bins of unknown, possibly unequal width)"
+
     def _encoder_of(self, recv: ast.AST | None) -> str | None:
         if isinstance(recv, ast.Call):
             name = self.m.dotted(recv.func) or (
@@ -205,6 +299,18 @@ class _Encodings:
                 if isinstance(t, ast.Name):
                     self._dicts[t.id] = value
             return
+        if isinstance(value, ast.List | ast.Tuple) or (
+                isinstance(value, ast.Call) and called_name(value) in ("linspace", "arange")):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    self._lists[t.id] = value
+            return
+        if isinstance(value, ast.Call) and called_name(value) in ("cut", "qcut"):
+            for t in node.targets:  # `df["band"] = pd.cut(df.income, edges)`: categories
+                label = t.id if isinstance(t, ast.Name) else _str(
+                    t.slice) if isinstance(t, ast.Subscript) else None
+                if label:
+                    self._binned.add(label)
         if isinstance(value, ast.Call) and _str(value.args[0] if value.args else None) \
                 is None and any(k.arg == "ordered" for k in value.keywords):
             for t in node.targets:
@@ -330,7 +436,8 @@ def _classify(ev: Evidence, enc: _Encodings, v: _Var,
     if not integer:
         return None
     if _ORDINAL_NAME.search(ident) and n_unique <= 11:
-        return _Coded("ordinal", f"integer codes with {n_unique} levels", None, True)
+        return _Coded("ordinal", f"integer codes with {n_unique} levels", None, True,
+                      by_name=True)
     if _NOMINAL_NAME.search(ident):
         return _Coded("id", f"an identifier/code column ({n_unique} distinct integers)",
                       None, True)
@@ -350,6 +457,10 @@ def _severity(c: _Coded, matrix: bool) -> tuple[str, float]:
         return "high", 0.8 if c.from_facts else 0.65
     if c.kind == "id":
         return "high", 0.75
+    if c.kind == "binned":
+        return "high", 0.8 if c.from_facts else 0.7
+    if c.kind == "binned_equal":
+        return "medium", 0.4  # a handful of ordered levels; a coarsened copy at best
     return "medium", 0.45
 
 
@@ -372,6 +483,18 @@ def _sites(ev: Evidence) -> list[tuple[CallSite, str, list[ast.AST], bool]]:
                 (c.name or "").startswith("scipy") or c.name == last or "." not in (c.name or "")):
             args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
             out.append((c, last, args, False))
+        elif last == "linregress" and (
+                (c.name or "").startswith("scipy") or c.name == last or "." not in (c.name or "")):
+            args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
+            out.append((c, "linregress", args, False))
+        elif last == "polyfit" and (c.name or "").startswith("numpy") and \
+                _const(c.arg(2, "deg")) == 1:
+            args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
+            out.append((c, "np.polyfit", args, False))
+        elif last in ("ols", "OLS") and (c.name or "").startswith("statsmodels"):
+            x = _single_regressor(c)
+            if x is not None:
+                out.append((c, f"{'smf.ols' if last == 'ols' else 'sm.OLS'}", [x], False))
         elif last == "corr" and (c.name or "").startswith("pingouin"):
             args = [a for a in (c.arg(0, "x"), c.arg(1, "y")) if a is not None]
             out.append((c, "pingouin.corr", args, False))
@@ -388,6 +511,41 @@ def _sites(ev: Evidence) -> list[tuple[CallSite, str, list[ast.AST], bool]]:
         elif c.method == "corrwith" and c.receiver is not None:
             out.append((c, "DataFrame.corrwith", [c.receiver], True))
     return out
+
+
+_LINEAR_FITS = ("linregress", "np.polyfit", "smf.ols", "sm.OLS")
+
+
+def _const(node: ast.AST | None) -> object:
+    return node.value if isinstance(node, ast.Constant) else None
+
+
+def _single_regressor(c: CallSite) -> ast.AST | None:
+    """The one predictor of a simple linear regression: `smf.ols("y ~ band", data=df)` ->
+    `df["band"]`; `sm.OLS(y, sm.add_constant(df["band"]))` -> `df["band"]`. None when the
+    model has several predictors or treats it as categorical (`C(band)`)."""
+    if c.last == "ols":
+        formula, data = _str(c.arg(0, "formula")), c.arg(1, "data")
+        if formula is None or "~" not in formula or not isinstance(data, ast.Name):
+            return None
+        terms = [t.strip() for t in formula.split("~", 1)[1].split("+")]
+        terms = [t for t in terms if t not in ("1", "0", "-1")]
+        if len(terms) != 1:
+            return None
+        mt = re.fullmatch(r"(?:Q\(['\"])?([A-Za-z_]\w*)(?:['\"]\))?", terms[0])
+        if mt is None:
+            return None  # C(x), np.log(x), interactions
+        return ast.Subscript(value=data, slice=ast.Constant(mt.group(1)), ctx=ast.Load())
+    exog = c.arg(1, "exog")
+    if isinstance(exog, ast.Call) and called_name(exog) == "add_constant" and exog.args:
+        exog = exog.args[0]
+    if isinstance(exog, ast.Subscript) and isinstance(exog.slice, ast.List) and len(
+            exog.slice.elts) == 1 and _str(exog.slice.elts[0]) is not None:
+        return ast.Subscript(value=exog.value, slice=exog.slice.elts[0], ctx=ast.Load())
+    if isinstance(exog, ast.Attribute) or (
+            isinstance(exog, ast.Subscript) and _str(exog.slice) is not None):
+        return exog
+    return None
 
 
 def _matrix_columns(ev: Evidence, node: ast.AST) -> tuple[str | None, list[str]]:
@@ -438,7 +596,8 @@ def _matrix_columns(ev: Evidence, node: ast.AST) -> tuple[str | None, list[str]]
 @rule("correlation_misuse.pearson_on_codes",
       title="Pearson correlation on categorical or ordinal codes")
 def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
-    """Pearson's r on label-encoded categories, Likert items, brackets, zip codes or ids."""
+    """Pearson's r (or a simple linear fit) on label-encoded categories, Likert items,
+    brackets, unequal-width bin numbers, zip codes or ids."""
     if ev.tree is None:
         return
     sites = _sites(ev)
@@ -447,7 +606,7 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
     enc = _Encodings(ev)
     m = ev.model
     for call, what, exprs, matrix in sites:
-        pearson = what in ("np.corrcoef",) or (
+        pearson = what in ("np.corrcoef", *_LINEAR_FITS) or (
             what == "pearsonr") or (what in ("Series.corr", "DataFrame.corr",
                                              "DataFrame.corrwith", "pingouin.corr")
                                     and _is_pearson(call))
@@ -474,6 +633,8 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                     c = _classify(ev, enc, v, call)
                 if c is not None:
                     flagged.append((v, c))
+        if what in _LINEAR_FITS:  # a slope per count or per equal-width bin is conventional
+            flagged = [(v, c) for v, c in flagged if c.kind not in ("few", "binned_equal")]
         if not flagged:
             continue
         if not pearson:
@@ -482,17 +643,30 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                 "a categorical column's codes")]
             if not flagged:
                 continue
-        order = {"nominal": 3, "id": 2, "ordinal": 1, "few": 0}
+        order = {"nominal": 3, "id": 2, "ordinal": 1, "binned": 1, "few": 0, "binned_equal": 0}
         flagged.sort(key=lambda vc: (-order[vc[1].kind], not vc[1].from_facts))
         v, c = flagged[0]
         selected = matrix and _selects(call, [fv.column for fv, _ in flagged])
         severity, confidence = _severity(c, matrix and not selected)
         if not pearson:
             severity, confidence = "high", min(confidence, 0.7)
+        if what in _LINEAR_FITS and c.kind == "ordinal" and c.by_name:
+            # `wage ~ education` may be years of schooling: a name is weak evidence of codes
+            severity, confidence = "medium", 0.45
         lines = sorted({call.line} | {fc.line for _, fc in flagged if fc.line})
         listed = ", ".join(f"`{fv.label}` ({fc.how})" for fv, fc in flagged[:4])
         kinds = {fc.kind for _, fc in flagged}
-        if kinds == {"few"}:
+        if kinds <= {"binned", "binned_equal"}:
+            meaning = ("bin numbers stand for ranges of the underlying quantity, so one step "
+                       "of the code is a different change in that quantity from bin to bin; "
+                       "a slope or a linear (Pearson) coefficient per bin step describes the "
+                       "arbitrary bin edges, not the relationship" if "binned" in kinds else
+                       "bin numbers are a handful of ordered levels, at best a coarsened copy "
+                       "of the underlying quantity, which attenuates r")
+            fix = ("use the underlying continuous variable (Pearson/`linregress` on it), or "
+                   "treat the bins as ordered categories: a rank correlation "
+                   "(`scipy.stats.spearmanr` / `kendalltau`) or the outcome's median per bin")
+        elif kinds == {"few"}:
             meaning = ("if these integers code ordered categories (ratings, levels, "
                        "brackets) rather than counts or measurements, a linear (Pearson) "
                        "coefficient is not appropriate")
@@ -512,7 +686,8 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                        "(Pearson) coefficient is not appropriate")
             fix = ("use a rank correlation: `scipy.stats.spearmanr(x, y)` / "
                    "`kendalltau`, or `df.corr(method='spearman')`")
-        corr_word = "Pearson's r" if pearson else f"`{what}`"
+        corr_word = "A linear fit" if what in _LINEAR_FITS else (
+            "Pearson's r" if pearson else f"`{what}`")
         yield Finding(
             explanation=(f"{corr_word} (`{what}`, line {call.line}) is computed on "
                          f"{listed}: {meaning}."),

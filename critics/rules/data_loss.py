@@ -1,8 +1,10 @@
 """Rows silently lost before a summary: missing values dropped (`dropna`, `notna` masks,
 `to_numeric(errors="coerce")` then dropna or a NaN-skipping mean), failed runs filtered out
 (`df[df.status == "ok"]`, `~df.failed`, `query("status == 'success'")`), inner merges that
-lose unmatched rows, and then a mean / describe / groupby / test on what is left, with
-nothing in the cell saying how many rows went.
+lose unmatched rows, deduplication on a key coarser than a record (`drop_duplicates(
+subset="customer_id")` on orders), dates or numbers coerced to NaT/NaN that a resample,
+groupby or mean in the same chain then skips, and then a mean / describe / groupby / test on
+what is left, with nothing in the cell saying how many rows went.
 
 How many rows went comes from the kernel: the shape of a name filtered in place read before
 the cell ran (`ev.before`) against after; the raw and the cleaned frame when both are named;
@@ -304,8 +306,33 @@ class _Sites:
             else:
                 col = _column_of(t) or col
                 target = _root(t)
-        return _Drop("coerce", node.lineno, stmt, node, source, target,
+        drop = _Drop("coerce", node.lineno, stmt, node, source, target,
                      target == source, [col] if col else [])
+        drop.inline_summary = self._consumed_inline(node, stmt)
+        if drop.inline_summary is not None:  # the name holds the summary, not the values
+            drop.target, drop.in_place = None, False
+        return drop
+
+    def _consumed_inline(self, node: ast.AST, stmt: ast.stmt) -> str | None:
+        """A summary, `resample` or `groupby` in the same statement that takes the coerced
+        values without counting or filling their NaN/NaT first: `pd.to_numeric(s,
+        errors="coerce").mean()`, `df.assign(d=pd.to_datetime(..., errors="coerce"))
+        .set_index("d").resample("MS").sum()` (NaT rows fall out of every period)."""
+        found: list[str] = []
+        for sub in self.walk.own.get(id(stmt), ()):
+            if not isinstance(sub, ast.Call) or sub is node:
+                continue
+            last = _call_last(sub)
+            if not (_is_summary_call(sub) or last in _NAT_DROPPING):
+                continue
+            path = _path_to(sub, node)
+            if path is None:
+                continue
+            if any(isinstance(p, ast.Call) and _call_last(p) in _NAN_AWARE for p in path):
+                continue  # `.isna().sum()` counts them, `.fillna(...)` keeps them
+            found.append(last)
+        # name the step that silently drops NaT/NaN keys when there is one
+        return next((f for f in found if f in _NAT_DROPPING), found[0] if found else None)
 
     def _target_of(self, node: ast.AST, stmt: ast.stmt) -> tuple[str | None, str | None]:
         """(name holding the remaining rows, summary computed inline on them)."""
@@ -360,6 +387,24 @@ def _kw_str(node: ast.Call, name: str) -> str | None:
     return None
 
 
+# Calls that skip rows whose key or timestamp is NaN/NaT, and calls that count or fill NaN.
+_NAT_DROPPING = {"resample", "groupby", "Grouper", "pivot_table", "rolling"}
+_NAN_AWARE = {"isna", "isnull", "notna", "notnull", "fillna", "interpolate", "ffill", "bfill",
+              "value_counts", "count", "info", "combine_first", "where", "mask"}
+
+
+def _path_to(root: ast.AST, target: ast.AST) -> list[ast.AST] | None:
+    """The nodes strictly between `root` and `target` (None when `target` is not inside)."""
+    stack: list[tuple[ast.AST, list[ast.AST]]] = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if child is target:
+                return path
+            stack.append((child, [*path, child]))
+    return None
+
+
 def _in_chain(expr: ast.AST | None, node: ast.AST) -> bool:
     """`node` is `expr` or a receiver/subscripted value along its method chain:
     `df.dropna().reset_index(drop=True)` holds the dropna's rows."""
@@ -390,7 +435,8 @@ class _Ctx:
         self.ev = ev
         self.model = ev.model
         self.walk = cell_index(self.model.tree)
-        self.drops = _Sites(ev, self.walk).drops
+        self.sites = _Sites(ev, self.walk)
+        self.drops = self.sites.drops
         self._down: dict[tuple[frozenset[str], int], set[str]] = {}
         self.name_assigns: dict[str, list[ast.Assign]] = {}
         for st in self.walk.of(ast.Assign):
@@ -600,6 +646,13 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
 
 
 def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    if drop.target is None and drop.source and drop.columns:
+        # consumed inline: coercing a column that already has the target dtype loses nothing
+        src = ctx.ev.objects.get(drop.source)
+        dtype = src.dtypes.get(drop.columns[0], "") if src is not None else ""
+        want = "datetime" if _call_last(drop.node) == "to_datetime" else ("int", "float")
+        if src is not None and src.rows and dtype.startswith(want):
+            return _Loss(src.rows, src.rows, 0.0, how="the column already had that type")
     facts = ctx.ev.objects.get(drop.target or "")
     if facts is None or not facts.rows or ctx.rebound_after(drop.target or "", drop.line):
         return _Loss()
@@ -709,10 +762,15 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     what = _WHAT.get(drop.kind, "drops rows")
     if drop.kind == "missing" and drop.coerced:
         what = "drops rows made NaN by `errors='coerce'`"
+
     via = f" (inside `{drop.via}()`)" if drop.via else ""
     cols = f" in {', '.join(f'`{c}`' for c in drop.columns[:4])}" if drop.columns and \
         drop.kind in ("missing", "coerce") else ""
     head = f"Line {drop.line}{via} {what}{cols} from {src}"
+    if drop.kind == "coerce" and drop.inline_summary in _NAT_DROPPING:
+        head = (f"Line {drop.line}{via} turns unparseable values{cols} of {src} into NaN/NaT "
+                f"(`errors='coerce'`), and `{drop.inline_summary}` then silently leaves those "
+                "rows out")
     values: dict[str, object] = {}
     if frac is not None and loss.before is not None and loss.after is not None:
         lost = loss.before - loss.after
@@ -965,3 +1023,187 @@ def bad_lines_skipped(ev: Evidence) -> Iterator[Finding]:
             suggestion=("Pass a callable to `on_bad_lines` (engine='python') that repairs or "
                         "collects the bad lines and print how many there were, or compare the "
                         "raw line count with `len(df)` and report the difference."))
+
+
+# -- deduplication on a key that does not identify the records -----------------------------------
+
+_ID_TOKENS = {"id", "key", "uuid", "guid", "no", "num", "number", "ref", "code"}
+_SORTS = {"sort_values", "sort_index", "nlargest", "nsmallest"}
+
+
+def _dedupe_keys(node: ast.AST) -> tuple[ast.AST, list[str], bool] | None:
+    """(frame expression, key columns, keep=False) of `df.drop_duplicates(subset=K)`,
+    `df.drop_duplicates(K)`, `df[~df.duplicated(K)]`, `df.loc[~df["k"].duplicated()]`.
+    Whole-row deduplication (no subset) is not a key choice and gives None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "drop_duplicates":
+        subset = next((k.value for k in node.keywords if k.arg == "subset"), None)
+        if subset is None and node.args:
+            subset = node.args[0]
+        keys = _str_list(subset)
+        keep = next((k.value for k in node.keywords if k.arg == "keep"), None)
+        return (node.func.value, keys, isinstance(keep, ast.Constant) and keep.value is False) \
+            if keys else None
+    if not isinstance(node, ast.Subscript):
+        return None
+    value, mask = node.value, node.slice
+    if isinstance(value, ast.Attribute) and value.attr == "loc":
+        value = value.value
+        if isinstance(mask, ast.Tuple) and mask.elts:
+            mask = mask.elts[0]
+    if not (isinstance(mask, ast.UnaryOp) and isinstance(mask.op, ast.Invert)):
+        return None
+    call = mask.operand
+    if not (isinstance(call, ast.Call) and _call_last(call) == "duplicated"
+            and isinstance(call.func, ast.Attribute)):
+        return None
+    recv = call.func.value
+    if _root(recv) != _root(value):
+        return None
+    subset = next((k.value for k in call.keywords if k.arg == "subset"), None)
+    if subset is None and call.args:
+        subset = call.args[0]
+    keys = _str_list(subset)
+    if not keys and _column_of(recv):
+        keys = [_column_of(recv) or ""]  # df["k"].duplicated()
+    keep = next((k.value for k in call.keywords if k.arg == "keep"), None)
+    return (value, keys, isinstance(keep, ast.Constant) and keep.value is False) \
+        if keys else None
+
+
+def _sorted_first(ctx: _Ctx, frame_expr: ast.AST, line: int) -> bool:
+    """The rows were ordered before one per key was kept (`df.sort_values("date")
+    .drop_duplicates("customer_id", keep="last")`): a deliberate latest/first record."""
+    for sub in ast.walk(frame_expr):
+        if isinstance(sub, ast.Call) and _call_last(sub) in _SORTS:
+            return True
+    root = _root(frame_expr)
+    return any(c.line <= line and c.last in _SORTS and (
+        root in c.targets or (c.receiver_root == root and c.kwarg_value("inplace") is True))
+        for c in ctx.model.calls)
+
+
+def _used_columns(ctx: _Ctx, drop: _Drop, columns: set[str]) -> list[str]:
+    """Columns of the deduplicated frame the rest of the cell reads (in the dedupe statement
+    itself and in statements using what it produced)."""
+    stmts = [drop.stmt]
+    if drop.target and drop.target != "<return>":
+        tainted = ctx.downstream({drop.target}, drop.line)
+        stmts += [c.stmt for c in ctx.model.calls if c.line > drop.line and (
+            ({c.receiver_root} | _names(c.node)) & tainted)]
+    used: list[str] = []
+    for st in stmts:
+        for sub in ast.walk(st):
+            text = sub.value if isinstance(sub, ast.Constant) and isinstance(
+                sub.value, str) else sub.attr if isinstance(sub, ast.Attribute) else None
+            if text in columns and text not in used:
+                used.append(text)
+    return used
+
+
+@rule("data_loss.dedupe_wrong_key",
+      title="Duplicates removed on a key that does not identify the records")
+def dedupe_wrong_key(ev: Evidence) -> Iterator[Finding]:
+    """`drop_duplicates(subset=K)` (or `df[~df.duplicated(K)]`) keeps one row per K. When K
+    is coarser than a record (a customer, not an order) every other row of that customer is
+    discarded, though it was a distinct record, and totals or means are computed on what is
+    left. Judged from the kernel: the rows kept (distinct K) against the rows there were, and
+    columns the cell then summarises that have many more distinct values than rows kept
+    (so the deduplication threw away distinct records, not copies). Quiet when the rows were
+    sorted first (a deliberate latest record per key), when the loss is reported, or when only
+    per-key attributes are used afterwards."""
+    if ev.tree is None or "duplicat" not in ev.code:
+        return
+    ctx = _ctx(ev)
+    seen: set[int] = set()
+    for node, st, fn in ctx.walk.items:
+        if st is None or fn is not None or isinstance(
+                st, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        found = _dedupe_keys(node)
+        if found is None or node.lineno in seen:  # type: ignore[attr-defined]
+            continue
+        frame_expr, keys, keep_none = found
+        drop = ctx.sites._make("dedupe", node, st, frame_expr, keys)
+        seen.add(drop.line)
+        if _sorted_first(ctx, frame_expr, drop.line) or ctx.reported(drop):
+            continue
+        summaries = [s for s in ctx.summaries_after(drop) if s[1] != "fit"]
+        if not summaries:
+            continue
+        f = _judge_dedupe(ctx, drop, keys, keep_none, summaries)
+        if f is not None:
+            yield f
+
+
+def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
+                  summaries: list[tuple[int, str]]) -> Finding | None:
+    ev = ctx.ev
+    src = drop.source or ""
+    facts = ev.objects.get(src)
+    rows = kept = None
+    finer: list[tuple[str, int]] = []
+    if drop.in_place:
+        before, after = _rows(ev.before.get(src)), _rows(facts)
+        if before and after is not None and not ctx.rebound_after(src, drop.line):
+            rows, kept = before, after
+    elif facts is not None and facts.kind == "dataframe" and facts.rows and \
+            not ctx.rebound_after(src, drop.line):
+        rows = facts.rows
+        target = ev.objects.get(drop.target or "")
+        if drop.target and target is not None and target.kind == "dataframe" and \
+                not ctx.rebound_after(drop.target, drop.line):
+            kept = target.rows
+        elif len(keys) == 1 and keys[0] in facts.unique and not keep_none:
+            kept = facts.unique[keys[0]] + (1 if facts.missing.get(keys[0]) else 0)
+        if kept:
+            used = _used_columns(ctx, drop, set(facts.dtypes) - set(keys))
+            finer = [(c, facts.unique[c]) for c in used
+                     if facts.unique.get(c, 0) > max(1.2 * kept, kept + 5)]
+    key_txt = ", ".join(f"`{k}`" for k in keys)
+    lines = sorted({drop.line, *(ln for ln, _ in summaries[:3])})
+    what = ", ".join(f"`{k}`" for _, k in summaries[:3])
+    if rows and kept is not None:
+        frac = max(0, rows - kept) / rows
+        if frac < 0.05:
+            return None
+        if finer and frac >= 0.2:
+            severity, conf = "high", (0.85 if frac >= 0.4 else 0.8)
+        elif finer:
+            severity, conf = "medium", 0.55
+        elif drop.in_place and frac >= 0.2:
+            severity, conf = "medium", 0.5  # no per-column facts left to tell copies apart
+        else:
+            return None  # only per-key attributes are used afterwards: one row per key is fine
+        head = (f"Line {drop.line} keeps one row per {key_txt} and discards the rest: "
+                f"{rows - kept} of {rows} rows ({_pct(frac)}) of `{src}` are gone")
+        if finer:
+            col, n = max(finer, key=lambda cn: cn[1])
+            head += (f", although `{col}` takes {n} distinct values in `{src}`: the discarded "
+                     f"rows were distinct records, not copies (only {kept} rows remain)")
+        values: dict[str, object] = {"rows_before": rows, "rows_after": kept,
+                                     "fraction_lost": round(frac, 4),
+                                     "finer_columns": dict(finer[:4])}
+    elif facts is None:  # code only: the cell goes on to use a finer identifier
+        used = _used_columns(ctx, drop, set(ctx.model.string_constants) - set(keys))
+        other_ids = [c for c in used if set(_tokens(c)) & _ID_TOKENS]
+        if not other_ids:
+            return None
+        severity, conf = "medium", 0.4
+        head = (f"Line {drop.line} keeps one row per {key_txt}, yet the cell then works with "
+                f"`{other_ids[0]}`, a finer identifier: every other record of the same "
+                f"{key_txt} is discarded (how many could not be read from the kernel)")
+        values = {"other_identifier": other_ids[0]}
+    else:
+        return None  # several key columns: how many rows one per key keeps is not known
+    head += (f"; the cell then computes {what} on what is left without saying how many rows "
+             "were removed. Deduplicating on a key that does not identify a record silently "
+             "drops real rows and biases totals and means.")
+    return Finding(
+        explanation=head, severity=severity, confidence=conf,
+        evidence={"lines": lines, "values": values},
+        suggestion=("Deduplicate on the column(s) that identify one record (an order or "
+                    "transaction id) or on all columns (`df.drop_duplicates()`), and print how "
+                    "many rows were removed: `n0 = len(df); df = df.drop_duplicates(subset="
+                    "['order_id']); print(f'removed {n0 - len(df)} duplicate rows')`. If one "
+                    "row per key is intended, sort first and say which row is kept."))

@@ -1,6 +1,8 @@
 """Multiple comparisons: many hypothesis tests, significance claimed at a fixed alpha, and no
 correction for the number of tests (Makin & Orban de Xivry, mistake 7).
 
+Tests are the known test calls and fitted models' p-values read in a loop or comprehension
+(`fit.pvalues[c]`, `.f_pvalue`, a summary table's `"P>|t|"` / anova table's `"PR(>F)"`).
 The number of tests comes from the kernel when it can (the length of the list, Series or
 frame the p-values were collected into, the length of what a loop iterated over, the number
 of coefficients of a fitted model) and from the code otherwise (literal lists, `range(12)`,
@@ -53,6 +55,7 @@ _APPLY_METHODS = {"apply", "agg", "aggregate", "transform", "map", "applymap", "
 _SIGNIFICANT_RE = re.compile(r"(?i)\bsignifican(?:t|ce)\b|\bsig\.?\b")
 _COMP_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _RAW_LIMIT = 0.1  # thresholds above this are not significance levels
+_P_ATTRS = ("pvalues", "pvalue", "f_pvalue")
 
 
 def _src(ev: Evidence, node: ast.AST) -> str:
@@ -705,6 +708,23 @@ def _pairs(a: _Analysis, call: CallSite) -> _Count:
     return _Count()
 
 
+_P_COLUMN_RE = re.compile(r"^(?:P>\|[tz]\||PR\(>F\)|PR\(>Chi\)|Pr\(>F\))$")
+
+
+def _p_columns(a: _Analysis) -> list[ast.AST]:
+    """Subscripts reading the p-value column of a statsmodels table:
+    `res.summary2().tables[1]["P>|t|"]`, `tab.loc["dose", "P>|z|"]`,
+    `anova_lm(fit).loc["C(arm)", "PR(>F)"]`."""
+    out: list[ast.AST] = []
+    for node in a.nodes[ast.Subscript]:
+        sl = node.slice  # type: ignore[attr-defined]
+        parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        if any(isinstance(e, ast.Constant) and isinstance(e.value, str)
+               and _P_COLUMN_RE.match(e.value) for e in parts):
+            out.append(node)
+    return out
+
+
 def _is_small_const(node: ast.AST) -> bool:
     num = _const_number(node)
     return num is not None and num < 2
@@ -739,8 +759,10 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
     tests = [(c, full, spec) for c, full, spec in test_calls(a.m)
              if spec.kind not in ASSUMPTION_KINDS]
     a.test_nodes = {id(c.node) for c, _, _ in tests}
-    if not tests and not a.nodes[ast.Compare]:
-        return
+    if not tests and not a.nodes[ast.Compare] and "P>|" not in ev.code and \
+            "(>F)" not in ev.code and not any(
+            isinstance(n, ast.Attribute) and n.attr in _P_ATTRS for n in a.nodes[ast.Attribute]):
+        return  # neither a test, a fitted model's p-values, nor a comparison
     if any(spec.kind == "posthoc" for _, _, spec in tests):
         return  # Tukey HSD / Dunnett: the family-wise error rate is controlled
     tests = [t for t in tests if t[2].kind != "posthoc"]
@@ -762,9 +784,19 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         p_names |= set(call.targets) | colls
         sites.append(_Site(call.line, count, looped, colls))
     # fitted models: `res.pvalues < 0.05` over many coefficients; `.pvalue(s)` in loops
-    seen_attrs: set[tuple[str, int]] = set()
-    for node in a.nodes[ast.Attribute]:
-        if isinstance(node, ast.Attribute) and node.attr in ("pvalues", "pvalue", "f_pvalue"):
+    seen_attrs: set[tuple[str, str, int]] = set()
+    for node in sorted(a.nodes[ast.Attribute] + _p_columns(a),
+                       key=lambda n: (n.lineno, n.col_offset)):  # type: ignore[attr-defined]
+        if isinstance(node, ast.Subscript):  # `table.loc["x", "P>|t|"]` of a model summary
+            count, looped, simulated = a.multiplier(node)
+            key = (_src(a.ev, node.value), "P>|t|", id(a._enclosing_for(node) or node))
+            if looped and not simulated and key not in seen_attrs:
+                seen_attrs.add(key)
+                sites.append(_Site(node.lineno, count, True, set()))
+                if (root := root_name(node.value)) is not None:
+                    p_names.add(root)
+            continue
+        if isinstance(node, ast.Attribute) and node.attr in _P_ATTRS:
             inner = node.value
             if isinstance(inner, ast.Call) and id(inner) in a.test_nodes:
                 continue
@@ -774,7 +806,10 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
             if node.attr == "pvalue" and not (
                     (f := a.facts(root)) is not None and f.kind == "result"):
                 continue
-            key = (_src(a.ev, inner), node.lineno)
+            # the same model's p-values read twice in one loop (`if fit.f_pvalue < .05:
+            # print(fit.f_pvalue)`) are one test per iteration
+            loop = a._enclosing_for(node)
+            key = (_src(a.ev, inner), node.attr, id(loop) if loop else node.lineno)
             if key in seen_attrs:
                 continue
             seen_attrs.add(key)
