@@ -8,7 +8,8 @@ import pytest
 
 from critics.findings import Finding
 from critics.rules import circular_validation as C
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests import rule_helpers as H
+from tests.rule_helpers import one, quiet, silent
 
 RULES = C.RULES
 
@@ -32,24 +33,11 @@ X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_
 
 
 def run(code: str, setup: str = CANCER) -> list[Finding]:
-    ev = run_and_gather(code, setup)
-    return [f for r in RULES for f in r.check(ev)]
+    return H.run(RULES, code, setup)
 
 
 def code_only(code: str) -> list[Finding]:
-    ev = evidence(code)
-    return [f for r in RULES for f in r.check(ev)]
-
-
-def one(found: list[Finding], rule_id: str) -> Finding:
-    hits = [f for f in found if f.rule_id == rule_id]
-    assert len(hits) == 1, [(f.rule_id, f.explanation) for f in found]
-    return hits[0]
-
-
-def quiet(found: list[Finding]) -> None:
-    loud = [f for f in found if f.severity in ("high", "critical")]
-    assert not loud, [(f.rule_id, f.severity, f.explanation) for f in loud]
+    return H.code_only(RULES, code)
 
 
 # -- selection on the test set: flawed ---------------------------------------------------------
@@ -216,7 +204,7 @@ def test_checkpoint_kept_when_test_accuracy_improves():
 
 
 def test_checkpoint_on_validation_loader_is_quiet():
-    assert code_only("""
+    silent(code_only("""
         best = 0.0
         for epoch in range(30):
             train_one_epoch(model, train_loader, optimizer)
@@ -226,7 +214,7 @@ def test_checkpoint_on_validation_loader_is_quiet():
                 torch.save(model.state_dict(), "best.pt")
         model.load_state_dict(torch.load("best.pt"))
         print("test accuracy", evaluate(model, test_loader))
-    """) == []
+    """))
 
 
 def test_optimiser_objective_scoring_the_test_set():
@@ -250,17 +238,17 @@ def test_optimiser_objective_scoring_the_test_set():
 # -- selection: sound twins --------------------------------------------------------------------
 
 def test_selection_by_cross_validation_then_one_test_score():
-    assert run("""
+    silent(run("""
         cv = {d: cross_val_score(DecisionTreeClassifier(max_depth=d, random_state=0),
                                  X_train, y_train, cv=5).mean() for d in range(1, 8)}
         best = max(cv, key=cv.get)
         final = DecisionTreeClassifier(max_depth=best, random_state=0).fit(X_train, y_train)
         print(best, final.score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_selection_on_a_validation_split_then_test():
-    assert run("""
+    silent(run("""
         X_tr, X_val, y_tr, y_val = train_test_split(X_train, y_train, test_size=0.25,
                                                     random_state=0)
         best_k, best = None, -1
@@ -270,32 +258,32 @@ def test_selection_on_a_validation_split_then_test():
                 best_k, best = k, s
         final = KNeighborsClassifier(best_k).fit(X_train, y_train)
         print(best_k, final.score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_validation_named_set_from_a_separate_split_is_quiet():
-    assert run("""
+    silent(run("""
         X_dev, X_valid, y_dev, y_valid = train_test_split(X_train, y_train, random_state=1)
         scores = [LogisticRegression(C=c, max_iter=2000).fit(X_dev, y_dev)
                   .score(X_valid, y_valid) for c in (0.1, 1, 10)]
         c_best = (0.1, 1, 10)[int(np.argmax(scores))]
         print(c_best)
-    """) == []
+    """))
 
 
 def test_learning_curve_on_test_without_selection_is_quiet():
-    assert run("""
+    silent(run("""
         import matplotlib.pyplot as plt
         sizes = [50, 100, 150, 210]
         test_scores = [LogisticRegression(max_iter=2000).fit(X_train[:n], y_train[:n])
                        .score(X_test, y_test) for n in sizes]
         plt.plot(sizes, test_scores)
         print(np.mean(test_scores))
-    """) == []
+    """))
 
 
 def test_bootstrap_interval_of_a_single_test_score_is_quiet():
-    assert run("""
+    silent(run("""
         clf = LogisticRegression(max_iter=2000).fit(X_train, y_train)
         pred = clf.predict(X_test)
         rng = np.random.default_rng(0)
@@ -305,11 +293,11 @@ def test_bootstrap_interval_of_a_single_test_score_is_quiet():
             boot.append(accuracy_score(y_test[idx], pred[idx]))
         lo, hi = np.percentile(boot, [2.5, 97.5])
         print(accuracy_score(y_test, pred), lo, hi)
-    """) == []
+    """))
 
 
 def test_threshold_tuned_on_out_of_fold_predictions_is_quiet():
-    assert run("""
+    silent(run("""
         from sklearn.model_selection import cross_val_predict
         clf = LogisticRegression(max_iter=2000)
         oof = cross_val_predict(clf, X_train, y_train, cv=5, method="predict_proba")[:, 1]
@@ -317,26 +305,26 @@ def test_threshold_tuned_on_out_of_fold_predictions_is_quiet():
         t = grid[np.argmax([f1_score(y_train, oof >= g) for g in grid])]
         clf.fit(X_train, y_train)
         print(t, f1_score(y_test, clf.predict_proba(X_test)[:, 1] >= t))
-    """) == []
+    """))
 
 
 def test_cv_folds_selection_is_not_test_selection():
-    assert run("""
+    silent(run("""
         from sklearn.model_selection import StratifiedKFold
         fold_scores = []
         for tr, te in StratifiedKFold(5).split(X_train, y_train):
             m = LogisticRegression(max_iter=2000).fit(X_train[tr], y_train[tr])
             fold_scores.append(m.score(X_train[te], y_train[te]))
         print(max(fold_scores), np.mean(fold_scores))
-    """) == []
+    """))
 
 
 def test_seed_average_is_quiet():
-    assert run("""
+    silent(run("""
         accs = [RandomForestClassifier(n_estimators=20, random_state=s).fit(X_train, y_train)
                 .score(X_test, y_test) for s in range(5)]
         print(f"{np.mean(accs):.3f} +/- {np.std(accs):.3f}")
-    """) == []
+    """))
 
 
 def test_selection_key_on_cv_column_is_quiet():
@@ -353,7 +341,7 @@ def test_selection_key_on_cv_column_is_quiet():
 
 
 def test_results_table_ranked_by_cv_column_is_quiet():
-    assert run("""
+    silent(run("""
         rows = []
         for name, m in {"lr": LogisticRegression(max_iter=2000),
                         "tree": DecisionTreeClassifier(random_state=0)}.items():
@@ -363,7 +351,7 @@ def test_results_table_ranked_by_cv_column_is_quiet():
         table = pd.DataFrame(rows).sort_values("cv_acc", ascending=False)
         print(table)
         print(table.loc[table["cv_acc"].idxmax(), "model"])
-    """) == []
+    """))
 
 
 def test_results_table_ranked_by_test_column_is_flagged():
@@ -413,11 +401,11 @@ def test_randomized_search_on_holdout_named_arrays():
 
 
 def test_gridsearch_on_train_is_quiet():
-    assert run("""
+    silent(run("""
         grid = GridSearchCV(LogisticRegression(max_iter=2000), {"C": [0.1, 1, 10]}, cv=3)
         grid.fit(X_train, y_train)
         print(grid.best_params_, grid.score(X_test, y_test))
-    """) == []
+    """))
 
 
 # -- early stopping on the test set --------------------------------------------------------------
@@ -461,7 +449,7 @@ def test_lightgbm_train_valid_sets_test_with_callback():
 
 
 def test_early_stopping_on_validation_split_is_quiet():
-    assert code_only("""
+    silent(code_only("""
         import xgboost as xgb
         from sklearn.model_selection import train_test_split
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
@@ -469,17 +457,17 @@ def test_early_stopping_on_validation_split_is_quiet():
         model = xgb.XGBClassifier(n_estimators=2000, early_stopping_rounds=50)
         model.fit(X_fit, y_fit, eval_set=[(X_val, y_val)], verbose=False)
         print(model.score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_eval_set_on_test_only_for_monitoring_is_quiet():
-    assert code_only("""
+    silent(code_only("""
         import xgboost as xgb
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         model = xgb.XGBClassifier(n_estimators=300)
         model.fit(X_train, y_train, eval_set=[(X_test, y_test)], verbose=False)
         print(model.score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_best_epoch_picked_from_test_history_is_selection():
@@ -544,3 +532,262 @@ def test_single_hand_rolled_test_error_is_quiet():
         p = Ridge(alpha=1.0).fit(X_train, y_train).predict(X_test)
         print(np.mean(np.abs(y_test - p)))
     """))
+
+
+# -- a spread summary of candidates' test scores is not a selection --------------------------
+
+def test_range_of_test_scores_over_seeds_is_quiet():
+    silent(run("""
+        aucs = []
+        for seed in range(8):
+            rf = RandomForestClassifier(n_estimators=15, random_state=seed).fit(X_train, y_train)
+            aucs.append(accuracy_score(y_test, rf.predict(X_test)))
+        print(f"test accuracy over seeds: mean {np.mean(aucs):.3f}, "
+              f"range {np.min(aucs):.3f}-{np.max(aucs):.3f}")
+    """))
+
+
+def test_builtin_min_max_of_a_comprehension_over_configs_is_quiet():
+    silent(run("""
+        accs = [KNeighborsClassifier(n_neighbors=k).fit(X_train, y_train).score(X_test, y_test)
+                for k in (3, 5, 7, 9)]
+        print("test accuracy is stable across k:", round(min(accs), 3), "to",
+              round(max(accs), 3))
+    """))
+
+
+def test_series_describe_and_max_of_test_scores_is_quiet():
+    silent(run("""
+        f1s = pd.Series({d: f1_score(y_test, DecisionTreeClassifier(max_depth=d, random_state=0)
+                                     .fit(X_train, y_train).predict(X_test))
+                         for d in range(2, 7)})
+        print(f1s.describe())
+        print("worst depth still reaches", f1s.min(), "best", f1s.max())
+    """))
+
+
+def test_bare_maximum_of_test_scores_next_to_the_mean_is_still_a_selection():
+    f = one(run("""
+        accs = [KNeighborsClassifier(n_neighbors=k).fit(X_train, y_train).score(X_test, y_test)
+                for k in (3, 5, 7, 9)]
+        print(f"best test accuracy {max(accs):.3f} (mean over k {np.mean(accs):.3f})")
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_range_printed_but_the_maximum_locates_the_winner_is_a_selection():
+    f = one(run("""
+        seeds = list(range(6))
+        accs = [RandomForestClassifier(n_estimators=15, random_state=s).fit(X_train, y_train)
+                .score(X_test, y_test) for s in seeds]
+        best = max(accs)
+        print("range", min(accs), best)
+        chosen_seed = seeds[accs.index(best)]
+        print("shipping seed", chosen_seed, "accuracy", best)
+    """), "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+
+
+def test_range_next_to_an_idxmax_pick_is_a_selection():
+    f = one(run("""
+        accs = pd.Series({k: KNeighborsClassifier(n_neighbors=k).fit(X_train, y_train)
+                          .score(X_test, y_test) for k in (1, 5, 9)})
+        print("range", accs.min(), accs.max())
+        print("chosen k", accs.idxmax(), "test accuracy", accs[accs.idxmax()])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+# -- errors computed by hand through a helper or a residual name ------------------------------
+
+SERIES = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+idx = pd.date_range("2022-01-01", periods=300, freq="D")
+load = pd.Series(50 + np.cumsum(rng.normal(0, 1, 300)) + rng.normal(0, 3, 300), index=idx)
+windows = [3, 7, 14, 28]
+"""
+
+
+def test_window_chosen_by_helper_error_on_final_period_is_flagged():
+    f = one(run("""
+        def residuals(s, w):
+            fc = s.rolling(w).mean().shift(1)
+            return s - fc
+
+        holdout_idx = load.index[-45:]
+        err = {}
+        for w in windows:
+            err[w] = residuals(load, w).loc[holdout_idx].abs().mean()
+        w_best = min(err, key=err.get)
+        print(f"window {w_best}: expected MAE {err[w_best]:.2f}")
+    """, SERIES), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8) and f.evidence["values"]["reported"] is True
+
+
+def test_window_chosen_on_a_validation_period_then_scored_on_final_period_is_quiet():
+    silent(run("""
+        def residuals(s, w):
+            fc = s.rolling(w).mean().shift(1)
+            return s - fc
+
+        val_idx, holdout_idx = load.index[-90:-45], load.index[-45:]
+        err = {w: residuals(load, w).loc[val_idx].abs().mean() for w in windows}
+        w_best = min(err, key=err.get)
+        print(f"window {w_best}: MAE on the final 45 days "
+              f"{residuals(load, w_best).loc[holdout_idx].abs().mean():.2f}")
+    """, SERIES))
+
+
+def test_alpha_picked_by_rmse_of_a_residual_name_on_test_is_flagged():
+    f = one(run("""
+        rmse = {}
+        for a in (0.01, 0.1, 1.0, 10.0):
+            resid = y_test - Ridge(alpha=a).fit(X_train, y_train).predict(X_test)
+            rmse[a] = float(np.sqrt(np.mean(resid ** 2)))
+        a_best = min(rmse, key=rmse.get)
+        print("alpha", a_best, "test RMSE", rmse[a_best])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_metric_helper_function_scored_on_test_inside_a_search_is_flagged():
+    f = one(run("""
+        def balanced_error(truth, pred):
+            return np.mean(truth != pred)
+
+        errs = {d: balanced_error(y_test, DecisionTreeClassifier(max_depth=d, random_state=0)
+                                  .fit(X_train, y_train).predict(X_test))
+                for d in range(2, 8)}
+        best = min(errs, key=errs.get)
+        print(best, 1 - errs[best])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_metric_helper_function_on_validation_then_test_once_is_quiet():
+    silent(run("""
+        def balanced_error(truth, pred):
+            return np.mean(truth != pred)
+
+        X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, random_state=0)
+        errs = {d: balanced_error(y_val, DecisionTreeClassifier(max_depth=d, random_state=0)
+                                  .fit(X_fit, y_fit).predict(X_val))
+                for d in range(2, 8)}
+        best = min(errs, key=errs.get)
+        final = DecisionTreeClassifier(max_depth=best, random_state=0).fit(X_train, y_train)
+        print(best, 1 - balanced_error(y_test, final.predict(X_test)))
+    """))
+
+
+# -- one model's error broken down by subgroup of the test rows is not a selection --------------
+
+def test_worst_subgroup_by_boolean_mask_is_quiet():
+    silent(run("""
+        pred = LogisticRegression(max_iter=2000).fit(X_train, y_train).predict(X_test)
+        band = pd.qcut(X_test[:, 2], 3, labels=["low", "mid", "high"])
+        err = {}
+        for b in ["low", "mid", "high"]:
+            m = band == b
+            err[b] = (pred[m] != y_test[m]).mean()
+        worst = max(err, key=err.get)
+        print(f"weakest band {worst}: error {err[worst]:.3f}")
+    """))
+
+
+def test_hardest_group_from_a_groupby_comprehension_is_quiet():
+    silent(run("""
+        test = pd.DataFrame(X_test[:, :3], columns=["a", "b", "c"]).assign(y=y_test)
+        test["pred"] = LogisticRegression(max_iter=2000).fit(X_train, y_train).predict(X_test)
+        test["band"] = pd.qcut(test.a, 3, labels=False)
+        acc = {g: (sub.pred == sub.y).mean() for g, sub in test.groupby("band")}
+        print("hardest band", min(acc, key=acc.get))
+    """))
+
+
+def test_residual_breakdown_by_quantile_inline_mask_is_quiet():
+    silent(run("""
+        p = Ridge().fit(X_train, y_train).predict(X_test)
+        resid = y_test - p
+        q = pd.qcut(X_test[:, 1], 4, labels=False)
+        by_q = {k: np.abs(resid[q == k]).mean() for k in range(4)}
+        print("largest error in quartile", max(by_q, key=by_q.get))
+    """))
+
+
+def test_threshold_swept_on_test_probabilities_is_still_a_selection():
+    f = one(run("""
+        proba = LogisticRegression(max_iter=2000).fit(X_train, y_train).predict_proba(X_test)[:, 1]
+        grid = np.linspace(0.1, 0.9, 17)
+        f1s = [f1_score(y_test, proba >= t) for t in grid]
+        print(grid[int(np.argmax(f1s))], max(f1s))
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_feature_subsets_indexed_by_the_loop_variable_are_still_a_selection():
+    f = one(run("""
+        import itertools
+        rmse = {}
+        for cols in itertools.combinations(range(6), 3):
+            m = Ridge().fit(X_train[:, list(cols)], y_train)
+            rmse[cols] = np.sqrt(np.mean((y_test - m.predict(X_test[:, list(cols)])) ** 2))
+        best = min(rmse, key=rmse.get)
+        print(best, rmse[best])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_model_looked_up_by_name_in_the_loop_is_still_a_selection():
+    f = one(run("""
+        models = {"lr": LogisticRegression(max_iter=2000),
+                  "tree": DecisionTreeClassifier(random_state=0)}
+        acc = {}
+        for name in models:
+            m = models[name]
+            m.fit(X_train, y_train)
+            acc[name] = (m.predict(X_test) == y_test).mean()
+        best = max(acc, key=acc.get)
+        print(best, acc[best])
+    """), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_smoothing_level_chosen_on_the_future_window_is_flagged():
+    f = one(run("""
+        from statsmodels.tsa.holtwinters import SimpleExpSmoothing
+        hist, future = load[:-28], load[-28:]
+        alphas, maes = [0.1, 0.3, 0.5, 0.8], []
+        for a in alphas:
+            fc = SimpleExpSmoothing(hist, initialization_method="estimated").fit(
+                smoothing_level=a).forecast(28)
+            maes.append(np.abs(future.values - fc.values).mean())
+        i = int(np.argmin(maes))
+        print("alpha", alphas[i], "MAE on the last 4 weeks", maes[i])
+    """, SERIES), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+def test_arima_order_chosen_by_aic_then_scored_once_is_quiet():
+    silent(run("""
+        from statsmodels.tsa.arima.model import ARIMA
+        from sklearn.metrics import mean_squared_error
+        train, test = load.iloc[:-30], load.iloc[-30:]
+        aic = {o: ARIMA(train, order=o).fit().aic for o in [(1, 0, 0), (2, 0, 0), (1, 1, 1)]}
+        best = min(aic, key=aic.get)
+        fc = ARIMA(train, order=best).fit().forecast(len(test))
+        print(best, mean_squared_error(test, fc) ** 0.5)
+    """, SERIES))
+
+
+def test_hand_rolled_test_error_without_imports_in_view_is_flagged():
+    f = one(code_only("""
+        errs = {}
+        for a in alphas:
+            p = Ridge(alpha=a).fit(X_train, y_train).predict(X_test)
+            errs[a] = np.mean((y_test - p) ** 2)
+        best = min(errs, key=errs.get)
+        print(best, errs[best])
+    """), "circular_validation.selection_on_test")
+    assert f.severity == "critical"

@@ -10,7 +10,9 @@ import pytest
 
 from critics.findings import Finding
 from critics.rules import leakage as L
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests import rule_helpers as H
+from tests.inprocess_evidence import evidence
+from tests.rule_helpers import one, quiet, silent
 
 RULES = L.RULES
 
@@ -39,31 +41,7 @@ frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(30)]).assign(label=y)
 
 
 def run(code: str, setup: str = DIABETES) -> list[Finding]:
-    ev = run_and_gather(code, setup)
-    out: list[Finding] = []
-    for r in RULES:
-        out += r.check(ev)
-    return out
-
-
-def blocking(found: list[Finding]) -> list[Finding]:
-    return [f for f in found if f.is_blocking(0.8)]
-
-
-def ids(found: list[Finding]) -> set[str]:
-    return {f.rule_id for f in found}
-
-
-def quiet(found: list[Finding]) -> None:
-    """A sound cell: no high or critical finding."""
-    loud = [f for f in found if f.severity in ("high", "critical")]
-    assert not loud, [(f.rule_id, f.severity, f.explanation) for f in loud]
-
-
-def one(found: list[Finding], rule_id: str) -> Finding:
-    hits = [f for f in found if f.rule_id == rule_id]
-    assert len(hits) == 1, [(f.rule_id, f.explanation) for f in found]
-    return hits[0]
+    return H.run(RULES, code, setup)
 
 
 # -- preprocessing before the split: flawed ----------------------------------------------------
@@ -249,7 +227,7 @@ def test_truncated_earlier_cells_are_reparsed_from_a_cell_boundary():
         from sklearn.model_selection import train_test_split
         X_train, X_test, y_train, y_test = train_test_split(X_all, y)
     """, prior_code=prior)
-    found = [f for r in RULES for f in r.check(ev)]
+    found = H.check(RULES, ev)
     f = one(found, "leakage.preprocessing_before_split")
     assert f.is_blocking(0.8) and "earlier cell" in f.explanation
 
@@ -374,7 +352,7 @@ def test_code_only_evidence_still_flags():
         X = StandardScaler().fit_transform(X)
         X_train, X_test, y_train, y_test = train_test_split(X, y)
     """)
-    found = [f for r in RULES for f in r.check(ev)]
+    found = H.check(RULES, ev)
     f = one(found, "leakage.preprocessing_before_split")
     assert f.severity == "critical" and f.confidence >= 0.85
 
@@ -391,47 +369,47 @@ def test_split_then_fit_scaler_on_train_is_quiet():
 
 
 def test_fit_transform_on_train_transform_on_test_is_quiet():
-    assert run("""
+    silent(run("""
         X_train, X_test, y_train, y_test = train_test_split(df[features], df.target,
                                                             random_state=0)
         scaler = StandardScaler()
         X_train = scaler.fit_transform(X_train)
         X_test = scaler.transform(X_test)
         print(Ridge().fit(X_train, y_train).score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_pipeline_inside_cross_val_score_is_quiet():
-    assert run("""
+    silent(run("""
         from sklearn.pipeline import make_pipeline
         model = make_pipeline(StandardScaler(), Ridge())
         print(cross_val_score(model, X_np, y_np, cv=5).mean())
-    """) == []
+    """))
 
 
 def test_pipeline_in_gridsearch_on_train_is_quiet():
-    assert run("""
+    silent(run("""
         from sklearn.pipeline import Pipeline
         pipe = Pipeline([("sc", StandardScaler()), ("ridge", Ridge())])
         X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
         grid = GridSearchCV(pipe, {"ridge__alpha": [0.1, 1, 10]}, cv=5).fit(X_train, y_train)
         print(grid.best_params_, grid.score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_scaler_fit_inside_each_fold_is_quiet():
-    assert run("""
+    silent(run("""
         scores = []
         for tr, te in KFold(5, shuffle=True, random_state=0).split(X_np):
             sc = StandardScaler().fit(X_np[tr])
             m = Ridge().fit(sc.transform(X_np[tr]), y_np[tr])
             scores.append(m.score(sc.transform(X_np[te]), y_np[te]))
         print(np.mean(scores))
-    """) == []
+    """))
 
 
 def test_pandas_stats_from_train_only_is_quiet():
-    assert run("""
+    silent(run("""
         cut = int(0.8 * len(df))
         train, test = df.iloc[:cut].copy(), df.iloc[cut:].copy()
         mu, sd = train[features].mean(), train[features].std()
@@ -439,11 +417,11 @@ def test_pandas_stats_from_train_only_is_quiet():
         test[features] = (test[features] - mu) / sd
         m = Ridge().fit(train[features], train.target)
         print(m.score(test[features], test.target))
-    """) == []
+    """))
 
 
 def test_helper_fitting_on_its_train_argument_is_quiet():
-    assert run("""
+    silent(run("""
         def scale_pair(a, b):
             s = StandardScaler().fit(a)
             return s.transform(a), s.transform(b)
@@ -451,18 +429,18 @@ def test_helper_fitting_on_its_train_argument_is_quiet():
         X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
         A, B = scale_pair(X_train, X_test)
         print(Ridge().fit(A, y_train).score(B, y_test))
-    """) == []
+    """))
 
 
 def test_pca_on_all_rows_for_a_plot_only_is_quiet():
-    assert run("""
+    silent(run("""
         import matplotlib.pyplot as plt
         from sklearn.decomposition import PCA
         Z = PCA(n_components=2).fit_transform(StandardScaler().fit_transform(X_np))
         plt.scatter(Z[:, 0], Z[:, 1], c=y_np)
         X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
         print(Ridge().fit(X_train, y_train).score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_target_scaling_and_label_encoding_are_quiet():
@@ -476,17 +454,17 @@ def test_target_scaling_and_label_encoding_are_quiet():
 
 
 def test_row_wise_normalisation_and_outlier_filter_are_quiet():
-    assert run("""
+    silent(run("""
         data = df[df.bmi < df.bmi.quantile(0.99)]
         X = data[features].to_numpy()
         X = X / np.abs(X).sum(axis=1, keepdims=True)
         X_train, X_test, y_train, y_test = train_test_split(X, data.target, random_state=0)
         print(Ridge().fit(X_train, y_train).score(X_test, y_test))
-    """) == []
+    """))
 
 
 def test_refit_on_train_plus_validation_then_test_is_quiet():
-    assert run("""
+    silent(run("""
         X_tmp, X_test, y_tmp, y_test = train_test_split(X_np, y_np, test_size=0.2,
                                                         random_state=0)
         X_tr, X_val, y_tr, y_val = train_test_split(X_tmp, y_tmp, test_size=0.25,
@@ -497,7 +475,7 @@ def test_refit_on_train_plus_validation_then_test_is_quiet():
         sc = StandardScaler().fit(X_tmp)
         final = Ridge(alpha=best).fit(sc.transform(X_tmp), y_tmp)
         print(final.score(sc.transform(X_test), y_test))
-    """) == []
+    """))
 
 
 def test_scaler_fit_on_train_in_an_earlier_cell_is_quiet():
@@ -505,10 +483,10 @@ def test_scaler_fit_on_train_in_an_earlier_cell_is_quiet():
 X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
 scaler = StandardScaler().fit(X_train)
 """
-    assert run("""
+    silent(run("""
         model = Ridge().fit(scaler.transform(X_train), y_train)
         print(model.score(scaler.transform(X_test), y_test))
-    """, setup) == []
+    """, setup))
 
 
 # -- feature selection -----------------------------------------------------------------------
@@ -607,12 +585,12 @@ def test_variance_threshold_before_cv_is_preprocessing():
 
 
 def test_selection_inside_pipeline_is_quiet():
-    assert run("""
+    silent(run("""
         from sklearn.feature_selection import SelectKBest, f_classif
         from sklearn.pipeline import make_pipeline
         pipe = make_pipeline(SelectKBest(f_classif, k=5), LogisticRegression())
         print(cross_val_score(pipe, X, y, cv=5).mean())
-    """, CLASSIF) == []
+    """, CLASSIF))
 
 
 def test_selection_on_train_then_test_is_quiet():
@@ -626,13 +604,13 @@ def test_selection_on_train_then_test_is_quiet():
 
 
 def test_feature_feature_correlation_pruning_is_quiet():
-    assert run("""
+    silent(run("""
         c = frame.drop(columns="label").corr().abs()
         upper = c.where(np.triu(np.ones(c.shape), k=1).astype(bool))
         to_drop = [col for col in upper.columns if (upper[col] > 0.9).any()]
         X_pruned = frame.drop(columns=to_drop + ["label"])
         print(cross_val_score(LogisticRegression(), X_pruned, frame.label, cv=5).mean())
-    """, CLASSIF) == []
+    """, CLASSIF))
 
 
 def test_selectkbest_on_train_then_cv_on_train_is_medium_only():
@@ -644,6 +622,147 @@ def test_selectkbest_on_train_then_cv_on_train_is_medium_only():
     """, CLASSIF)
     quiet(found)
     assert one(found, "leakage.feature_selection_before_split").severity == "medium"
+
+
+# correlation screens whose target has no target-like name: it is known as the target because
+# it is what the model is cross-validated / split against
+ASSAY = """
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import KFold, TimeSeriesSplit, cross_val_score, cross_validate, \\
+    train_test_split
+rng = np.random.default_rng(21)
+n, p = 120, 300
+expr = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"g{j}" for j in range(p)])
+survival_days = pd.Series(400 + 30 * expr.g0 + rng.normal(0, 90, n), name="survival_days")
+churned = (expr.g1 + rng.normal(0, 2, n) > 0).astype(int)
+expr_np = expr.to_numpy()
+"""
+
+
+def test_numpy_corrcoef_screen_on_all_rows_then_cv():
+    f = one(run("""
+        r = np.array([np.corrcoef(expr_np[:, j], churned)[0, 1] for j in range(p)])
+        keep = np.argsort(-np.abs(r))[:10]
+        acc = cross_val_score(LogisticRegression(), expr_np[:, keep], churned, cv=5)
+        print(f"accuracy {acc.mean():.3f}")
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8) and "correlation" in f.explanation
+
+
+def test_apply_corr_lambda_screen_then_split():
+    f = one(run("""
+        strength = expr.apply(lambda col: col.corr(churned)).abs()
+        top = strength.sort_values(ascending=False).index[:10]
+        X_tr, X_te, c_tr, c_te = train_test_split(expr[top], churned, random_state=0)
+        print(LogisticRegression().fit(X_tr, c_tr).score(X_te, c_te))
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_spearman_dict_screen_then_cross_validate():
+    f = one(run("""
+        rho = {g: spearmanr(expr[g], survival_days)[0] for g in expr.columns}
+        chosen = sorted(rho, key=lambda g: -abs(rho[g]))[:15]
+        res = cross_validate(Ridge(), expr[chosen], survival_days, cv=KFold(5))
+        print(res["test_score"].mean())
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_corrwith_screen_against_a_series_then_time_series_cv():
+    f = one(run("""
+        signal = expr.corrwith(survival_days).abs().nlargest(8).index
+        cv_r2 = cross_val_score(Ridge(), expr[signal], survival_days, cv=TimeSeriesSplit(4))
+        print(cv_r2.mean())
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_corrwith_screen_on_the_training_rows_only_is_quiet():
+    quiet(run("""
+        X_tr, X_te, s_tr, s_te = train_test_split(expr, survival_days, random_state=0)
+        signal = X_tr.corrwith(s_tr).abs().nlargest(8).index
+        model = Ridge().fit(X_tr[signal], s_tr)
+        print(model.score(X_te[signal], s_te))
+    """, ASSAY))
+
+
+def test_exploratory_corrwith_next_to_cv_on_all_features_is_quiet():
+    silent(run("""
+        print(expr.corrwith(survival_days).abs().nlargest(5))
+        print(cross_val_score(Ridge(alpha=10.0), expr, survival_days, cv=KFold(5)).mean())
+    """, ASSAY))
+
+
+def test_two_sample_test_screen_between_target_classes_then_cv():
+    f = one(run("""
+        from scipy import stats
+        t, pv = stats.ttest_ind(expr_np[churned == 1], expr_np[churned == 0])
+        keep = np.argsort(pv)[:10]
+        print(cross_val_score(LogisticRegression(), expr_np[:, keep], churned, cv=5).mean())
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_mann_whitney_dict_screen_then_split():
+    f = one(run("""
+        from scipy.stats import mannwhitneyu
+        pvals = {g: mannwhitneyu(expr.loc[churned == 1, g], expr.loc[churned == 0, g]).pvalue
+                 for g in expr.columns}
+        top = sorted(pvals, key=pvals.get)[:10]
+        X_tr, X_te, c_tr, c_te = train_test_split(expr[top], churned, random_state=0)
+        print(LogisticRegression().fit(X_tr, c_tr).score(X_te, c_te))
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_per_feature_statsmodels_formula_screen_then_cv():
+    f = one(run("""
+        import statsmodels.formula.api as smf
+        df = expr.iloc[:, :40].assign(outcome=survival_days)
+        keep = [g for g in df.columns[:-1]
+                if smf.ols(f"outcome ~ {g}", data=df).fit().pvalues[g] < 0.05]
+        print(cross_val_score(Ridge(), df[keep], df.outcome, cv=5).mean())
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_per_feature_statsmodels_logit_screen_loop_then_cv():
+    f = one(run("""
+        import statsmodels.api as sm
+        kept = []
+        for g in expr.columns[:30]:
+            res = sm.Logit(churned, sm.add_constant(expr[[g]])).fit(disp=0)
+            if res.pvalues[g] < 0.1:
+                kept.append(g)
+        print(cross_val_score(LogisticRegression(), expr[kept], churned, cv=5).mean())
+    """, ASSAY), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_two_sample_screen_on_the_training_rows_only_is_quiet():
+    quiet(run("""
+        from scipy import stats
+        X_tr, X_te, c_tr, c_te = train_test_split(expr_np, churned.to_numpy(), random_state=0)
+        _, pv = stats.ttest_ind(X_tr[c_tr == 1], X_tr[c_tr == 0])
+        keep = np.argsort(pv)[:10]
+        clf = LogisticRegression().fit(X_tr[:, keep], c_tr)
+        print(clf.score(X_te[:, keep], c_te))
+    """, ASSAY))
+
+
+def test_group_comparison_of_a_non_target_and_one_outcome_model_are_quiet():
+    silent(run("""
+        import statsmodels.api as sm
+        from scipy import stats
+        site = (expr.g5 > 0).astype(int)
+        print(stats.ttest_ind(expr_np[site == 1], expr_np[site == 0]).pvalue[:5])
+        print(sm.OLS(survival_days, sm.add_constant(expr.iloc[:, :5])).fit().rsquared)
+        print(cross_val_score(Ridge(alpha=10.0), expr, survival_days, cv=KFold(5)).mean())
+    """, ASSAY))
 
 
 # -- target encoding and oversampling ---------------------------------------------------------
@@ -672,14 +791,14 @@ def test_groupby_target_mean_map_before_split():
 
 
 def test_target_encoding_on_train_only_is_quiet():
-    assert run("""
+    silent(run("""
         train, test = train_test_split(leads, random_state=0)
         rate = train.groupby("city")["converted"].mean()
         train = train.assign(city_rate=train.city.map(rate))
         test = test.assign(city_rate=test.city.map(rate).fillna(train.converted.mean()))
         m = LogisticRegression().fit(train[["visits", "city_rate"]], train.converted)
         print(m.score(test[["visits", "city_rate"]], test.converted))
-    """, LEADS) == []
+    """, LEADS))
 
 
 def test_unrelated_groupby_feature_is_not_target_encoding():
@@ -706,7 +825,7 @@ def test_upsampling_minority_with_replacement_before_split():
 
 
 def test_upsampling_the_training_part_only_is_quiet():
-    assert run("""
+    silent(run("""
         from sklearn.utils import resample
         train, test = train_test_split(leads, random_state=0, stratify=leads.converted)
         minority = train[train.converted == 1]
@@ -715,7 +834,7 @@ def test_upsampling_the_training_part_only_is_quiet():
         train_bal = pd.concat([train[train.converted == 0], up])
         m = LogisticRegression().fit(train_bal[["visits"]], train_bal.converted)
         print(m.score(test[["visits"]], test.converted))
-    """, LEADS) == []
+    """, LEADS))
 
 
 def test_smote_like_fit_resample_is_flagged_from_code():
@@ -725,7 +844,7 @@ def test_smote_like_fit_resample_is_flagged_from_code():
         X_res, y_res = SMOTE(random_state=0).fit_resample(X, y)
         print(cross_val_score(model, X_res, y_res, cv=5).mean())
     """)
-    found = [f for r in RULES for f in r.check(ev)]
+    found = H.check(RULES, ev)
     assert one(found, "leakage.resampling_before_split").is_blocking(0.8)
 
 
@@ -741,12 +860,12 @@ def test_model_fit_on_all_rows_scored_on_test_split():
 
 
 def test_model_fit_on_train_scored_on_test_is_quiet():
-    assert run("""
+    silent(run("""
         X_train, X_test, y_train, y_test = train_test_split(X_np, y_np, random_state=0)
         model = Ridge().fit(X_train, y_train)
         print("test R2", model.score(X_test, y_test))
         final = Ridge().fit(X_np, y_np)   # refit on everything for deployment
-    """) == []
+    """))
 
 
 # -- robustness ------------------------------------------------------------------------------
@@ -762,9 +881,7 @@ def test_model_fit_on_train_scored_on_test_is_quiet():
     "X[::2] = scaler.fit_transform(X)[::2]\ntrain_test_split()",
 ])
 def test_odd_code_never_raises(code):
-    ev = evidence(code)
-    for r in RULES:
-        r.check(ev)
+    H.check(RULES, evidence(code))
 
 
 def test_fast_on_a_fifty_line_cell():
@@ -780,7 +897,7 @@ def test_fast_on_a_fifty_line_cell():
     for _ in range(5):
         ev.__dict__.pop("_nbcritic_flow", None)
         t0 = time.perf_counter()
-        found = [f for r in RULES for f in r.check(ev)]
+        found = H.check(RULES, ev)
         times.append((time.perf_counter() - t0) * 1000)
     assert len(found) == 24
     assert min(times) < 3.0, times

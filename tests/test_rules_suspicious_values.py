@@ -10,7 +10,9 @@ from critics.evidence import Evidence
 from critics.findings import Finding
 from critics.rules import rules_of
 from critics.rules import suspicious_values as sv
+from tests import rule_helpers as H
 from tests.inprocess_evidence import evidence, run_and_gather
+from tests.rule_helpers import one, quiet, silent
 
 SETUP = """
 import numpy as np, pandas as pd
@@ -32,24 +34,13 @@ groups = {g: rng.normal(loc=0.2 * i, size=40) for i, g in enumerate("abcdef")}
 RULES = rules_of(sv)
 
 
-def findings(ev: Evidence, rule_id: str | None = None) -> list[Finding]:
-    out = [f for r in RULES for f in r.check(ev)]
-    return [f for f in out if rule_id is None or f.rule_id == rule_id]
+def check(ev: Evidence, rule_id: str | None = None) -> list[Finding]:
+    return H.check(RULES, ev, rule_id)
 
 
-def run(code: str, setup: str = SETUP) -> Evidence:
+def gather(code: str, setup: str = SETUP) -> Evidence:
+    """Run `code` in-process after `setup`: the evidence (tests also read its facts)."""
     return run_and_gather(code, setup)
-
-
-def one(ev: Evidence, rule_id: str) -> Finding:
-    found = findings(ev, rule_id)
-    assert len(found) == 1, [f.rule_id for f in findings(ev)]
-    return found[0]
-
-
-def quiet(ev: Evidence) -> None:
-    found = findings(ev)
-    assert not found, [(f.rule_id, f.severity, f.explanation) for f in found]
 
 
 def stdout(text: str) -> list[dict]:
@@ -73,7 +64,7 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.pvalue_out_of_range", "suspicious_values.negative_variance",
         "suspicious_values.correlation_out_of_range",
         "suspicious_values.probability_out_of_range", "suspicious_values.perfect_score",
-        "suspicious_values.negative_r2"}
+        "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -83,61 +74,61 @@ PV = "suspicious_values.pvalue_out_of_range"
 
 
 def test_bonferroni_by_hand_in_a_list_comprehension_is_blocking() -> None:
-    ev = run("""
+    ev = gather("""
         pvals = [stats.ttest_ind(groups["a"], groups[g]).pvalue for g in "bcdef"]
         p_adj = [p * len(pvals) for p in pvals]
         print("adjusted:", p_adj)
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.severity == "critical" and f.is_blocking(0.8)
     assert 3 in f.lines  # the unclipped multiplication is cited
     assert "capping" in f.explanation
 
 
 def test_bonferroni_column_in_a_printed_dataframe() -> None:
-    ev = run("""
+    ev = gather("""
         res = pd.DataFrame({"group": list("bcdef"),
                             "p": [stats.ttest_ind(groups["a"], groups[g]).pvalue
                                   for g in "bcdef"]})
         res["p_bonf"] = res["p"] * len(res)
         print(res)
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.is_blocking(0.8)
     assert "p_bonf" in f.explanation
 
 
 def test_numpy_array_of_corrected_pvalues_in_the_facts() -> None:
-    ev = run("""
+    ev = gather("""
         pv = np.array([stats.mannwhitneyu(groups["a"], groups[g]).pvalue for g in "bcdef"])
         n_tests = len(pv)
         corrected = pv * n_tests
         significant = corrected < 0.05
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.severity == "critical" and f.confidence >= 0.8
 
 
 def test_statsmodels_pvalues_times_number_of_models() -> None:
-    ev = run("""
+    ev = gather("""
         fit = sm.OLS(y, sm.add_constant(X)).fit()
         p_holm = fit.pvalues * 5
         p_holm
     """)
-    assert one(ev, PV).is_blocking(0.8)
+    assert one(check(ev), PV).is_blocking(0.8)
 
 
 def test_inline_fstring_with_bare_p_label() -> None:
-    ev = run("""
+    ev = gather("""
         t, p = stats.ttest_ind(groups["a"], groups["b"])
         print(f"t = {t:.2f}, p = {p * 40:.3f}")
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.severity == "critical" and f.confidence >= 0.8
 
 
 def test_hand_rolled_holm_in_a_helper_function() -> None:
-    ev = run("""
+    ev = gather("""
         def holm(ps):
             order = np.argsort(ps)
             out = np.empty(len(ps))
@@ -149,7 +140,7 @@ def test_hand_rolled_holm_in_a_helper_function() -> None:
         p_adjusted = holm(raw)
         print(p_adjusted)
     """)
-    assert one(ev, PV).severity == "critical"
+    assert one(check(ev), PV).severity == "critical"
 
 
 def test_code_only_unclipped_correction_is_a_medium_concern() -> None:
@@ -157,7 +148,7 @@ def test_code_only_unclipped_correction_is_a_medium_concern() -> None:
         res["p_bonf"] = res["p"] * len(res)
         res.sort_values("p_bonf")
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.severity == "medium" and not f.is_blocking(0.5)
 
 
@@ -169,47 +160,47 @@ def test_code_only_unclipped_correction_is_a_medium_concern() -> None:
     "_, p_adj, _, _ = multipletests(pvals, method='bonferroni')",
 ])
 def test_clipped_or_library_corrections_are_sound(fix: str) -> None:
-    ev = run('pvals = [stats.ttest_ind(groups["a"], groups[g]).pvalue for g in "bcdef"]\n'
+    ev = gather('pvals = [stats.ttest_ind(groups["a"], groups[g]).pvalue for g in "bcdef"]\n'
              + fix + '\nprint("adjusted:", list(p_adj))\n')
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_dataframe_column_clipped_afterwards_is_sound() -> None:
-    ev = run("""
+    ev = gather("""
         res = pd.DataFrame({"p": [stats.ttest_ind(groups["a"], groups[g]).pvalue
                                   for g in "bcdef"]})
         res["p_bonf"] = res["p"] * len(res)
         res["p_bonf"] = res["p_bonf"].clip(upper=1)
         print(res)
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_negative_p_value_from_a_wrong_two_sided_formula() -> None:
-    ev = run("""
+    ev = gather("""
         z = (groups["f"].mean() - groups["a"].mean()) / 0.2
         p_two_sided = 1 - 2 * stats.norm.cdf(abs(z))
         print(f"z = {z:.2f}, p = {p_two_sided:.3g}")
     """)
-    f = one(ev, PV)
+    f = one(check(ev), PV)
     assert f.is_blocking(0.8)
 
 
 def test_invalid_p_values_from_an_earlier_cell_are_not_this_cells_finding() -> None:
-    ev = run("""
+    ev = gather("""
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots()
         ax.bar(range(len(p_adj)), p_adj)
         plt.close(fig)
     """, SETUP + "\np_adj = [0.5 * 5, 0.01 * 5]\n")
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_counts_and_log_pvalues_are_not_pvalues() -> None:
     ev = evidence("print(x)", outputs=stdout(
         "n = 120, p = 4 predictors\n-log10(p): 7.31\nneg log p = 3.2\nalpha = 0.05\n"
         "t(18) = 2.10, p = .049\n"))
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- variance ----------------------------------------------------------------------------------
@@ -218,27 +209,27 @@ NV = "suspicious_values.negative_variance"
 
 
 def test_swapped_variance_formula() -> None:
-    ev = run("""
+    ev = gather("""
         x = groups["c"]
         var = np.mean(x) ** 2 - np.mean(x ** 2)
         print(f"variance = {var:.3f}")
     """)
-    f = one(ev, NV)
+    f = one(check(ev), NV)
     assert f.severity == "critical" and f.is_blocking(0.8)
     assert "`var`" in f.explanation
 
 
 def test_per_group_variances_with_a_sign_error() -> None:
-    ev = run("""
+    ev = gather("""
         variances = {g: v.mean() ** 2 - (v ** 2).mean() for g, v in groups.items()}
         print(pd.Series(variances, name="variance"))
     """)
-    assert one(ev, NV).severity == "critical"
+    assert one(check(ev), NV).severity == "critical"
 
 
 def test_printed_negative_sd_from_text_only() -> None:
     ev = evidence("print(summary)", outputs=stdout("mean = 3.20, SD = -0.41\n"))
-    f = one(ev, NV)
+    f = one(check(ev), NV)
     assert f.severity == "critical" and f.confidence >= 0.75
 
 
@@ -255,7 +246,7 @@ readings = pd.DataFrame({"sensor": np.repeat(list("ABCDE"), 2000),
 summary = readings.groupby("sensor")["value"].agg(["mean", one_pass_var])
 summary
 """)
-    f = one(ev, NV)
+    f = one(check(ev), NV)
     assert f.severity == "critical" and "one_pass_var" in f.explanation
 
 
@@ -266,25 +257,25 @@ data = pd.DataFrame({"var": rng.normal(size=8), "r2": rng.normal(size=8),
 data.to_csv("/dev/null")
 data[["var", "r2", "prob"]].corr()
 """)
-    quiet(ev)
+    silent(check(ev))
     ev = evidence("df[['var', 'p', 'prob']].head()", outputs=[{
         "output_type": "execute_result", "data": {"text/plain":
             "        var         p      prob\n0 -0.120000  1.300000  2.500000\n"
             "1 -1.500000  3.100000 -0.400000\n"}}])
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_neg_mse_reported_as_mse_is_high_not_critical() -> None:
-    ev = run("""
+    ev = gather("""
         scores = cross_val_score(Ridge(), X, y, cv=5, scoring="neg_mean_squared_error")
         print("MSE:", scores.mean())
     """)
-    f = one(ev, NV)
+    f = one(check(ev), NV)
     assert f.severity == "high"
 
 
 def test_standardised_values_and_differences_are_sound() -> None:
-    ev = run("""
+    ev = gather("""
         x = groups["d"]
         x_std = (x - x.mean()) / x.std()
         var = np.var(x, ddof=1)
@@ -292,15 +283,15 @@ def test_standardised_values_and_differences_are_sound() -> None:
         print(f"variance {var:.3f}, sd {sd:.3f}, first z {x_std[0]:.2f}")
         print("std change: -0.4; explained variance: -0.2; delta var = -1.3")
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_neg_mse_negated_before_reporting_is_sound() -> None:
-    ev = run("""
+    ev = gather("""
         scores = cross_val_score(Ridge(), X, y, cv=5, scoring="neg_mean_squared_error")
         print("MSE:", -scores.mean())
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- correlation -------------------------------------------------------------------------------
@@ -309,13 +300,13 @@ CR = "suspicious_values.correlation_out_of_range"
 
 
 def test_hand_rolled_correlation_with_mismatched_ddof() -> None:
-    ev = run("""
+    ev = gather("""
         a = X[:, 0]
         b = a + 0.01 * X[:, 1]
         r = np.cov(a, b)[0, 1] / (a.std() * b.std())
         print(f"r = {r:.3f}")
     """)
-    f = one(ev, CR)
+    f = one(check(ev), CR)
     assert f.severity == "critical" and f.is_blocking(0.8)
 
 
@@ -324,18 +315,18 @@ def test_correlation_out_of_range_in_printed_text() -> None:
         from scipy import stats
         print(f"Pearson r = {compute(a, b):.3f}")
     """, outputs=stdout("Pearson r = 1.042\n"))
-    assert one(ev, CR).severity == "critical"
+    assert one(check(ev), CR).severity == "critical"
 
 
 def test_library_correlations_are_sound() -> None:
-    ev = run("""
+    ev = gather("""
         r, p = stats.pearsonr(X[:, 0], y)
         rho = stats.spearmanr(X[:, 0], y).statistic
         corr = pd.DataFrame(X).corr()
         print(f"r = {r:.3f} (p = {p:.2g}), rho = {rho:.3f}")
         print(corr)
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- probabilities and bounded scores ----------------------------------------------------------
@@ -344,34 +335,34 @@ PR = "suspicious_values.probability_out_of_range"
 
 
 def test_unnormalised_probabilities() -> None:
-    ev = run("""
+    ev = gather("""
         logits = X @ np.array([1.0, 2.0, 0.0, 0.0])
         prob = np.exp(logits)
         print("max probability:", prob.max())
     """)
-    f = one(ev, PR)
+    f = one(check(ev), PR)
     assert f.severity == "critical" and f.is_blocking(0.8)
 
 
 def test_r2_above_one_from_a_sign_error() -> None:
-    ev = run("""
+    ev = gather("""
         pred = LinearRegression().fit(X, y).predict(X)
         ss_res = ((y - pred) ** 2).sum()
         ss_tot = ((y - y.mean()) ** 2).sum()
         r2 = 1 + ss_res / ss_tot
         print(f"R2 = {r2:.3f}")
     """)
-    assert one(ev, PR).severity == "critical"
+    assert one(check(ev), PR).severity == "critical"
 
 
 def test_accuracy_percentage_scaled_twice() -> None:
     ev = evidence("print(f'Accuracy: {acc * 100:.1f}%')",
                   outputs=stdout("Accuracy: 9350.0%\n"))
-    assert one(ev, PR).severity == "critical"
+    assert one(check(ev), PR).severity == "critical"
 
 
 def test_percentages_and_log_probabilities_are_sound() -> None:
-    ev = run("""
+    ev = gather("""
         clf = LogisticRegression().fit(X, yc)
         probs = clf.predict_log_proba(X)[:, 1]
         proba = clf.predict_proba(X)[:, 1]
@@ -379,7 +370,7 @@ def test_percentages_and_log_probabilities_are_sound() -> None:
         print(f"Accuracy: {acc:.1f}%  ({acc:.1f} percent); mean p(y=1) {proba.mean():.2f}")
         print("Accuracy: 87.3")
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- perfect scores ----------------------------------------------------------------------------
@@ -388,52 +379,52 @@ PS = "suspicious_values.perfect_score"
 
 
 def test_score_on_the_fitting_data_reported_as_accuracy_is_blocking() -> None:
-    ev = run("""
+    ev = gather("""
         clf = DecisionTreeClassifier().fit(X, yc)
         print("Accuracy:", clf.score(X, yc))
     """)
-    f = one(ev, PS)
+    f = one(check(ev), PS)
     assert f.severity == "critical" and f.is_blocking(0.8)
 
 
 def test_accuracy_score_of_training_predictions_in_the_facts() -> None:
-    ev = run("""
+    ev = gather("""
         tree = DecisionTreeClassifier(random_state=0)
         tree.fit(X, yc)
         acc = accuracy_score(yc, tree.predict(X))
         print(f"model accuracy {acc:.3f}")
     """)
-    f = one(ev, PS)
+    f = one(check(ev), PS)
     assert f.severity == "critical" and f.confidence >= 0.8
 
 
 def test_perfect_held_out_score_with_a_leaked_feature_is_high() -> None:
-    ev = run("""
+    ev = gather("""
         Xl = np.column_stack([X, yc])
         Xtr, Xte, ytr, yte = train_test_split(Xl, yc, test_size=0.3, random_state=0)
         clf = DecisionTreeClassifier(random_state=0).fit(Xtr, ytr)
         acc = accuracy_score(yte, clf.predict(Xte))
         print(f"Test accuracy: {acc:.3f}")
     """)
-    f = one(ev, PS)
+    f = one(check(ev), PS)
     assert f.severity == "high" and not f.is_blocking(0.5)
 
 
 def test_perfect_cross_validated_grid_search_score() -> None:
-    ev = run("""
+    ev = gather("""
         Xl = np.column_stack([X, yc])
         gs = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=5).fit(Xl, yc)
         print("best CV accuracy:", gs.best_score_)
     """)
-    assert one(ev, PS).severity == "high"
+    assert one(check(ev), PS).severity == "high"
 
 
 def test_statsmodels_perfect_in_sample_fit() -> None:
-    ev = run("""
+    ev = gather("""
         fit = sm.OLS(y, sm.add_constant(np.column_stack([X, 2 * y]))).fit()
         print(f"R-squared: {fit.rsquared:.3f}")
     """)
-    assert one(ev, PS).severity == "high"
+    assert one(check(ev), PS).severity == "high"
 
 
 def test_training_accuracy_labelled_as_such_but_alone_is_high() -> None:
@@ -441,12 +432,12 @@ def test_training_accuracy_labelled_as_such_but_alone_is_high() -> None:
         model.fit(X_train, y_train)
         print(f"Training accuracy: {model.score(X_train, y_train):.3f}")
     """, outputs=stdout("Training accuracy: 1.000\n"))
-    f = one(ev, PS)
+    f = one(check(ev), PS)
     assert f.severity == "high"
 
 
 def test_perfect_accuracy_on_a_tiny_test_set_is_medium() -> None:
-    ev = run("""
+    ev = gather("""
         from sklearn.datasets import load_iris
         Xi, yi = load_iris(return_X_y=True)
         Xtr, Xte, ytr, yte = train_test_split(Xi, yi, test_size=0.2, random_state=3)
@@ -455,7 +446,7 @@ def test_perfect_accuracy_on_a_tiny_test_set_is_medium() -> None:
         print(f"Test accuracy: {acc:.3f}")
     """)
     assert acc_value(ev) == 1.0
-    assert one(ev, PS).severity == "medium"
+    assert one(check(ev), PS).severity == "medium"
 
 
 def acc_value(ev: Evidence) -> float:
@@ -463,7 +454,7 @@ def acc_value(ev: Evidence) -> float:
 
 
 def test_training_score_next_to_a_test_score_is_a_diagnostic() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, yc, random_state=0)
         clf = DecisionTreeClassifier(random_state=0).fit(X_train, y_train)
         train_acc = clf.score(X_train, y_train)
@@ -471,11 +462,11 @@ def test_training_score_next_to_a_test_score_is_a_diagnostic() -> None:
         print(f"train acc {train_acc:.3f}, test acc {test_acc:.3f}")
     """)
     assert ev.objects["train_acc"].value == 1.0
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_classification_report_with_a_perfect_class_is_sound() -> None:
-    ev = run("""
+    ev = gather("""
         from sklearn.datasets import load_iris
         Xi, yi = load_iris(return_X_y=True)
         Xtr, Xte, ytr, yte = train_test_split(Xi, yi, test_size=0.3, random_state=1,
@@ -484,15 +475,15 @@ def test_classification_report_with_a_perfect_class_is_sound() -> None:
         print(classification_report(yte, clf.predict(Xte)))
     """)
     assert "1.00" in ev.stdout
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_cross_validated_score_below_one_is_sound() -> None:
-    ev = run("""
+    ev = gather("""
         scores = cross_val_score(LogisticRegression(), X, yc, cv=5)
         print(f"CV accuracy {scores.mean():.3f} +/- {scores.std():.3f}")
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- negative R² -------------------------------------------------------------------------------
@@ -501,33 +492,35 @@ NR = "suspicious_values.negative_r2"
 
 
 def test_negative_test_r2_reported_alone_is_high() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         m = LinearRegression().fit(X_train, y_train)
         r2 = r2_score(y_test, -m.predict(X_test))
         print(f"R2: {r2:.3f}")
     """)
-    f = one(ev, NR)
+    f = one(check(ev), NR)
     assert f.severity == "high" and f.confidence >= 0.8
     assert not f.is_blocking(0.5)
 
 
-def test_misaligned_targets_give_a_negative_score() -> None:
-    ev = run("""
+def test_misaligned_held_out_targets_are_medium() -> None:
+    # predictions uncorrelated with the target give R² in [-1, 0] on held-out rows (-0.9
+    # here), the same as an honest model without signal: a concern, not proof of a bug
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         model = Ridge().fit(X_train, y_train)
         print("R^2 =", model.score(X_test, np.sort(y_test)))
     """)
-    assert one(ev, NR).severity == "high"
+    assert one(check(ev), NR).severity == "medium"
 
 
 def test_negative_r2_next_to_an_error_metric_is_still_high() -> None:
     ev = evidence("print(report)", outputs=stdout("test R2 = -10.01\nRMSE = 1234.5\n"))
-    assert one(ev, NR).severity == "high"
+    assert one(check(ev), NR).severity == "high"
 
 
 def test_scoring_one_model_on_data_another_model_was_fit_on_is_not_training() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, yc, random_state=0)
         Xl = np.column_stack([X_test, y_test])
         probe = LogisticRegression().fit(X, yc)
@@ -535,41 +528,41 @@ def test_scoring_one_model_on_data_another_model_was_fit_on_is_not_training() ->
             np.column_stack([X_train, y_train]), y_train)
         print(f"accuracy {clf.score(Xl, y_test):.3f}")
     """)
-    f = one(ev, PS)
+    f = one(check(ev), PS)
     assert f.severity == "high"  # suspicious (a leak), but not scored on its own fit data
 
 
-@pytest.mark.parametrize("line", ["R2: -0.31", "R^2 = -1.2", "r2=-0.05", "R² (test) = -0.4",
+@pytest.mark.parametrize("line", ["R2: -0.31", "R^2 = -1.2", "r2=-0.05", "R² (test) = -1.4",
                                   "coefficient of determination: -0.12"])
 def test_printed_negative_r2_variants(line: str) -> None:
     ev = evidence("print(report)", outputs=stdout(line + "\n"))
-    f = one(ev, NR)
+    f = one(check(ev), NR)
     assert f.severity == "high" and f.confidence >= 0.7
 
 
 def test_negative_r2_among_several_held_out_scores_is_medium() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         noise = rng.normal(size=len(y_test))
         for name, target in [("signal", y_test), ("noise", noise)]:
             m = LinearRegression().fit(X_train, y_train)
             print(f"{name} test R2: {r2_score(target, m.predict(X_test)):.3f}")
     """)
-    f = one(ev, NR)
+    f = one(check(ev), NR)
     assert f.severity == "medium"
 
 
 def test_negative_cross_validated_r2_is_medium() -> None:
-    ev = run("""
+    ev = gather("""
         noise = rng.normal(size=len(y))
         scores = cross_val_score(Ridge(), X, noise, cv=5)
         print(f"CV R2: {scores.mean():.3f} +/- {scores.std():.3f}")
     """)
-    assert one(ev, NR).severity == "medium"
+    assert one(check(ev), NR).severity == "medium"
 
 
 def test_last_value_of_a_search_loop_is_not_a_reported_r2() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         best_alpha, best_r2 = None, -np.inf
         for alpha in [0.01, 1.0, 1e6]:
@@ -579,11 +572,11 @@ def test_last_value_of_a_search_loop_is_not_a_reported_r2() -> None:
         print(f"alpha {best_alpha}")
     """)
     assert ev.objects["r2"].value < 0
-    assert not findings(ev, NR)
+    assert not check(ev, NR)
 
 
 def test_positive_test_r2_and_other_negative_scores_are_sound() -> None:
-    ev = run("""
+    ev = gather("""
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
         m = LinearRegression().fit(X_train, y_train)
         r2 = r2_score(y_test, m.predict(X_test))
@@ -595,7 +588,7 @@ def test_positive_test_r2_and_other_negative_scores_are_sound() -> None:
         print("neg MSE per fold:", neg_mse)
     """)
     assert ev.objects["km_score"].value < 0
-    quiet(ev)
+    silent(check(ev))
 
 
 # -- robustness --------------------------------------------------------------------------------
@@ -606,16 +599,16 @@ def test_odd_code_and_outputs_do_not_raise() -> None:
                evidence("x = 1", outputs=stdout("R2: \nR2: [\np = [1.2, \n" + "9" * 5000)),
                evidence("print(1)", outputs=[{"output_type": "execute_result",
                                               "data": {"text/plain": ["R2: -0.5"]}}])):
-        findings(ev)
+        check(ev)
 
 
 def test_sound_analysis_output_gets_no_high_finding() -> None:
-    ev = run("""
+    ev = gather("""
         fit = sm.OLS(y, sm.add_constant(X)).fit()
         print(fit.summary())
         print(pd.DataFrame(X, columns=["a", "b", "c", "d"]).describe())
     """)
-    quiet(ev)
+    silent(check(ev))
 
 
 def test_rules_are_fast() -> None:
@@ -629,13 +622,13 @@ def test_rules_are_fast() -> None:
         p_adj = [min(p * len(pvals), 1) for p in pvals]
         print(f"R2 = {r2:.3f}", p_adj)
     """ * 6
-    base = run(code)
+    base = gather(code)
     times = []
     for _ in range(5):
         ev = Evidence.from_dict(base.to_dict())
         _ = ev.model.calls, ev.model.assignments, ev.model.reported_names  # warm-up
         t0 = time.perf_counter()
-        findings(ev)
+        check(ev)
         times.append(time.perf_counter() - t0)
     assert min(times) < 0.005
 
@@ -651,25 +644,207 @@ tickets = users.loc[users.index.repeat(rng.poisson(np.where(users.plan == "pro",
 
 
 def test_p_event_rate_above_one_is_flagged():
-    ev = run("""
+    ev = gather("""
         p_ticket = tickets.plan.value_counts() / users.plan.value_counts()
         print(p_ticket)
     """, EVENTS)
-    f = one(ev, "suspicious_values.probability_out_of_range")
+    f = one(check(ev), "suspicious_values.probability_out_of_range")
     assert f.confidence < 0.8   # named only, no test: not blocking
 
 
 def test_p_event_scalar_above_one_is_flagged():
-    ev = run("""
+    ev = gather("""
         pChurn = float(len(tickets)) / (users.plan == "pro").sum()
         print(f"churn probability {pChurn:.2f}")
     """, EVENTS)
-    assert findings(ev, "suspicious_values.probability_out_of_range")
+    assert check(ev, "suspicious_values.probability_out_of_range")
 
 
 def test_p_event_within_range_is_quiet():
-    quiet(run("""
+    silent(check(gather("""
         p_ticket = tickets.reset_index().groupby("plan")["index"].nunique() / \
             users.plan.value_counts()
         print(p_ticket)
-    """, EVENTS))
+    """, EVENTS)))
+
+
+# -- negative R²: in-sample (impossible) vs held-out (honest unless far below -1) -------------
+
+
+def test_negative_in_sample_r2_is_high() -> None:
+    ev = gather("""
+        m = LinearRegression().fit(X, y)
+        r2_train = r2_score(y[::-1], m.predict(X))   # rows out of order
+        print(f"training R2 = {r2_train:.3f}")
+    """)
+    f = one(check(ev), NR)
+    assert f.severity == "high" and "fitted on" in f.explanation
+
+
+@pytest.mark.parametrize("line", ["R² (test) = -0.4", "CV R^2 = -0.25, MAE = 1.1",
+                                  "holdout r2: -0.93"])
+def test_printed_mildly_negative_held_out_r2_is_medium(line: str) -> None:
+    f = one(check(evidence("print(report)", outputs=stdout(line + "\n"))), NR)
+    assert f.severity == "medium"
+
+
+def test_honest_test_r2_of_a_model_without_signal_is_not_loud() -> None:
+    found = check(gather("""
+        noise = rng.normal(size=len(y))
+        X_tr, X_te, n_tr, n_te = train_test_split(X, noise, random_state=1)
+        r2 = r2_score(n_te, Ridge().fit(X_tr, n_tr).predict(X_te))
+        print(f"test R2 = {r2:.3f}")
+    """))
+    assert one(found, NR).severity == "medium"
+    quiet(found)
+
+
+def test_log_scale_predictions_scored_against_raw_values_are_high() -> None:
+    ev = gather("""
+        amount = np.exp(5 + 0.2 * X[:, 0] + 0.1 * rng.normal(size=len(y)))
+        X_tr, X_te, a_tr, a_te = train_test_split(X, amount, random_state=0)
+        log_model = LinearRegression().fit(X_tr, np.log(a_tr))
+        print(f"test R2 {r2_score(a_te, log_model.predict(X_te)):.2f}")
+    """)
+    f = one(check(ev), NR)
+    assert f.severity == "high" and "below -1" in f.explanation
+
+
+# -- percentage errors divided by zero actuals -------------------------------------------------
+
+PE = "suspicious_values.percentage_error_blowup"
+
+CALLS = """
+import numpy as np, pandas as pd
+from sklearn.linear_model import PoissonRegressor
+from sklearn.metrics import mean_absolute_percentage_error
+rng = np.random.default_rng(5)
+hours = pd.DataFrame({"hour": np.tile(np.arange(24), 30)})
+hours["calls"] = rng.poisson(np.where(hours.hour.between(8, 20), 6.0, 0.2))
+train, test = hours.iloc[:600], hours.iloc[600:]
+model = PoissonRegressor().fit(pd.get_dummies(train.hour), train.calls)
+forecast = model.predict(pd.get_dummies(test.hour))
+"""
+
+
+def test_sklearn_mape_with_zero_actuals_is_high() -> None:
+    ev = gather("""
+        mape = mean_absolute_percentage_error(test.calls, forecast)
+        print(f"hourly call forecast MAPE: {mape:.0%}")
+    """, CALLS)
+    f = one(check(ev), PE)
+    assert f.severity == "high" and f.confidence >= 0.8 and "zero" in f.explanation
+
+
+def test_hand_rolled_numpy_mape_dividing_by_zero_is_high() -> None:
+    ev = gather("""
+        actual = test.calls.to_numpy()
+        ape = np.abs((actual - forecast) / actual) * 100
+        print(f"MAPE: {np.mean(ape):.1f}%")
+    """, CALLS)
+    f = one(check(ev), PE)
+    assert f.severity == "high" and "inf" in f.explanation
+
+
+def test_pandas_percentage_error_column_with_near_zero_actuals_is_high() -> None:
+    ev = gather("""
+        out = test.assign(fc=forecast, actual=test.calls + 1e-6)
+        out["pct_err"] = (out.actual - out.fc).abs() / out.actual
+        print("mean absolute percentage error", round(out.pct_err.mean() * 100, 1))
+    """, CALLS)
+    assert one(check(ev), PE).severity == "high"
+
+
+def test_printed_astronomical_mape_is_flagged_from_the_text_alone() -> None:
+    ev = evidence("print(summary)", outputs=stdout("sMAPE = 3.2e+16%\n"))
+    assert one(check(ev), PE).severity == "high"
+
+
+def test_mape_on_positive_actuals_wape_and_masked_mape_are_quiet() -> None:
+    silent(check(gather("""
+        busy = test.calls > 0
+        masked = mean_absolute_percentage_error(test.calls[busy], forecast[busy])
+        wape = np.abs(test.calls - forecast).sum() / test.calls.sum()
+        day = test.hour.between(8, 20)
+        day_mape = np.mean(np.abs(test.calls[day] + 5 - forecast[day]) / (test.calls[day] + 5))
+        print(f"MAPE on {busy.mean():.0%} busy hours {masked:.1%}; WAPE {wape:.1%}; "
+              f"daytime MAPE {day_mape:.1%}")
+    """, CALLS)))
+
+
+def test_a_large_but_finite_percentage_error_is_quiet() -> None:
+    silent(check(evidence("print(summary)", outputs=stdout("MAPE = 230.5%\n"))))
+
+
+# -- odds, logits and decision scores used as probabilities -------------------------------------
+
+PR = "suspicious_values.probability_out_of_range"
+
+BANK = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+from scipy.special import expit, softmax
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+Xb, yb = make_classification(n_samples=600, n_features=5, class_sep=0.8, flip_y=0.1,
+                             random_state=4)
+Xb_tr, Xb_te, yb_tr, yb_te = Xb[:400], Xb[400:], yb[:400], yb[400:]
+svm = LinearSVC(dual=False).fit(Xb_tr, yb_tr)
+logit_res = sm.Logit(yb_tr, sm.add_constant(Xb_tr)).fit(disp=0)
+"""
+
+
+def test_exponentiated_decision_scores_summarised_as_probabilities_are_critical() -> None:
+    ev = gather("""
+        p_churn = pd.Series(np.exp(svm.decision_function(Xb_te)))
+        print(p_churn.describe())
+    """, BANK)
+    f = one(check(ev), PR)
+    assert f.severity == "critical" and "odds" in f.explanation
+
+
+def test_exponentiated_statsmodels_linear_predictor_is_flagged() -> None:
+    ev = gather("""
+        lin = sm.add_constant(Xb_te) @ logit_res.params
+        prob_default = np.exp(lin)
+        print(f"highest probability of default: {prob_default.max():.2f}")
+    """, BANK)
+    f = one(check(ev), PR)
+    assert f.severity == "critical" and "odds" in f.explanation
+
+
+def test_unnormalised_softmax_of_logits_is_high_from_the_code() -> None:
+    found = check(evidence("""
+        logits = features @ weights + bias
+        class_probs = np.exp(logits)
+        print(class_probs[:3])
+    """))
+    f = one(found, PR)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_raw_decision_function_named_probability_is_high() -> None:
+    f = one(check(gather("""
+        risk_prob = svm.decision_function(Xb_te)
+        print((risk_prob > 0.5).mean())
+    """, BANK)), PR)
+    assert f.severity in ("high", "critical") and "decision_function" in f.explanation
+
+
+def test_properly_mapped_probabilities_are_quiet() -> None:
+    silent(check(gather("""
+        z = svm.decision_function(Xb_te)
+        p_churn = pd.Series(expit(z))
+        print(p_churn.describe())
+        lin = sm.add_constant(Xb_te) @ logit_res.params
+        prob_default = np.exp(lin) / (1 + np.exp(lin))
+        logits = np.column_stack([z, -z])
+        class_probs = np.exp(logits)
+        class_probs /= class_probs.sum(axis=1, keepdims=True)
+        clf = LogisticRegression().fit(Xb_tr, yb_tr)
+        proba = np.exp(clf.predict_log_proba(Xb_te))[:, 1]
+        surv_prob = np.exp(-0.02 * np.arange(10))
+        odds = np.exp(z)
+        print(prob_default.max(), class_probs.max(), proba.max(), surv_prob.min(), odds.max())
+    """, BANK)))

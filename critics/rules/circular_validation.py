@@ -11,12 +11,14 @@ flagged unless the selected validation score is the only result reported.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
+from ..code_model import CallSite, called_name, names_in
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
-from .leakage import Flow, Selection, flow_of, relevant
+from .leakage import Flow, LoopInfo, Selection, _operand_root, flow_of, relevant
 
 _FIX = ("Select on data the test set never touches: cross-validation on the training set "
         "(cross_val_score / GridSearchCV(...).fit(X_train, y_train)) or a separate validation "
@@ -24,6 +26,149 @@ _FIX = ("Select on data the test set never touches: cross-validation on the trai
 
 
 _RANKINGS = {"sorted()", "sort_values()", "sort()", "argsort()", "nlargest()", "nsmallest()"}
+_OPPOSITE = {"max": "min", "min": "max", "amax": "amin", "amin": "amax", "nanmax": "nanmin",
+             "nanmin": "nanmax"}
+_SPREAD = {"describe", "quantile", "percentile", "nanpercentile", "nanquantile", "ptp"}
+_LOCATORS = {"index", "get", "where", "argwhere", "nonzero", "flatnonzero", "isin"}
+
+
+def _collection_root(call: CallSite, imported: set[str]) -> str | None:
+    """The collection a summary call reads: `aucs` in aucs.min(), np.max(aucs),
+    max(results.values()), pd.Series(results).quantile(.9)."""
+    if call.receiver is not None and call.receiver_root not in imported:
+        return _operand_root(call.receiver)
+    return _operand_root(call.node.args[0]) if call.node.args else None
+
+
+_MODEL_METHODS = {"fit", "partial_fit", "fit_transform", "predict", "predict_proba",
+                  "decision_function", "score", "transform", "evaluate", "forecast",
+                  "set_params", "fit_predict", "get_prediction", "simulate"}
+_RECORDERS = {"append", "extend", "insert", "add", "update", "setdefault", "print", "format",
+              "str", "repr", "round", "float", "int", "len", "list", "dict", "tuple", "set",
+              "get_group", "isin", "query", "xs", "display"}
+
+
+def _subgroup_breakdown(flow: Flow, sel: Selection) -> bool:
+    """The compared scores are one model's score on different subsets of the test rows
+    (`err[g] = np.mean(pred[group == g] != y_test[group == g])`, a groupby loop), so the
+    max/min names the weakest subgroup rather than choosing a model or setting."""
+    if not sel.loops or -1 in sel.loops or len({s.id for s in sel.scores}) > 1 or \
+            any(s.multi for s in sel.scores):
+        return False
+    loops = [flow.loop_nodes.get(n) for n in sel.loops]
+    return all(info is not None and not _candidate_loop(info) for info in loops)
+
+
+def _candidate_loop(info: LoopInfo) -> bool:
+    """Whether the loop's variable changes the model or setting being scored: it is passed to
+    a call (`Ridge(alpha=a)`, `s.rolling(w)`, `evaluate(model)`, `proba >= t` in a metric), or
+    it reaches the receiver of fit/predict/score (`models[name].fit`, `m = models[k]`). Used
+    only to pick rows - inside a boolean mask (`pred[group == g]`, `df[df.region == r]`,
+    a per-group model fitted on `X[grp == g]`), or iterating a groupby - it changes which
+    test rows are scored, not the model. A loop whose variable is not visibly used (epochs
+    of a training loop that mutates the model) counts as a candidate loop."""
+    it = info.iter
+    if isinstance(it, ast.Call) and (called_name(it) == "groupby" or (
+            called_name(it) in ("items", "iteritems") and isinstance(it.func, ast.Attribute)
+            and isinstance(it.func.value, ast.Call)
+            and called_name(it.func.value) == "groupby")):
+        return False
+    free = set(names_in(info.target))  # names carrying the candidate
+    held = set(free)  # names derived from the loop variable at all (incl. row subsets)
+    masks: set[str] = set()  # boolean row masks built from it: `m = df.region == r`
+    stmts = [n for b in info.body for n in ast.walk(b)]
+    for node in stmts:  # names assigned inside the body, in order
+        if isinstance(node, ast.Assign):
+            targets = {n for t in node.targets for n in names_in(t)
+                       if isinstance(t, ast.Name | ast.Tuple | ast.List)}
+            uses = names_in(node.value) & held
+            if uses and _is_mask(node.value, masks, top=True):
+                masks |= targets
+            elif _free_use(node.value, free, masks):
+                free |= targets
+            if uses:
+                held |= targets
+    for node in stmts:
+        if not isinstance(node, ast.Call):
+            continue
+        name = called_name(node)
+        if isinstance(node.func, ast.Attribute) and name in _MODEL_METHODS and \
+                _free_use(node.func.value, free, masks):
+            return True
+        if name in _RECORDERS:
+            continue
+        if any(_free_use(a, free, masks) for a in [*node.args,
+                                                     *(k.value for k in node.keywords)]):
+            return True
+    # not a candidate only with positive evidence that the variable selects rows
+    return not any(isinstance(n, ast.Subscript) and _is_mask(n.slice, masks)
+                   and names_in(n.slice) & held for n in stmts)
+
+
+def _free_use(node: ast.AST, names: set[str], masks: set[str]) -> bool:
+    """A name of `names` used in `node` other than inside a boolean row mask (a comparison
+    within a subscript: `x[g == k]`, `df.loc[df.g == k, "y"]`, `resid[m]` for a mask m)."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Subscript):
+        return _free_use(node.value, names, masks) or (
+            not _is_mask(node.slice, masks) and _free_use(node.slice, names, masks))
+    return any(_free_use(c, names, masks) for c in ast.iter_child_nodes(node))
+
+
+def _is_mask(node: ast.AST, masks: set[str], top: bool = False) -> bool:
+    """A boolean row mask: a comparison, `isin`/`between`, a mask name, or `&`/`|` of them
+    (`top`: the expression itself is one, not merely contains one)."""
+    if top:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+            return _is_mask(node.left, masks, True) and _is_mask(node.right, masks, True)
+        return isinstance(node, ast.Compare | ast.BoolOp) or (
+            isinstance(node, ast.Name) and node.id in masks) or (
+            isinstance(node, ast.Call) and called_name(node) in ("isin", "between"))
+    return any(isinstance(x, ast.Compare | ast.BoolOp) or (
+        isinstance(x, ast.Name) and x.id in masks) or (
+        isinstance(x, ast.Call) and called_name(x) in ("isin", "between"))
+        for x in ast.walk(node))
+
+
+def _descriptive(ev: Evidence, sel: Selection) -> bool:
+    """`aucs.max()` reported next to `aucs.min()` (a range) or quantiles of the same scores:
+    the spread of all candidates is described and none of them is chosen. A bare maximum
+    reported alone, or one used to look a candidate up (`seeds[aucs.index(best)]`), is a
+    selection."""
+    if sel.value_of is None or sel.node is None:
+        return False
+    m = ev.model
+    ext = sel.op.removesuffix("()")
+    wanted = {ext, _OPPOSITE.get(ext, "")} | _SPREAD
+    imported = m._imported_names | {"np", "pd", "numpy", "pandas", "statistics"}
+    root = sel.value_of
+
+    def related(name: str | None) -> bool:
+        return bool(name) and (name == root or m.depends_on(name, root)  # type: ignore[arg-type]
+                               or m.depends_on(root, name))  # type: ignore[arg-type]
+
+    seen: set[str] = set()
+    targets: list[str] = []
+    for c in m.calls:
+        if c.last not in wanted or not related(_collection_root(c, imported)):
+            continue
+        seen.add(c.last if c.last not in _OPPOSITE else
+                 ("max" if "max" in c.last else "min"))
+        if c.node is sel.node:
+            targets = c.targets
+    if not ({"max", "min"} <= seen or seen & _SPREAD):
+        return False
+    # the extreme's value must not be used to find the candidate that reached it
+    for node in ast.walk(m.tree):
+        if isinstance(node, ast.Subscript) and names_in(node.slice) & set(targets):
+            return False
+        if isinstance(node, ast.Compare) and names_in(node) & set(targets):
+            return False
+        if isinstance(node, ast.Call) and called_name(node) in _LOCATORS and any(
+                names_in(a) & set(targets) for a in node.args):
+            return False
+    return True
 
 
 def _reported_after(flow: Flow, sel: Selection) -> bool:
@@ -55,7 +200,8 @@ def selection_on_test(ev: Evidence) -> Iterator[Finding]:
     if not relevant(ev):
         return
     flow = flow_of(ev)
-    picks = [s for s in flow.selections if s.in_cell and s.on == "test"]
+    picks = [s for s in flow.selections if s.in_cell and s.on == "test"
+             and not _descriptive(ev, s) and not _subgroup_breakdown(flow, s)]
     if not picks:
         return
     # one finding per cell: the explicit pick (max/argmax/`if > best`) if there is one, else
@@ -150,7 +296,8 @@ def selection_on_validation_reported(ev: Evidence) -> Iterator[Finding]:
     if any(s.on == "test" for s in flow.scores):
         return
     for sel in flow.selections:
-        if not sel.in_cell or sel.on != "val" or not _reported_after(flow, sel):
+        if not sel.in_cell or sel.on != "val" or not _reported_after(flow, sel) or \
+                _descriptive(ev, sel) or _subgroup_breakdown(flow, sel):
             continue
         if any(s.on == "valn" for s in sel.scores):
             continue  # carved out of a training part: a test set exists

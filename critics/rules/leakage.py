@@ -100,6 +100,13 @@ CORR_METHODS = {"corr", "corrwith"}
 CORR_FUNCS = {"corrcoef", "pearsonr", "spearmanr", "kendalltau", "pointbiserialr"}
 UNIVARIATE_SCORES = {"f_classif", "f_regression", "chi2", "mutual_info_classif",
                      "mutual_info_regression", "r_regression", "f_oneway"}
+TEST_SCREENS = {"ttest_ind", "mannwhitneyu", "ranksums", "ks_2samp", "brunnermunzel",
+                "kruskal", "chi2_contingency", "fisher_exact", "ttest_ind_from_stats",
+                "median_test", "anderson_ksamp", "cramervonmises_2samp", "epps_singleton_2samp"}
+SM_FORMULAS = {"ols", "logit", "probit", "glm", "wls", "poisson", "negativebinomial",
+               "quantreg", "rlm"}
+SM_MODELS = {"OLS", "Logit", "Probit", "GLM", "WLS", "Poisson", "NegativeBinomial",
+             "QuantReg", "RLM"}
 APPLY_METHODS = {"apply", "transform", "agg", "aggregate", "pipe", "applymap", "map"}
 MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault", "appendleft",
             "__setitem__", "put", "fill"}
@@ -122,6 +129,8 @@ SELECT_FUNCS = {"max", "min", "sorted", "argmax", "argmin", "nanargmax", "nanarg
                 "argsort", "amax", "amin", "nanmax", "nanmin"}
 SELECT_METHODS = {"idxmax", "idxmin", "argmax", "argmin", "nlargest", "nsmallest",
                   "sort_values", "sort", "max", "min", "argsort"}
+_EXTREMES = {"max", "min", "amax", "amin", "nanmax", "nanmin"}
+_PICKS = _EXTREMES | {"argmax", "argmin", "nanargmax", "nanargmin", "idxmax", "idxmin"}
 OPTIMIZERS = {"optimize", "fmin", "gp_minimize", "forest_minimize", "gbrt_minimize",
               "minimize", "maximize", "minimize_scalar", "BayesianOptimization"}
 NON_COLUMN_ATTRS = {
@@ -141,7 +150,8 @@ _TIER_RANK = {"stateless": 0, "unknown": 1, "encoder": 2, "unsup": 3, "stats": 4
 # -- names -------------------------------------------------------------------------------------
 
 _TRAIN_TOKENS = {"train", "tr", "trn", "training", "learn"}
-_TEST_TOKENS = {"test", "te", "tst", "holdout", "hold", "heldout", "unseen", "testing"}
+_TEST_TOKENS = {"test", "te", "tst", "holdout", "hold", "heldout", "unseen", "testing", "future",
+                "oos"}
 _VAL_TOKENS = {"val", "valid", "validation", "dev"}
 _DATA_TOKENS = {"x", "y", "df", "data", "set", "dataset", "features", "feats", "labels",
                 "target", "loader", "ds", "frame", "idx", "index", "indices", "ix", "inds",
@@ -326,6 +336,21 @@ class Selection:
     on: str  # "test" | "val"
     scores: list[ScoreEvent]
     src: str = ""
+    # for a bare extreme (`max(scores)`, `aucs.min()`): the collection whose largest/smallest
+    # value is taken, and the call. A range or quantile summary of the same collection
+    # describes the candidates' spread rather than choosing one of them.
+    value_of: str | None = None
+    node: ast.AST | None = None
+    loops: tuple[int, ...] = ()  # the loops (see Flow.loop_nodes) the compared scores vary in
+
+
+@dataclass
+class LoopInfo:
+    """A for loop or a comprehension's generator: what it binds, iterates and runs."""
+
+    target: ast.expr
+    iter: ast.expr
+    body: list[ast.AST]
 
 
 @dataclass
@@ -365,6 +390,8 @@ class FuncSummary:
     params: list[str]
     returns: frozenset = EMPTY
     sinks: list[tuple[SplitEvent, int]] = field(default_factory=list)
+    residual: bool = False  # returns a difference (y - pred, |y - p|): an error helper
+    metric_params: frozenset = EMPTY  # parameters it computes a metric / error of
 
 
 @dataclass
@@ -392,11 +419,14 @@ class Flow:
         self.early_stops: list[EarlyStopOnTest] = []
         self.test_rows: list[TestRowsFit] = []
         self.funcs: dict[str, FuncSummary] = {}
+        self.loop_nodes: dict[int, LoopInfo] = {}
         self.model_fits: dict[str, tuple[frozenset, int, bool, str]] = {}
         self.str_lists: dict[str, list[str]] = {}
         self.str_vars: dict[str, str] = {}
         self.reported: set = set()
         self.target_cols: set[str] = set()
+        self.target_vars: set[str] = set()  # variables passed as y to a fit / split / CV
+        self._residual_names: set[str] = set()  # names holding a difference (y - pred)
         self.in_cell = False
         self._keys: dict[tuple, object] = {}
         self._ctx: list[frozenset] = []
@@ -466,6 +496,9 @@ class Flow:
                 y = _y_arg(node)
                 if y is not None:
                     self.target_cols |= self._cols_named(y)
+                    var = _plain_var(y)
+                    if var is not None:
+                        self.target_vars.add(var)
 
     def _cols_named(self, node: ast.AST) -> set[str]:
         """Column names a target expression reads: df['price'], df.price, df.pop('price')."""
@@ -567,6 +600,8 @@ class Flow:
             lab = self.expr(s.value) if s.value is not None else EMPTY
             if self._func:
                 self._func[-1]["returns"] |= lab
+                if s.value is not None and self._residual(s.value):
+                    self._func[-1]["residual"] = True
         elif isinstance(s, ast.Delete | ast.Import | ast.ImportFrom | ast.ClassDef | ast.Pass
                         | ast.Global | ast.Nonlocal | ast.Break | ast.Continue):
             return
@@ -632,8 +667,15 @@ class Flow:
         if self._manual_split(targets, value):
             return
         lab = self.expr(value)
+        residual = None
         for t in targets:
             self.bind(t, lab, value)
+            if isinstance(t, ast.Name):
+                residual = self._residual(value) if residual is None else residual
+                if residual:
+                    self._residual_names.add(t.id)
+                else:
+                    self._residual_names.discard(t.id)
 
     def bind(self, target: ast.expr, lab: frozenset, value: ast.expr | None = None) -> None:
         lab = lab | self._ctx_labels()
@@ -683,6 +725,7 @@ class Flow:
     def for_loop(self, s: ast.For | ast.AsyncFor) -> None:
         self._loop_n += 1
         loop = ("loop", self._loop_n)
+        self.loop_nodes[self._loop_n] = LoopInfo(s.target, s.iter, list(s.body))
         it = self.expr(s.iter)
         self._bind_loop_target(s.target, it | {loop}, s.iter)
         self._ctx.append(frozenset({loop}))
@@ -716,14 +759,18 @@ class Flow:
         self.env = dict(saved)
         for i, p in enumerate(params):
             self.env[p] = frozenset({("param", i)})
-        frame = {"returns": EMPTY, "sinks": []}
+        frame = {"returns": EMPTY, "sinks": [], "residual": False, "metric": set()}
         self._func.append(frame)
+        saved_res = self._residual_names
+        self._residual_names = set(saved_res) - set(params)
         try:
             self.body(fn.body)
         finally:
             self._func.pop()
             self.env = saved
-        self.funcs[fn.name] = FuncSummary(fn.name, params, frame["returns"], frame["sinks"])
+            self._residual_names = saved_res
+        self.funcs[fn.name] = FuncSummary(fn.name, params, frame["returns"], frame["sinks"],
+                                          bool(frame["residual"]), frozenset(frame["metric"]))
         self.env[fn.name] = EMPTY
 
     def _manual_split(self, targets: list[ast.expr], value: ast.expr) -> bool:
@@ -863,8 +910,12 @@ class Flow:
                       | ast.DictComp) -> frozenset:
         saved: dict[str, frozenset | None] = {}
         conds = EMPTY
-        for gen in node.generators:
+        body: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else \
+            [node.elt]
+        for i, gen in enumerate(node.generators):
             self._loop_n += 1
+            self.loop_nodes[self._loop_n] = LoopInfo(
+                gen.target, gen.iter, [*body, *gen.ifs, *node.generators[i + 1:]])
             it = self.expr(gen.iter)
             for n in ast.walk(gen.target):
                 if isinstance(n, ast.Name):
@@ -1011,7 +1062,17 @@ class Flow:
         if isinstance(node.func, ast.Name):
             out = None
             if node.func.id in self.funcs:
-                out = self.call_user(node, self.funcs[node.func.id], args, kws)
+                fn = self.funcs[node.func.id]
+                out = self.call_user(node, fn, args, kws)
+                on = None
+                for i in sorted(fn.metric_params):
+                    lab = args[i] if i < len(args) else kws.get(
+                        fn.params[i] if i < len(fn.params) else "", EMPTY)
+                    on = self.heldout(lab) or on
+                    if on == "test":
+                        break
+                if on:  # a metric helper applied to held-out data: a score
+                    out = out | {self._score_event(node, f"{node.func.id}()", on)}
             if _EVAL_NAME.match(node.func.id):
                 on = None
                 for lab in [*args, *kws.values()]:
@@ -1064,6 +1125,9 @@ class Flow:
                                          args[0] if args else EMPTY,
                                          node.args[0] if node.args else None, None, everything,
                                          fit_transform=True)
+        screen = self._screen_against_target(node, name, last, args, kws, everything)
+        if screen is not None:
+            return screen
         if (method in CORR_METHODS and recv is not None) or last in CORR_FUNCS:
             data_node = recv if method in CORR_METHODS else (node.args[0] if node.args
                                                              else None)
@@ -1109,9 +1173,64 @@ class Flow:
 
     # -- specific calls
 
+    def _screen_against_target(self, node: ast.Call, name: str | None, last: str,
+                               args: list[frozenset], kws: dict,
+                               everything: frozenset) -> frozenset | None:
+        """A univariate association between features and the target: a two-sample test
+        between the target's classes (`ttest_ind(X[y == 1], X[y == 0])`, `mannwhitneyu`,
+        `chi2_contingency(pd.crosstab(df[c], df.y))`) or, in a loop over features, a
+        statsmodels regression of the target on one feature (`smf.ols(f"y ~ {c}", df)`,
+        `sm.Logit(y, X[[c]])`). Like a correlation screen, its result picks features."""
+        data_lab: frozenset | None = None
+        data_node: ast.AST | None = None
+        if last in TEST_SCREENS and (name is None or name == last or "scipy" in name):
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if not any(self._mentions_target(a) for a in values):
+                return None
+            data_lab, data_node = _union(args), (node.args[0] if node.args else None)
+        elif name and "statsmodels" in name and (last in SM_FORMULAS or last in SM_MODELS):
+            if not any(t[0] == "loop" for t in everything | self._ctx_labels()):
+                return None  # one model of the target: not a screen over features
+            if last in SM_FORMULAS:
+                f = _kw(node, "formula") or (node.args[0] if node.args else None)
+                if not self._formula_of_target(f):
+                    return None
+                data_node = _kw(node, "data") or (node.args[1] if len(node.args) > 1 else None)
+                data_lab = kws.get("data", args[1] if len(args) > 1 else EMPTY)
+            else:
+                y_node = _kw(node, "endog") or (node.args[0] if node.args else None)
+                if y_node is None or not (self._mentions_target(y_node) or
+                                          _is_y_expr(y_node, self.target_cols)):
+                    return None
+                data_node = _kw(node, "exog") or (node.args[1] if len(node.args) > 1 else None)
+                data_lab = kws.get("exog", args[1] if len(args) > 1 else EMPTY)
+        if data_lab is None:
+            return None
+        out = self.fit_event_result(node, "corr", f"a univariate `{last}` against the target",
+                                    data_lab, data_node, None, everything, fit_transform=True)
+        for t in out:
+            if t[0] == "fit" and self.fit(t).tier == "corr":
+                self.fit(t).supervised = True
+        return out
+
+    def _formula_of_target(self, f: ast.AST | None) -> bool:
+        """A formula (a string or an f-string) whose response is the target."""
+        if isinstance(f, ast.Constant) and isinstance(f.value, str):
+            text = f.value
+        elif isinstance(f, ast.JoinedStr):
+            text = "".join(v.value for v in f.values
+                           if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        else:
+            return False
+        if "~" not in text:
+            return False
+        lhs = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text.split("~", 1)[0]))
+        return any(v in self.target_cols or v in self.target_vars or is_y_like(v) for v in lhs)
+
     def _mentions_target(self, node: ast.AST) -> bool:
         for n in ast.walk(node):
-            if isinstance(n, ast.Name) and (is_y_like(n.id) or n.id in self.target_cols):
+            if isinstance(n, ast.Name) and (is_y_like(n.id) or n.id in self.target_cols
+                                            or n.id in self.target_vars):
                 return True
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
                     n.value in self.target_cols:
@@ -1318,6 +1437,7 @@ class Flow:
                everything: frozenset) -> frozenset:
         on = None
         for lab in [*args, *[v for k, v in kws.items() if k != "sample_weight"]]:
+            self._metric_of_params(lab)
             o = self.heldout(lab)
             if o == "test":
                 on = "test"
@@ -1334,18 +1454,39 @@ class Flow:
         an error / accuracy computed by hand on held-out rows is a score."""
         if last not in _HAND_METRIC_REDUCERS:
             return None
-        data = recv if recv is not None and not isinstance(recv, ast.Name) else (
+        module = isinstance(recv, ast.Name) and self.m.dotted(recv) is not None
+        data = recv if recv is not None and not module else (
             node.args[0] if node.args else None)
-        if data is None or not any(
-                (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)) or (
-                    isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq | ast.NotEq))
-                for x in ast.walk(data)):
+        if data is None or not self._residual(data):
             return None
         lab = recv_lab if data is recv else (args[0] if args else EMPTY)
+        self._metric_of_params(lab)
         on = self.heldout(lab)
         if on is None:
             return None
         return self._score_event(node, "hand-rolled error", on)
+
+    def _metric_of_params(self, lab: frozenset) -> None:
+        """Inside a function: the parameters a metric / error is computed from, so that a
+        call of the helper on held-out data is a score."""
+        if self._func:
+            self._func[-1]["metric"].update(t[1] for t in lab if t[0] == "param")
+
+    def _residual(self, node: ast.AST) -> bool:
+        """A difference between two quantities, the raw material of an error or accuracy:
+        `y - pred`, `(p == y)`, a name assigned from one (`resid = y_te - p`), or the result
+        of a helper function that returns one (`abs_err(y, p)`)."""
+        for x in ast.walk(node):
+            if (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)) or (
+                    isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq | ast.NotEq)):
+                return True
+            if isinstance(x, ast.Name) and x.id in self._residual_names:
+                return True
+            if isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
+                fn = self.funcs.get(x.func.id)
+                if fn is not None and fn.residual:
+                    return True
+        return False
 
     def _score_event(self, node: ast.Call, call: str, on: str, multi: bool = False) -> Tag:
         key = self.key("score", node.lineno, node.col_offset)
@@ -1459,7 +1600,17 @@ class Flow:
                 lab = lab | {("loop", -1)}  # the key is scored once per candidate
         elif isinstance(key, ast.Name) and key.id in self.funcs:
             lab = lab | self.funcs[key.id].returns | {("loop", -1)}
-        self._selection(node, lab, f"{last}()")
+        value_of = None
+        if key is None and last in _EXTREMES:
+            if method is not None:
+                value_of = _operand_root(node.func.value)  # type: ignore[attr-defined]
+            elif len(node.args) == 1:
+                value_of = _operand_root(node.args[0])
+        self._selection(node, lab, f"{last}()", value_of)
+        if last in _PICKS:
+            # the winner (a setting, a key, a score) is not rows of the data it was scored
+            # on: it keeps the scores, not the split side or the split's names
+            return frozenset(t for t in everything if t[0] not in ("loop", "split", "name"))
         return frozenset(t for t in everything if t[0] != "loop")
 
     def _selection_compare(self, test: ast.expr, lab: frozenset) -> None:
@@ -1467,7 +1618,8 @@ class Flow:
                 isinstance(v, ast.Compare) for v in test.values)):
             self._selection(test, lab, "comparison")
 
-    def _selection(self, node: ast.AST, lab: frozenset, op: str) -> None:
+    def _selection(self, node: ast.AST, lab: frozenset, op: str,
+                   value_of: str | None = None) -> None:
         score_ids = sorted({t[1] for t in lab if t[0] == "score"})
         if not score_ids:
             return
@@ -1479,14 +1631,15 @@ class Flow:
         if on == "val":
             evs = [e for e in evs if e.on != "test"]
         line = getattr(node, "lineno", 0)
-        k = (self.in_cell, line, on)
+        k = (self.in_cell, line, on, value_of is None)
         if k in self._sel_keys:
             return
         self._sel_keys.add(k)
+        loops = tuple(sorted({t[1] for t in lab if t[0] == "loop"}))
         self.selections.append(Selection(line, self.in_cell, op, on,
-                                                          evs if on == "val" else
+                                         evs if on == "val" else
                                          [e for e in evs if e.on == "test"],
-                                         self.src(node)[:80]))
+                                         self.src(node)[:80], value_of, node, loops))
 
     def _optimizer(self, node: ast.Call, last: str) -> None:
         for a in [*node.args, *(k.value for k in node.keywords)]:
@@ -1825,6 +1978,51 @@ def _row_source(node: ast.expr, str_lists: dict, str_vars: dict) -> str | None:
                                 _literal(_kw(node, "axis")) in (1, "columns")):
                 return None
             return base.id
+    return None
+
+
+_WRAPPERS = {"Series", "DataFrame", "array", "asarray", "list", "tuple", "values",
+             "to_numpy", "tolist", "to_list", "dropna", "astype", "ravel", "flatten"}
+
+
+def _operand_root(node: ast.AST | None) -> str | None:
+    """The variable a collection expression reads: `aucs` for aucs, aucs.values,
+    np.array(aucs), pd.Series(aucs), list(aucs.values()); None for anything else."""
+    for _ in range(6):
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute):
+            node = node.value
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+                else ""
+            if name not in _WRAPPERS:
+                return None
+            if node.args and (not isinstance(f, ast.Attribute) or name in
+                              ("Series", "DataFrame", "array", "asarray")):
+                node = node.args[0]
+            elif isinstance(f, ast.Attribute):
+                node = f.value
+            else:
+                return None
+        else:
+            return None
+    return None
+
+
+def _plain_var(node: ast.AST) -> str | None:
+    """`y` for y, y.values, y.to_numpy(), y.ravel(): a whole variable used as a target."""
+    for _ in range(4):
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("to_numpy", "ravel", "astype", "squeeze", "flatten"):
+            node = node.func.value
+        else:
+            return None
     return None
 
 

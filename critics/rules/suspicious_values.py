@@ -35,7 +35,7 @@ from ..rule import rule
 # Quantities: pvalue | r2 | adj_r2 | accuracy | auc | f1 | bounded | probability |
 # correlation | variance | error | score (generic: R² for regressors, accuracy for classifiers)
 PERFECT_QUANTITIES = {"r2", "accuracy", "auc", "f1", "score"}
-METRIC_QUANTITIES = PERFECT_QUANTITIES | {"bounded", "error", "adj_r2"}
+METRIC_QUANTITIES = PERFECT_QUANTITIES | {"bounded", "error", "adj_r2", "pct_error"}
 
 _METRIC_CALLS = {
     "r2_score": "r2", "accuracy_score": "accuracy", "balanced_accuracy_score": "accuracy",
@@ -50,6 +50,7 @@ _METRIC_CALLS = {
     "sf": "probability", "expit": "probability", "softmax": "probability",
     "mean_squared_error": "error", "mean_absolute_error": "error",
     "root_mean_squared_error": "error", "multipletests": "pvalue_clipped",
+    "mean_absolute_percentage_error": "pct_error",
     "fdrcorrection": "pvalue_clipped", "false_discovery_control": "pvalue_clipped",
 }
 _STAT_TESTS = {
@@ -76,8 +77,8 @@ _EXCLUDE_TOKENS = {
     "logit", "logits", "odds", "ratio", "density", "pdf", "likelihood", "ll", "total", "sum",
     "cum", "cumsum", "expected", "dof", "df", "nobs", "size", "weight", "weights", "std_err",
 }
-_TRAIN_TOKENS = {"train", "training", "trn", "insample", "fit", "fitted"}
-_TEST_TOKENS = {"test", "testing", "tst", "val", "valid", "validation", "holdout", "hold",
+_TRAIN_TOKENS = {"train", "training", "trn", "tr", "insample", "fit", "fitted"}
+_TEST_TOKENS = {"test", "testing", "tst", "te", "val", "valid", "validation", "holdout", "hold",
                 "heldout", "oos", "cv", "oof", "fold", "folds", "eval", "dev"}
 _PVALUE_MODIFIERS = {"adj", "adjusted", "corr", "corrected", "bonf", "bonferroni", "holm",
                      "fdr", "bh", "val", "value", "values", "vals", "raw", "sidak", "sided",
@@ -104,6 +105,7 @@ _NAME_QUANTITY = {
     "stdev": "variance", "sigma": "variance", "sigmas": "variance", "sem": "variance",
     "stderr": "variance",
     "mse": "error", "rmse": "error", "mae": "error",
+    "mape": "pct_error", "smape": "pct_error", "mdape": "pct_error", "mapes": "pct_error",
     "prob": "probability", "probs": "probability", "proba": "probability",
     "probas": "probability", "probability": "probability", "probabilities": "probability",
     "phat": "probability",
@@ -640,8 +642,8 @@ class _Obs:
 
 # -- text parsing -------------------------------------------------------------------------------
 
-_NUM_RE = re.compile(r"(?<![\w.])[-+\u2212]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])"
-                     r"(\s*%)?")
+_NUM_RE = re.compile(r"(?<![\w.])[-+\u2212]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|"
+                     r"inf|nan)(?![\w])(\s*%)?")
 _SERIES_FOOTER = re.compile(r"^Name: ([^,]+), dtype: (?:float|int)\w*", re.MULTILINE)
 _LABEL_QUANTITY = [
     # (regex over a normalised label, quantity, strong); the match nearest the number wins
@@ -661,6 +663,7 @@ _LABEL_QUANTITY = [
     (r"\bvariance\b|\bvar\b|\bstd\b|\bstdev\b|\bsd\b|\bstd\.?\s*dev(?:iation)?\b|"
      r"standard deviation|standard error|\bsem\b|\bsigma\b|\u03c3", "variance", True),
     (r"\b(?:r)?mse\b|\bmae\b|mean squared error|mean absolute error", "error", True),
+    (r"\bs?mape\b|\bmdape\b|percent(?:age)? error", "pct_error", True),
     (r"\bprob(?:ability|abilities|s)?\b|\bproba\b|^p\(.*\)$", "probability", True),
     (r"\bscore\b", "score", False),
 ]
@@ -674,7 +677,7 @@ _LABEL_EXCLUDE = re.compile(
 _SEPARATORS = re.compile(r"[,;|\t]")
 _MAX_TEXT = 30_000
 _MAX_LINES = 600
-_HAS_DIGIT = re.compile(r"\d")
+_HAS_DIGIT = re.compile(r"\d|\binf\b|\bnan\b")
 _HAS_DIGIT_START = re.compile(r"^\s*[-\d.]")
 _HEADER_HINT = re.compile(r"(?i)p_|pval|padj|qval|fdr|r2|rsq|acc|auc|f1|corr|rho|var|std|"
                           r"\bsd|sigma|prob|mse|mae|precision|recall|\bp\b|\br\b")
@@ -1148,6 +1151,7 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
                         [site.line] if site else [], ctx, origin.train_visible, label_train,
                         strong or origin.quantity == quantity, tn.in_list, False, True,
                         tn.percent, origin.estimator, origin.data_names))
+    out += _describe_observations(text, code)
     computed = _computed_columns(code.model.tree)
     for col, values in _series_blocks(text):
         nq = _name_quantity(col)
@@ -1167,6 +1171,69 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
                             + (f" (row {lab})" if lab else ""), context=row_ctx or ctx,
                             label_train=(row_ctx or ctx) == "train", multi=len(values) > 1))
     return out
+
+
+_DESCRIBE_ROW = re.compile(r"^\s*(mean|min|max|\d+(?:\.\d+)?%)\s+"
+                           r"([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan))\s*$")
+_BOUNDED_SUMMARIES = {"probability", "pvalue", "correlation", "accuracy", "auc", "f1",
+                      "bounded"}
+
+
+def _describe_observations(text: str, code: _Code) -> list[_Obs]:
+    """`print(p_default.describe())`: the printed mean / min / percentiles / max of one
+    Series whose name says it is a probability (or another bounded quantity). Only when the
+    cell shows a single describe(), so that the summary rows belong to it."""
+    if "describe" not in code.ev.code or "max" not in text:
+        return []
+    sites = [c for c in code.model.calls if c.method == "describe" and c.receiver is not None]
+    if len(sites) != 1:
+        return []
+    call = sites[0]
+    shown = any(any(sub is call.node for sub in ast.walk(e))
+                for e in code.model.reported_exprs)
+    if not shown:
+        return []
+    recv = call.receiver
+    name = None
+    if isinstance(recv, ast.Name):
+        name = recv.id
+    elif isinstance(recv, ast.Subscript) and isinstance(recv.slice, ast.Constant) and \
+            isinstance(recv.slice.value, str):
+        name = recv.slice.value
+    elif isinstance(recv, ast.Attribute):
+        name = recv.attr
+    if name is None:
+        return []
+    quantity, strong = _bounded_name(name, code)
+    if quantity is None:
+        origin = code.origin(recv)
+        quantity, strong = origin.quantity, True
+    if quantity not in _BOUNDED_SUMMARIES:
+        return []
+    values: list[float] = []
+    for line in text[:_MAX_TEXT].splitlines()[:_MAX_LINES]:
+        m = _DESCRIBE_ROW.match(line)
+        if m:
+            v = _to_float(m.group(2))
+            if v is not None and v == v:
+                values.append(v)
+    if not values:
+        return []
+    return [_Obs(quantity, values, "text", f"the printed describe() of `{name}`",
+                 [call.line], strong=strong, multi=True)]
+
+
+def _bounded_name(name: str, code: _Code) -> tuple[str | None, bool]:
+    """What a variable or column name says it holds: ('probability', strong) for probs /
+    p_hat, ('probability', False) for `p_default` in a cell without a statistical test."""
+    nq = _name_quantity(name)
+    if nq is None:
+        return None, False
+    if nq[0] == "pvalue" and not nq[1]:
+        if _p_of_event(name) and not code.has_test:
+            return "probability", False
+        return ("pvalue", False) if code.has_test else (None, False)
+    return nq
 
 
 # -- range checks --------------------------------------------------------------------------------
@@ -1429,7 +1496,10 @@ def correlation_out_of_range(ev: Evidence) -> Iterator[Finding]:
       title="Probability or bounded score outside its range")
 def probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
     """Probabilities, accuracy, AUC, F1, precision and recall lie in [0, 1] (or 0-100%),
-    and R² cannot exceed 1."""
+    and R² cannot exceed 1. Values come from the kernel, the printed output (also a printed
+    `describe()` of a probability Series). Without visible values, a probability computed
+    by an unbounded transform - `np.exp` of log-odds / `decision_function` / logits (odds,
+    not probabilities), or a raw decision score - is reported from the code alone (high)."""
     scan = _scan(ev)
     bad = _out_of_range(scan, {"probability"}, 0.0, 1.0)
     bad += _out_of_range(scan, {"accuracy", "auc", "f1", "bounded"}, 0.0, 1.0,
@@ -1437,14 +1507,141 @@ def probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
     bad += [(o, [v for v in vals if v > 1]) for o, vals in
             _out_of_range(scan, {"r2", "adj_r2", "score"}, float("-inf"), 1.0)
             if any(v > 1 for v in vals)]
+    unbounded = _unbounded_probabilities(scan.code)
+    why = ""
+    if unbounded:
+        line, name, how = unbounded[0]
+        why = f" `{name}` (line {line}) is {how}: it is not bounded by 1."
     if bad:
         conf = max(_confidence(o, 0.9, 0.8) for o, _ in bad)
-        yield _finding(bad, "These values are outside the range their quantity allows "
-                       "(probabilities and classification scores lie in [0, 1], R² ≤ 1)",
-                       "critical", conf,
-                       "Find where the value is computed: normalise probabilities (softmax / "
-                       "`predict_proba`), use the library metric (`accuracy_score`, "
-                       "`roc_auc_score`, `r2_score`) rather than a hand-written formula.")
+        if unbounded:
+            conf = max(conf, 0.85)
+        f = _finding(bad, "These values are outside the range their quantity allows "
+                     "(probabilities and classification scores lie in [0, 1], R² ≤ 1)",
+                     "critical", conf,
+                     "Find where the value is computed: normalise probabilities (softmax / "
+                     "`predict_proba` / `expit(log_odds)`), use the library metric "
+                     "(`accuracy_score`, `roc_auc_score`, `r2_score`) rather than a "
+                     "hand-written formula.", why)
+        if unbounded:
+            f.evidence["lines"] = sorted(set(f.evidence["lines"]) | {unbounded[0][0]})
+        yield f
+        return
+    if unbounded:
+        line, name, how = unbounded[0]
+        yield Finding(
+            explanation=f"`{name}` is used as a probability but is {how} (line {line}). "
+                        "Odds and decision scores are not bounded by 1 (odds of 3 are a "
+                        "probability of 0.75), so anything summed or thresholded as a "
+                        "probability is wrong.",
+            severity="high", confidence=0.7,
+            evidence={"lines": [line], "values": {"probability": name}},
+            suggestion="Use `model.predict_proba(X)[:, 1]`, or map log-odds to a probability "
+                       "with `scipy.special.expit(z)` (= exp(z) / (1 + exp(z))); normalise "
+                       "exponentiated logits with a softmax.")
+
+
+_EXP_CALLS = {"exp", "exp2", "expm1", "power"}
+_SCORE_CALLS = {"decision_function"}
+_LOGIT_TOKENS = {"logit", "logits", "logodds", "log_odds", "lin", "linear", "linpred", "eta",
+                 "margin", "margins", "decision", "xb", "xbeta"}
+_NORMALISERS = {"expit", "sigmoid", "softmax", "logistic", "predict_proba", "normalize"}
+
+
+def _unbounded_probabilities(code: _Code) -> list[tuple[int, str, str]]:
+    """(line, name, how) for a probability-named variable or column assigned from an
+    unbounded transform: `np.exp` of a decision_function, log-odds, logits or a linear
+    predictor (`X @ coef`) with no division that normalises it, or a raw decision score."""
+    out: list[tuple[int, str, str]] = []
+    if "exp" not in code.ev.code and "decision_function" not in code.ev.code:
+        return out
+    tree = code.model.tree
+    normalised: set[str] = set()
+    for node in _of(tree, ast.AugAssign):
+        if isinstance(node.op, ast.Div) and isinstance(node.target, ast.Name):
+            normalised.add(node.target.id)
+    for node in _of(tree, ast.Assign):
+        if any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div)
+               for x in ast.walk(node.value)):
+            normalised |= {n for t in node.targets for n in _names(t)} & _names(node.value)
+    for node in _of(tree, ast.Assign):
+        names = [_prob_target(t, node.value) for t in node.targets]
+        name = next((n for n in names if n), None)
+        if name is None or name in normalised:
+            continue
+        if code.has_test and _name_quantity(name) == ("pvalue", False):
+            continue
+        how = _unbounded_value(node.value)
+        if how:
+            out.append((node.lineno, name, how))
+    return out
+
+
+def _prob_target(target: ast.AST, value: ast.AST) -> str | None:
+    """The probability name an assignment binds: `p_default = …`, `df["prob"] = …`, or
+    `pd.Series(…, name="p_default")`."""
+    names: list[str] = []
+    if isinstance(target, ast.Name):
+        names.append(target.id)
+    elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and \
+            isinstance(target.slice.value, str):
+        names.append(target.slice.value)
+    if isinstance(value, ast.Call):
+        for k in value.keywords:
+            if k.arg == "name" and isinstance(k.value, ast.Constant) and \
+                    isinstance(k.value.value, str):
+                names.append(k.value.value)
+    for n in names:
+        nq = _name_quantity(n)
+        if nq and (nq[0] == "probability" or (nq[0] == "pvalue" and _p_of_event(n))):
+            return n
+    return None
+
+
+def _unbounded_value(value: ast.AST) -> str | None:
+    if any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div) for x in ast.walk(value)):
+        return None  # exp(z) / (1 + exp(z)), exp / exp.sum(): normalised
+    calls = [x for x in ast.walk(value) if isinstance(x, ast.Call)]
+    if any(_call_last(c) in _NORMALISERS for c in calls):
+        return None
+    for c in calls:
+        if _call_last(c) not in _EXP_CALLS or not c.args:
+            continue
+        arg = c.args[-1] if _call_last(c) == "power" else c.args[0]
+        if _call_last(c) == "power" and not (isinstance(c.args[0], ast.Constant)):
+            continue
+        src = _unbounded_score(arg)
+        if src:
+            return f"`exp()` of {src} - odds, not a probability"
+    for c in calls:
+        if _call_last(c) in _SCORE_CALLS:
+            return "a raw `decision_function` score"
+    return None
+
+
+def _unbounded_score(node: ast.AST) -> str | None:
+    """What makes `node` an unbounded score: a decision_function call, a log-odds / logit /
+    linear-predictor name, or a matrix product with coefficients."""
+    for x in ast.walk(node):
+        if isinstance(x, ast.Call):
+            last = _call_last(x)
+            if last in _SCORE_CALLS:
+                return "a `decision_function` score"
+            if last in ("predict_log_proba", "log_softmax", "logsumexp"):
+                return None
+        if isinstance(x, ast.BinOp) and isinstance(x.op, ast.MatMult):
+            return "a linear predictor (`X @ coef`)"
+        for ident in ((x.id,) if isinstance(x, ast.Name) else (x.attr,)
+                      if isinstance(x, ast.Attribute) else ()):
+            toks = _tokens(ident)
+            if set(toks) & _LOGIT_TOKENS or "".join(toks) in _LOGIT_TOKENS or (
+                    "log" in toks and "odds" in toks):
+                if "prob" in toks or "proba" in toks:
+                    return None  # log_prob: exp of it is a probability
+                return f"log-odds (`{ident}`)"
+            if ident in ("coef_", "params") and isinstance(x, ast.Attribute):
+                return "a linear predictor (coefficients times features)"
+    return None
 
 
 @rule("suspicious_values.perfect_score",
@@ -1526,9 +1723,17 @@ def _small_test_set(ev: Evidence, hits: list[tuple[_Obs, list[float]]]) -> int |
 @rule("suspicious_values.negative_r2",
       title="Negative R²: the model is worse than predicting the mean")
 def negative_r2(ev: Evidence) -> Iterator[Finding]:
-    """A negative R² means the predictions are worse than the constant mean. Valid on test
-    data, but it must not be reported as a fit; usually a sign of a broken pipeline (wrong
-    target alignment, shuffled rows, leakage in reverse, unscaled features)."""
+    """A negative R² means the predictions are worse than the constant mean.
+
+    On the data a least-squares model with an intercept was fitted on, R² cannot be negative
+    (the mean is one of the fits it chose between): a negative in-sample R² is a computation
+    error (misaligned rows, a wrong target, a hand-written formula) - high. On held-out data
+    (a test split, cross-validation) a negative R² is a legitimate, honest result for a model
+    with no signal: predictions uncorrelated with the target and no more spread than it give
+    R² between -1 and 0, so that range is medium (the model must not be presented as a fit).
+    Below -1 the predictions are worse than shuffled ones - wrong scale, sign or alignment
+    (a log-scale prediction scored against raw values) - high, unless it is one of several
+    models compared side by side (medium). Without any train/test context: high."""
     scan = _scan(ev)
     bad: list[tuple[_Obs, list[float]]] = []
     for o in scan.obs:
@@ -1547,17 +1752,83 @@ def negative_r2(ev: Evidence) -> Iterator[Finding]:
             bad.append((o, vals))
     if not bad:
         return
-    heldout = all(o.context in ("test", "cv") for o, _ in bad)
-    among_others = scan.metric_count >= 2 or any(o.multi for o, _ in bad)
-    if heldout and among_others:
-        yield _finding(bad, "Negative R² on held-out data: the model predicts worse than the "
-                       "mean of the target", "medium",
-                       max(_confidence(o, 0.8, 0.7) for o, _ in bad),
-                       "Do not present this model as a fit; check the target alignment and "
-                       "features, and compare against a `DummyRegressor` baseline.")
+    # the same number seen in the facts (context unknown) and printed under a test label
+    held = [v for o in scan.obs if o.context in ("test", "cv") and o.quantity in ("r2", "score")
+            for v in o.values[:20]]
+    context = {id(o): "test" if o.context is None and held and all(
+        any(abs(v - h) <= 0.006 * max(1.0, abs(h)) for h in held) for v in vals)
+        else o.context for o, vals in bad}
+    insample = [(o, v) for o, v in bad if context[id(o)] in ("train", "insample")
+                or o.train_visible]
+    if insample:
+        yield _finding(insample, "Negative R² on the data the model was fitted on: a "
+                       "least-squares fit with an intercept cannot do worse than the mean "
+                       "on its own training data, so this number is computed wrongly", "high",
+                       max(_confidence(o, 0.85, 0.75) for o, _ in insample),
+                       "Check that predictions and targets are the same rows in the same "
+                       "order and on the same scale (or use `r2_score(y, model.predict(X))` / "
+                       "the model's `.rsquared`), and that the model has an intercept.")
         return
-    yield _finding(bad, "Negative R²: the predictions are worse than predicting the mean",
-                   "high", max(_confidence(o, 0.85, 0.75) for o, _ in bad),
+    heldout = all(context[id(o)] in ("test", "cv") for o, _ in bad)
+    worst = min(v for _, vals in bad for v in vals)
+    among_others = scan.metric_count >= 2 or any(o.multi for o, _ in bad)
+    if heldout and (worst >= -1.0 or among_others):
+        severe = worst < -1.0
+        yield _finding(bad, "Negative R² on held-out data: the model predicts worse than the "
+                       "mean of the target" + (
+                           "" if severe else " (an honest result for a model without "
+                           "predictive signal; it must not be presented as a useful fit)"),
+                       "medium", max(_confidence(o, 0.55, 0.5) for o, _ in bad),
+                       "Report it as 'no better than the mean', compare against a "
+                       "`DummyRegressor` baseline, and do not interpret the model's "
+                       "coefficients as explaining the outcome.")
+        return
+    what = ("Negative R² below -1 on held-out data: the predictions are worse than "
+            "predicting the mean, and worse than random guesses of the right scale, which "
+            "usually means a broken pipeline (predictions on another scale, e.g. log, a "
+            "sign error, or rows out of order)" if heldout else
+            "Negative R²: the predictions are worse than predicting the mean")
+    yield _finding(bad, what, "high", max(_confidence(o, 0.85, 0.75) for o, _ in bad),
                    "Check that predictions and targets are aligned (same rows, same order, "
                    "same scale), compare against a `DummyRegressor` baseline, and do not "
                    "report the model as explaining the outcome.")
+
+
+@rule("suspicious_values.percentage_error_blowup",
+      title="Percentage error (MAPE) blown up by zero or near-zero actuals")
+def percentage_error_blowup(ev: Evidence) -> Iterator[Finding]:
+    """MAPE divides each error by its actual value. With zero actuals (intermittent demand,
+    counts, sales of slow items) that is a division by zero: infinity or NaN by hand, ~10^15 %
+    from scikit-learn (which divides by machine epsilon), and near-zero actuals give
+    thousands of percent. Such a number measures the zeros, not the forecast. High when the
+    reported value is infinite, NaN or above 10,000%."""
+    scan = _scan(ev)
+    bad: list[tuple[_Obs, list[float]]] = []
+    for o in scan.obs:
+        if o.quantity != "pct_error":
+            continue
+        vals = [v for v in o.values if _absurd_pct(o, v)]
+        if vals:
+            bad.append((o, vals))
+    if not bad:
+        return
+    divide = any("divide by zero" in w.message or "invalid value" in w.message
+                 for w in ev.warnings)
+    extra = (" numpy also warned about a division by zero." if divide else "")
+    conf = max(_confidence(o, 0.85, 0.8) for o, _ in bad)
+    yield _finding(bad, "This percentage error is infinite, undefined or astronomically "
+                   "large, which happens when some actual values are zero (or nearly): "
+                   "the error is divided by them", "high", min(0.9, conf + (0.05 if divide
+                                                                            else 0.0)),
+                   "Report an error that is defined with zero actuals: MAE / RMSE in units, "
+                   "WAPE (`np.abs(y - p).sum() / y.sum()`), or MASE; if a percentage is "
+                   "needed, compute it on the non-zero actuals only and say how many rows "
+                   "were excluded.", extra)
+
+
+def _absurd_pct(o: _Obs, v: float) -> bool:
+    """Infinite / NaN, or at least 10^4 on whatever scale it is in: 10,000% printed with a
+    '%' sign, or a bare number that is 10,000% (a percentage) or 1,000,000% (a fraction)."""
+    if v != v or v in (float("inf"), float("-inf")):
+        return True
+    return v >= 1e4

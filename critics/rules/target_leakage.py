@@ -66,6 +66,7 @@ class _Stmt:
     node: ast.stmt
     in_cell: bool
     pos: int
+    in_func: bool = False  # inside a def: only its column definitions are indexed
 
 
 @dataclass
@@ -129,18 +130,23 @@ class _Analysis:
         self.coldefs: dict[str, list[ColDef]] = {}
         self.assigns: dict[str, list[tuple[int, ast.AST, ast.stmt]]] = {}
         self.removals: list[tuple[int, str, set[str]]] = []  # (pos, frame, cols)
+        self._lambda_frames: list[str] = []
         self._index()
 
-    def _flatten(self, s: ast.stmt, in_cell: bool) -> None:
-        self.stmts.append(_Stmt(s, in_cell, len(self.stmts)))
+    def _flatten(self, s: ast.stmt, in_cell: bool, in_func: bool = False) -> None:
+        self.stmts.append(_Stmt(s, in_cell, len(self.stmts), in_func))
         if isinstance(s, ast.For | ast.AsyncFor | ast.While | ast.If | ast.With | ast.AsyncWith):
             for b in (s.body, getattr(s, "orelse", [])):
                 for c in b:
-                    self._flatten(c, in_cell)
+                    self._flatten(c, in_cell, in_func)
         elif isinstance(s, ast.Try):
             for b in (s.body, *[h.body for h in s.handlers], s.orelse, s.finalbody):
                 for c in b:
-                    self._flatten(c, in_cell)
+                    self._flatten(c, in_cell, in_func)
+        elif isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
+            # a helper that adds columns (`df.pipe(add_features)`): its column definitions
+            for c in s.body:
+                self._flatten(c, in_cell, True)
 
     def _index(self) -> None:
         for st in self.stmts:
@@ -152,17 +158,26 @@ class _Analysis:
                     continue
                 for t in targets:
                     if isinstance(t, ast.Name):
-                        self.assigns.setdefault(t.id, []).append((st.pos, value, s))
-                        # df = df.assign(c=...)
+                        if not st.in_func:
+                            self.assigns.setdefault(t.id, []).append((st.pos, value, s))
+                        # df = df.assign(c=...), X = pd.DataFrame({"c": ...})
                         for call in _calls(value):
-                            if isinstance(call.func, ast.Attribute) and \
-                                    call.func.attr == "assign":
+                            fname = call.func.attr if isinstance(call.func, ast.Attribute) \
+                                else call.func.id if isinstance(call.func, ast.Name) else ""
+                            if fname == "assign":
                                 for k in call.keywords:
                                     if k.arg:
                                         self.coldefs.setdefault(k.arg, []).append(ColDef(
                                             k.arg, t.id, k.value, st.pos, st.in_cell,
                                             k.value.lineno))
-                    elif isinstance(t, ast.Tuple | ast.List):
+                            elif fname == "DataFrame" and call.args and \
+                                    isinstance(call.args[0], ast.Dict):
+                                d = call.args[0]
+                                for k, v in zip(d.keys, d.values, strict=True):
+                                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                                        self.coldefs.setdefault(k.value, []).append(ColDef(
+                                            k.value, t.id, v, st.pos, st.in_cell, v.lineno))
+                    elif isinstance(t, ast.Tuple | ast.List) and not st.in_func:
                         for i, e in enumerate(t.elts):
                             if isinstance(e, ast.Name):
                                 self.assigns.setdefault(e.id, []).append(
@@ -176,15 +191,19 @@ class _Analysis:
                         for c in cols or []:
                             self.coldefs.setdefault(c, []).append(
                                 ColDef(c, frame, value, st.pos, st.in_cell, s.lineno))
-            elif isinstance(s, ast.Delete):
+            elif isinstance(s, ast.Delete) and not st.in_func:
                 for t in s.targets:
                     if isinstance(t, ast.Subscript):
                         cols = self._strs(t.slice, st.pos)
                         if cols and root_name(t):
                             self.removals.append((st.pos, root_name(t) or "", set(cols)))
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue  # its body is indexed statement by statement
             for call in _calls(s):
                 f = call.func
                 if not isinstance(f, ast.Attribute) or not isinstance(f.value, ast.Name):
+                    continue
+                if st.in_func and f.attr != "insert":
                     continue
                 if f.attr == "pop" and call.args:
                     cols = self._strs(call.args[0], st.pos)
@@ -279,7 +298,7 @@ class _Analysis:
                         r_lag = True
                     out.shifted = True
                 elif meth in _REDUCTIONS | {"transform", "agg", "aggregate", "apply"} and \
-                        not (chain & _ROW_WINDOWS) and (
+                        not (chain & _ROW_WINDOWS) and not _row_wise(node) and (
                         "groupby" in chain or meth in _REDUCTIONS):
                     if not (meth in ("transform", "apply") and "groupby" not in chain):
                         r_agg = True
@@ -287,7 +306,9 @@ class _Analysis:
                     r_agg = True
                 self._refs(f.value, pos, out, r_agg, r_lag, depth)
                 for a in [*node.args, *(k.value for k in node.keywords)]:
-                    self._refs(a, pos, out, agg, lagged, depth)
+                    # a lambda given to a group aggregation sees one group at a time
+                    self._refs(a, pos, out, r_agg if isinstance(a, ast.Lambda) else agg,
+                               lagged, depth)
                 return
             for a in [*node.args, *(k.value for k in node.keywords)]:
                 self._refs(a, pos, out, agg, lagged, depth)
@@ -302,6 +323,11 @@ class _Analysis:
                     strs = None
             if strs is not None and len(strs) == 1 and root_name(node.value):
                 self._add(out, strs[0], agg, lagged)
+                self._refs(node.value, pos, out, agg, lagged, depth)
+                return
+            if isinstance(col_sl, ast.List) and strs and root_name(node.value):
+                for c in strs:  # df[["a", "b"]].sum(axis=1)
+                    self._add(out, c, agg, lagged)
                 self._refs(node.value, pos, out, agg, lagged, depth)
                 return
             self._refs(node.value, pos, out, agg, lagged, depth)
@@ -328,6 +354,15 @@ class _Analysis:
                     out.shifted |= sub.shifted
             return
         if isinstance(node, ast.Lambda):
+            # df.assign(share=lambda d: d.sales / d.total), df.apply(lambda r: …, axis=1):
+            # the first parameter is the frame (or row) the lambda is applied to
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            if params:
+                self._lambda_frames.append(params[0])
+                try:
+                    self._refs(node.body, pos, out, agg, lagged, depth)
+                finally:
+                    self._lambda_frames.pop()
             return
         for child in ast.iter_child_nodes(node):
             self._refs(child, pos, out, agg, lagged, depth)
@@ -342,6 +377,8 @@ class _Analysis:
             out.row.add(col)
 
     def _is_frame(self, name: str) -> bool:
+        if name in self._lambda_frames:
+            return True
         if self.m.is_type(name, "DataFrame"):
             return True
         facts = self.ev.objects.get(name)
@@ -599,8 +636,10 @@ class _Analysis:
                             f.value, ast.Name | ast.Subscript | ast.Call):
                         return None, ""
                     return self.contains(target, col, pos, frame_hint, depth + 1)
-                if meth in ("concat", "hstack", "column_stack", "get_dummies"):
+                if meth in ("concat", "hstack", "column_stack", "get_dummies", "DataFrame"):
                     return self._any_of(node, col, pos, frame_hint, depth)
+                if meth == "add_constant" and node.args:  # sm.add_constant(X): X plus 1s
+                    return self.contains(node.args[0], col, pos, frame_hint, depth + 1)
             elif isinstance(f, ast.Name) and f.id in ("concat", "get_dummies", "hstack",
                                                       "column_stack", "DataFrame"):
                 return self._any_of(node, col, pos, frame_hint, depth)
@@ -622,10 +661,17 @@ class _Analysis:
         first = node.args[0] if node.args else _kw(node, "data")
         if first is None:
             return None, ""
-        parts = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
+        parts = first.elts if isinstance(first, ast.List | ast.Tuple) else \
+            [v for v in first.values if v is not None] if isinstance(first, ast.Dict) else [first]
         unknown = False
         for p in parts:
             ans, how = self.contains(p, col, pos, frame_hint, depth + 1)
+            if ans is None and isinstance(p, ast.Attribute | ast.BinOp | ast.UnaryOp | ast.Call
+                                          | ast.Subscript):
+                # a column or an expression of columns stacked into the features
+                r = self.refs(p, pos)
+                if r.row and not r.random:
+                    ans, how = (col in r.row and col not in r.lagged), "code"
             if ans:
                 return True, how
             if ans is None:
@@ -757,6 +803,20 @@ def _calls(node: ast.AST) -> Iterator[ast.Call]:
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             yield n
+
+
+def _computed(r: Refs) -> bool:
+    """Computed from columns (row by row, by group, or lagged), not raw data."""
+    return bool(r.row or r.agg or r.lagged)
+
+
+def _row_wise(call: ast.Call) -> bool:
+    """`df[cols].sum(axis=1)`, `.apply(f, axis="columns")`: one value per row."""
+    axis = _kw(call, "axis")
+    if axis is None and call.args and isinstance(call.func, ast.Attribute) and \
+            call.func.attr in _REDUCTIONS:
+        axis = call.args[0]
+    return _literal(axis) in (1, "columns")
 
 
 def _chain(node: ast.AST | None) -> set[str]:
@@ -981,7 +1041,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                         continue
                     if any((k, c) in seen for k in ("target", "source", "derived")):
                         continue
-                    if c in an.coldefs:
+                    if any(_computed(an.refs(d.value, d.pos)) for d in an.coldefs.get(c, ())):
                         continue  # computed in view: judged by its definition, not its name
                     seen.add(("named", c))
                     hits.append(_Hit("named", c, t, pair, "name"))
