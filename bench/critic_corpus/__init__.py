@@ -12,7 +12,8 @@ the critic on `dev`, measure generalisation on `holdout`. `holdout2/` is a secon
 generalisation split written after the critic's rules were tuned, again with idioms, libraries
 and domains that appear in neither `dev` nor `holdout`. `holdout3/` is a third fresh split,
 written after holdout2's misses were fixed, by an author who did not read the critic's rules, in
-domains and idioms used by none of the earlier splits.
+domains and idioms used by none of the earlier splits. `holdout4/` is a fourth fresh split,
+written after holdout3's misses were fixed, again by an author who did not read the rules.
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -37,7 +38,7 @@ FAMILIES: tuple[str, ...] = (
     "unseeded_randomness",
 )
 
-SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2", "holdout3")
+SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2", "holdout3", "holdout4")
 
 
 @dataclass(frozen=True)
