@@ -166,7 +166,7 @@ class ClaudeCritic:
 
     def user_message(self, evidence: Evidence) -> str:
         budget = self.max_code_chars
-        cell = _numbered(evidence.code, budget)
+        cell = numbered_lines(evidence.code, budget)
         parts = ["Review this notebook cell. It ran without error.",
                  f"<cell_code>\n{cell}\n</cell_code>"]
         prior = evidence.prior_code.strip()
@@ -410,7 +410,9 @@ def _lines(value: Any, n_lines: int) -> list[int]:
     return sorted(out)
 
 
-def _numbered(code: str, budget: int) -> str:
+def numbered_lines(code: str, budget: int) -> str:
+    """`code` with `N | ` line numbers (the numbers findings and feedback cite), cut at a
+    whole line within `budget` characters. Shared with the code generator's prompts."""
     lines = code.splitlines()
     width = len(str(len(lines)))
     out: list[str] = []

@@ -19,6 +19,8 @@ from typing import Any
 
 import anthropic
 
+from critics.claude_critic import numbered_lines
+
 from .code_generator import (
     AttemptSummary,
     Generation,
@@ -167,7 +169,7 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
              "methodologically sound, keeping what the cell is meant to do."]
     if prompt and prompt.strip():
         parts.append(f"<task>\n{prompt.strip()}\n</task>")
-    parts.append(f"<failing_code>\n{_numbered(code, MAX_CODE_CHARS)}\n</failing_code>")
+    parts.append(f"<failing_code>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</failing_code>")
     parts.append("<feedback note=\"what went wrong with the failing code: the error or the "
                  "reviewer's findings\">\n"
                  f"{_middle_out(feedback.strip() or '(no details)', MAX_FEEDBACK_CHARS)}\n"
@@ -324,21 +326,6 @@ def _get(obj: Any, key: str) -> Any:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _numbered(code: str, budget: int) -> str:
-    lines = code.splitlines() or [""]
-    width = len(str(len(lines)))
-    out: list[str] = []
-    used = 0
-    for i, line in enumerate(lines, 1):
-        row = f"{i:>{width}} | {line}"
-        if used + len(row) > budget:
-            out.append(f"… ({len(lines) - i + 1} more lines not shown)")
-            break
-        out.append(row)
-        used += len(row) + 1
-    return "\n".join(out)
 
 
 def _head_lines(text: str, budget: int) -> str:
