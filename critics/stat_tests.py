@@ -67,7 +67,8 @@ TESTS: dict[str, StatTest] = {
     # statsmodels
     "statsmodels.stats.weightstats.ttest_ind": StatTest("independent", True, (0, 1, "x1", "x2")),
     "statsmodels.stats.weightstats.ztest": StatTest("independent", True, (0, 1, "x1", "x2")),
-    "statsmodels.stats.proportion.proportions_ztest": StatTest("proportion", True, ()),
+    "statsmodels.stats.proportion.proportions_ztest": StatTest(
+        "proportion", True, (0, 1, "count", "nobs")),  # counts and trials: their sizes
     "statsmodels.stats.proportion.proportions_chisquare": StatTest("proportion", False, ()),
     "statsmodels.stats.contingency_tables.mcnemar": StatTest("contingency", False, ()),
     "statsmodels.stats.multicomp.pairwise_tukeyhsd": StatTest("posthoc", True, (0, "endog")),

@@ -442,3 +442,112 @@ def test_causal_words_without_a_correlation_are_not_this_rule():
 def test_odd_code_never_raises(code):
     ev = evidence(code)
     assert CODES.check(ev) == [] and CAUSAL.check(ev) == []
+
+
+# -- F / r feature ranking on OrdinalEncoder / LabelEncoder codes ---------------------------------
+
+from critics.rules.correlation_misuse import linear_score_on_label_codes as LINSCORE  # noqa: E402
+from critics.rules.correlation_misuse import ols_on_ordinal_response as ORDRESP  # noqa: E402
+
+_CARS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(4)
+n = 400
+cars = pd.DataFrame({"fuel": rng.choice(["diesel", "electric", "hybrid", "petrol"], n),
+                     "body": rng.choice(["coupe", "hatch", "suv", "van"], n),
+                     "manual": rng.choice(["yes", "no"], n),
+                     "age": rng.integers(0, 15, n)})
+cars["price"] = (cars.fuel.map({"diesel": 18, "electric": 35, "hybrid": 27, "petrol": 17})
+                 - 1.2 * cars.age + rng.normal(0, 3, n))
+"""
+
+
+def test_label_encoder_loop_then_selectkbest_f_regression_is_flagged() -> None:
+    code = """
+from sklearn.feature_selection import SelectKBest, f_regression
+from sklearn.preprocessing import LabelEncoder
+feats = cars[["fuel", "body", "age"]].copy()
+for col in ["fuel", "body"]:
+    feats[col] = LabelEncoder().fit_transform(feats[col])
+sel = SelectKBest(f_regression, k=2).fit(feats, cars.price)
+print(dict(zip(feats.columns, sel.scores_.round(1))))
+"""
+    found = run([LINSCORE], code, _CARS)
+    assert len(found) == 1 and found[0].severity == "high", found
+
+
+def test_ordinal_encoded_whole_frame_f_classif_is_flagged() -> None:
+    code = """
+from sklearn.feature_selection import f_classif
+from sklearn.preprocessing import OrdinalEncoder
+Xc = OrdinalEncoder().fit_transform(cars[["fuel", "body"]])
+F, p = f_classif(Xc, cars.price > 20)
+print(F, p)
+"""
+    found = run([LINSCORE], code, _CARS)
+    assert len(found) == 1 and found[0].severity == "high", found
+
+
+def test_one_hot_or_binary_codes_or_tree_importance_stay_quiet() -> None:
+    onehot = """
+from sklearn.feature_selection import f_regression
+X = pd.get_dummies(cars[["fuel", "body", "age"]], dtype=float)
+F, p = f_regression(X, cars.price)
+print(F.round(1))
+"""
+    silent(run([LINSCORE], onehot, _CARS))
+    binary = """
+from sklearn.feature_selection import f_regression
+from sklearn.preprocessing import OrdinalEncoder
+X = cars[["manual", "age"]].copy()
+X[["manual"]] = OrdinalEncoder().fit_transform(X[["manual"]])
+print(f_regression(X, cars.price)[0])
+"""
+    silent(run([LINSCORE], binary, _CARS))
+
+
+# -- OLS with an ordinal rating as the response ---------------------------------------------------
+
+_REVIEWS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(8)
+n = 500
+reviews = pd.DataFrame({"wait_min": rng.gamma(3, 5, n), "price": rng.normal(30, 8, n)})
+latent = -0.05 * reviews.wait_min - 0.03 * reviews.price + rng.logistic(0, 1, n)
+reviews["satisfaction"] = pd.cut(latent, [-np.inf, -3.5, -2.5, -1.5, np.inf],
+                                 labels=[1, 2, 3, 4]).astype(int)
+reviews["bill"] = reviews.price * rng.uniform(1, 3, n)
+"""
+
+
+def test_formula_ols_on_satisfaction_rating_is_flagged() -> None:
+    code = """
+fit = smf.ols("satisfaction ~ wait_min + price", data=reviews).fit()
+print(fit.summary())
+"""
+    found = run([ORDRESP], code, _REVIEWS)
+    assert len(found) == 1 and found[0].severity == "high", found
+
+
+def test_array_ols_on_rating_column_is_flagged() -> None:
+    code = """
+X = sm.add_constant(reviews[["wait_min", "price"]])
+res = sm.OLS(reviews["satisfaction"], X).fit()
+print(res.params)
+"""
+    assert len(run([ORDRESP], code, _REVIEWS)) == 1
+
+
+def test_ordered_model_and_continuous_outcome_stay_quiet() -> None:
+    code = """
+from statsmodels.miscmodels.ordinal_model import OrderedModel
+om = OrderedModel(reviews["satisfaction"], reviews[["wait_min", "price"]], distr="logit")
+print(om.fit(method="bfgs", disp=False).params)
+fit = smf.ols("bill ~ wait_min + price", data=reviews).fit()
+print(fit.params)
+"""
+    silent(run([ORDRESP], code, _REVIEWS))

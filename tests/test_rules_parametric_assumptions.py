@@ -449,3 +449,88 @@ def test_count_models_and_continuous_outcomes_are_quiet():
         """,
     ):
         assert not count_findings(code), code
+
+
+# -- Bartlett's variance test on non-normal samples -----------------------------------------------
+
+from critics.rules.parametric_assumptions import bartlett_nonnormal as BARTLETT  # noqa: E402
+from critics.rules.parametric_assumptions import ztest_small_counts as ZTEST  # noqa: E402
+
+BARTLETT_ID = "parametric_assumptions.bartlett_nonnormal"
+ZTEST_ID = "parametric_assumptions.ztest_small_counts"
+
+
+def test_bartlett_on_skewed_named_samples_is_flagged() -> None:
+    # server latencies per data centre: right-skewed, 60 requests each
+    code = """
+lat_a = rng.lognormal(3.0, 0.9, 60)
+lat_b = rng.lognormal(3.0, 0.9, 60)
+lat_c = rng.lognormal(3.0, 0.9, 60)
+print(stats.bartlett(lat_a, lat_b, lat_c))
+"""
+    f = one(run([BARTLETT], code, SETUP), BARTLETT_ID)
+    assert f.severity == "high" and f.confidence >= 0.8
+
+
+def test_bartlett_on_laplace_groups_from_dict_code_only() -> None:
+    code = """
+import numpy as np
+from scipy.stats import bartlett
+rng = np.random.default_rng(1)
+yields = {plot: rng.laplace(50, 6, size=30) for plot in "ABCD"}
+T, p = bartlett(*yields.values())
+print(p)
+"""
+    f = one(code_only([BARTLETT], code), BARTLETT_ID)
+    assert f.severity == "high"
+
+
+def test_bartlett_on_normal_samples_and_levene_on_skewed_stay_quiet() -> None:
+    sound = """
+w1, w2, w3 = (rng.normal(70, 8, 40) for _ in range(3))
+print(stats.bartlett(w1, w2, w3))
+"""
+    silent(run([BARTLETT], sound, SETUP))
+    robust = """
+lat_a = rng.lognormal(3.0, 0.9, 60)
+lat_b = rng.lognormal(3.0, 0.9, 60)
+print(stats.levene(lat_a, lat_b, center="median"))
+"""
+    silent(run([BARTLETT], robust, SETUP))
+
+
+# -- normal-approximation proportion tests on tiny counts -----------------------------------------
+
+def test_proportions_ztest_on_few_events_is_flagged() -> None:
+    # adverse events in a small pilot: 2 of 25 vs 7 of 30
+    code = """
+from statsmodels.stats.proportion import proportions_ztest
+events = np.array([2, 7])
+patients = np.array([25, 30])
+z, p = proportions_ztest(events, patients)
+print(f"z = {z:.2f}, p = {p:.3f}")
+"""
+    f = one(run([ZTEST], code, SETUP), ZTEST_ID)
+    assert f.severity == "high"
+
+
+def test_one_sample_proportions_ztest_with_rare_event_is_flagged() -> None:
+    code = """
+from statsmodels.stats.proportion import proportions_ztest
+stat, pval = proportions_ztest(count=1, nobs=40, value=0.05)
+print(pval)
+"""
+    one(code_only([ZTEST], code), ZTEST_ID)
+
+
+def test_proportions_ztest_with_large_counts_stays_quiet() -> None:
+    code = """
+from statsmodels.stats.proportion import proportions_ztest
+conversions = pd.Series([412, 468], index=["control", "variant"])
+visitors = pd.Series([5120, 5088], index=["control", "variant"])
+z, p = proportions_ztest(conversions, visitors)
+print(p)
+"""
+    silent(run([ZTEST], code, SETUP))
+    silent(code_only([ZTEST], "from statsmodels.stats.proportion import proportions_ztest\n"
+                              "proportions_ztest(12, 20, value=0.5)\n"))

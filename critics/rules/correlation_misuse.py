@@ -763,3 +763,215 @@ def causal_language(ev: Evidence) -> Iterator[Finding]:
                     "plausible confounders, and keep causal claims for designs that support "
                     "them (randomised experiments, or an explicit causal model)."),
     )
+
+
+# -- linear (F / r) feature scoring on ordinal-encoded nominal columns ----------------------------
+
+_ARBITRARY_ENCODERS = {"OrdinalEncoder", "LabelEncoder"}
+_LINEAR_SCORES = {"f_regression", "r_regression", "f_classif"}
+
+
+def _str_list(node: ast.AST | None, lists: dict[str, list[str]]) -> list[str] | None:
+    if isinstance(node, ast.List | ast.Tuple):
+        vals = [e.value for e in node.elts if isinstance(e, ast.Constant)
+                and isinstance(e.value, str)]
+        return vals if len(vals) == len(node.elts) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return lists.get(node.id)
+    return None
+
+
+def _arbitrary_codes(m: CodeModel) -> dict[str, tuple[list[str] | None, int, bool]]:
+    """Frames whose columns an OrdinalEncoder/LabelEncoder replaced by codes, in the order
+    of the (alphabetical) categories: frame -> (columns or None for all, line, explicit
+    category order given)."""
+    out: dict[str, tuple[list[str] | None, int, bool]] = {}
+    lists: dict[str, list[str]] = {}
+    for tree in (m._prior_tree, m.tree):
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name):
+                vals = _str_list(node.value, lists)
+                if vals is not None:
+                    lists[node.targets[0].id] = vals
+        loops: dict[str, list[str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                vals = _str_list(node.iter, lists)
+                if vals is not None:
+                    loops[node.target.id] = vals
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            encs = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)
+                    and called_name(c) in _ARBITRARY_ENCODERS]
+            if not encs:
+                continue
+            explicit = any(kw.arg == "categories" and not (
+                isinstance(kw.value, ast.Constant) and kw.value.value == "auto")
+                for c in encs for kw in c.keywords)
+            target = node.targets[0]
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                key = target.slice
+                cols = loops.get(key.id) if isinstance(key, ast.Name) and key.id in loops \
+                    else _str_list(key, lists)
+                if cols is None:
+                    continue
+                prev = out.get(target.value.id)
+                merged = (prev[0] or []) + cols if prev and prev[0] is not None else cols
+                out[target.value.id] = (merged, node.lineno, explicit)
+            elif isinstance(target, ast.Name):
+                out[target.id] = (None, node.lineno, explicit)
+    return out
+
+
+def _scored_matrix(m: CodeModel) -> list[tuple[CallSite, ast.AST]]:
+    """(call, X) for `f_regression(X, y)` and `SelectKBest(f_regression).fit(X, y)`."""
+    out: list[tuple[CallSite, ast.AST]] = []
+    selectors: set[str] = set()
+    for c in m.calls:
+        if c.last in _LINEAR_SCORES and c.node.args:
+            out.append((c, c.node.args[0]))
+        elif any(isinstance(a, ast.Name) and a.id in _LINEAR_SCORES
+                 for a in [*c.node.args, *(k.value for k in c.node.keywords)]):
+            for a in m.assignments:
+                if a.value is not None and any(n is c.node for n in ast.walk(a.value)):
+                    selectors |= set(a.targets)
+            func = c.node
+            for c2 in m.calls:  # SelectKBest(f_regression, k=3).fit_transform(X, y)
+                if c2.last in ("fit", "fit_transform") and c2.node.args and \
+                        isinstance(c2.node.func, ast.Attribute) and c2.node.func.value is func:
+                    out.append((c2, c2.node.args[0]))
+    for c in m.calls:
+        if c.last in ("fit", "fit_transform") and c.node.args and \
+                isinstance(c.node.func, ast.Attribute) and \
+                isinstance(c.node.func.value, ast.Name) and c.node.func.value.id in selectors:
+            out.append((c, c.node.args[0]))
+    return out
+
+
+@rule("correlation_misuse.linear_score_on_label_codes",
+      title="F-test / r feature ranking on ordinal-encoded nominal categories")
+def linear_score_on_label_codes(ev: Evidence) -> Iterator[Finding]:
+    """`f_regression` / `r_regression` / `f_classif` measure a linear relation of each column
+    with the target; on OrdinalEncoder/LabelEncoder codes (categories numbered alphabetically)
+    the score depends on that arbitrary numbering, so a strong categorical driver can rank
+    last."""
+    if ev.tree is None or not any(s in ev.code for s in _LINEAR_SCORES):
+        return
+    sites = _scored_matrix(ev.model)
+    if not sites:
+        return
+    coded = _arbitrary_codes(ev.model)
+    if not coded:
+        return
+    for call, x in sites:
+        root = root_name(x)
+        if root is None:
+            continue
+        deps = {root} | ev.model.dependencies(root)
+        hit = next(((f, coded[f]) for f in [root, *sorted(deps)] if f in coded), None)
+        if hit is None:
+            continue
+        frame, (cols, line, explicit) = hit
+        facts = ev.objects.get(frame)
+        if cols is not None and facts is not None and facts.unique:
+            cols = [c for c in cols if facts.unique.get(c, 3) > 2]  # binary codes are fine
+            if not cols:
+                continue
+        many = facts is not None and cols is not None and bool(facts.unique) and all(
+            facts.unique.get(c, 0) >= 3 for c in cols)
+        if explicit:
+            severity, confidence = "medium", 0.4  # an order the author chose: ordinal codes
+        else:
+            severity, confidence = ("high", 0.75) if many else ("high", 0.65)
+        named = ", ".join(f"`{c}`" for c in (cols or [])[:5]) or f"the columns of `{frame}`"
+        scorer = call.last if call.last in _LINEAR_SCORES else "a linear F/r score"
+        yield Finding(
+            explanation=(f"`{scorer}` (line {call.line}) ranks {named}, which line {line} "
+                         "replaced by OrdinalEncoder/LabelEncoder codes (categories numbered "
+                         "alphabetically): the F statistic and r measure a linear trend over "
+                         "that arbitrary numbering, so re-coding the categories changes the "
+                         "score and a strong categorical driver can look irrelevant."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({line, call.line}),
+                      "values": {"encoded_columns": (cols or [])[:8], "frame": frame}},
+            suggestion=("Score categorical features as categories: one-hot encode them and "
+                        "compare nested models (an ANOVA F over all dummies, e.g. "
+                        "`smf.ols('y ~ C(cat) + x')` with `anova_lm(typ=2)`), or use "
+                        "`mutual_info_regression(..., discrete_features=mask)`."))
+        return  # one finding per cell: the other scores read the same codes
+
+
+# -- ordinary least squares with an ordinal rating as the response --------------------------------
+
+_RATING_NAME = re.compile(
+    r"(?i)stars?$|rating|likert|satisf|(?:^|_)nps|agree|(?:^|_)grade$|pain_?score|"
+    r"(?:^|_)score_?cat|opinion|attitude|importance|(?:^|_)mood|happiness|(?:^|_)csat")
+_INTERVAL_OUTCOME = re.compile(r"(?i)mean|avg|average|total|sum|pct|share|rate$|_z$|log")
+
+
+def _ols_response(m: CodeModel, c: CallSite) -> tuple[str | None, str | None]:
+    """(frame, column) of an OLS response: `smf.ols("stars ~ x", data=df)` or
+    `sm.OLS(df["stars"], X)`."""
+    if c.last == "ols":
+        formula = _str(c.arg(0, "formula"))
+        if not formula or "~" not in formula:
+            return None, None
+        lhs = formula.split("~", 1)[0].strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", lhs):
+            return None, None  # np.log(y), Q("...") or a transformed response
+        data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
+        return root_name(data) if data is not None else None, lhs
+    if c.last == "OLS":
+        y = c.arg(0, "endog")
+        if y is None:
+            return None, None
+        v = _var_of(m, y)
+        return v.frame, v.column or v.name
+    return None, None
+
+
+@rule("correlation_misuse.ols_on_ordinal_response",
+      title="Linear regression with an ordinal rating as the response")
+def ols_on_ordinal_response(ev: Evidence) -> Iterator[Finding]:
+    """OLS on a 1-5 star / Likert / satisfaction rating treats the levels as equally spaced
+    numbers: 'stars lost per 100 ms' assumes 1->2 is the same step as 4->5, and predictions
+    leave the scale. Judged from the kernel's facts (integer response with a handful of
+    levels) and a rating-like name; quiet for averaged or transformed scores."""
+    if ev.tree is None or ("ols" not in ev.code and "OLS" not in ev.code):
+        return
+    m = ev.model
+    for c in m.calls:
+        if c.last not in ("ols", "OLS") or not (c.name or "").startswith("statsmodels"):
+            continue
+        frame, col = _ols_response(m, c)
+        if col is None or not _RATING_NAME.search(col) or _INTERVAL_OUTCOME.search(col):
+            continue
+        facts = ev.objects.get(frame) if frame else ev.objects.get(col)
+        key = col if frame else ""
+        if facts is None or key not in facts.dtypes:
+            continue
+        dtype, levels = facts.dtypes[key], facts.unique.get(key, 0)
+        if not (_is_int(dtype) or dtype.startswith("category")) or not 3 <= levels <= 11:
+            continue
+        severity, confidence = ("high", 0.65) if levels <= 7 else ("medium", 0.45)
+        what = f"`{frame}.{col}`" if frame else f"`{col}`"
+        yield Finding(
+            explanation=(f"Line {c.line} fits ordinary least squares to {what}, an ordinal "
+                         f"rating with {levels} integer levels: OLS treats the levels as "
+                         "equally spaced numbers (the step from 1 to 2 stars equals the step "
+                         "from 4 to 5), so 'rating points per unit' effects, R² and "
+                         "predictions outside the scale rest on an interval assumption the "
+                         "rating does not have."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [c.line], "values": {"response": col, "levels": levels,
+                                                    "dtype": dtype}},
+            suggestion=("Model the rating as ordinal: a proportional-odds model "
+                        "(`statsmodels.miscmodels.ordinal_model.OrderedModel(..., "
+                        "distr='logit')`) reporting odds ratios, or dichotomise it (e.g. "
+                        "4-5 stars vs the rest) with a logistic regression."))

@@ -1207,3 +1207,104 @@ def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
                     "many rows were removed: `n0 = len(df); df = df.drop_duplicates(subset="
                     "['order_id']); print(f'removed {n0 - len(df)} duplicate rows')`. If one "
                     "row per key is intended, sort first and say which row is kept."))
+
+
+# -- log / sqrt of zeros or negatives, whose -inf/NaN results are then skipped ---------------------
+
+_LOG_FUNCS = {"log", "log10", "log2"}
+_INF_DISCARD = re.compile(
+    r"replace\(\s*\[\s*-?np\.inf\s*,\s*-?np\.inf\s*\]|replace\(\s*-np\.inf|"
+    r"use_inf_as_na|isfinite|isinf\(")
+_REDUCTIONS = {"mean", "median", "agg", "aggregate", "sum", "std", "var", "describe",
+               "nanmean", "nanmedian", "nanstd", "dropna", "fit", "ols", "corr", "pearsonr",
+               "ttest_ind", "gmean", "quantile"}
+_GUARDS = {"log1p", "where", "mask", "clip", "arcsinh"}
+
+
+def _log_calls(tree: ast.AST) -> list[ast.Call]:
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _call_last(node) in _LOG_FUNCS and node.args and \
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id in ("np", "numpy"):
+            out.append(node)
+    return out
+
+
+def _guarded(arg: ast.AST) -> bool:
+    """`np.log(x + 1)`, `np.log(x.where(x > 0))`, `np.log(x.clip(lower=1e-9))`,
+    `np.log(x[x > 0])`: the zeros were handled before the log."""
+    for sub in ast.walk(arg):
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Add):
+            return True
+        if isinstance(sub, ast.Call) and _call_last(sub) in _GUARDS:
+            return True
+        if isinstance(sub, ast.Compare):
+            return True
+    return False
+
+
+@rule("data_loss.log_of_zero_dropped",
+      title="Zeros or negatives turned into -inf/NaN by a log, then skipped")
+def log_of_zero_dropped(ev: Evidence) -> Iterator[Finding]:
+    """`np.log(spend)` with zero spend gives -inf (negatives give NaN); replacing the
+    infinities by NaN (or filtering to finite values) and averaging silently restricts the
+    summary to the positive rows. Judged from numpy's 'divide by zero / invalid value
+    encountered in log' warning after the run, or the inf-discarding code alone."""
+    if ev.tree is None or "log" not in ev.code:
+        return
+    calls = [c for c in _log_calls(ev.tree) if not _guarded(c.args[0])]
+    if not calls:
+        return
+    zero_warned = any("encountered in log" in w.message and "divide by zero" in w.message
+                      for w in ev.warnings)
+    invalid_warned = any("invalid value encountered in log" in w.message for w in ev.warnings)
+    discards = bool(_INF_DISCARD.search(ev.code))
+    reduced = any(_call_last(n) in _REDUCTIONS for n in ast.walk(ev.tree)
+                  if isinstance(n, ast.Call)) or any(
+        isinstance(n, ast.Attribute) and n.attr in _REDUCTIONS for n in ast.walk(ev.tree))
+    if not reduced:
+        return
+    logged = set().union(*(_names(c.args[0]) for c in calls)) | {
+        s.attr for c in calls for s in ast.walk(c.args[0]) if isinstance(s, ast.Attribute)} | {
+        s.value for c in calls for s in ast.walk(c.args[0])
+        if isinstance(s, ast.Constant) and isinstance(s.value, str)}
+    # the cell counts the zeros / non-positive values itself: an explicit, reported choice
+    for node in ast.walk(ev.tree):
+        if isinstance(node, ast.Compare) and any(
+                isinstance(c, ast.Constant) and c.value == 0 for c in node.comparators) and (
+                {s.attr for s in ast.walk(node.left) if isinstance(s, ast.Attribute)}
+                | _names(node.left)) & (logged - {"np", "numpy"}):
+            return
+    line = calls[0].lineno
+    src = ast.unparse(calls[0])[:60]
+    if zero_warned and discards:
+        severity, confidence = "high", 0.8
+        why = ("numpy warned 'divide by zero encountered in log': some values are 0 and "
+               "became -inf, and the cell then turns the infinities into NaN (or keeps only "
+               "finite values), so every summary after it silently leaves those rows out")
+    elif invalid_warned:
+        severity, confidence = "high", 0.7
+        why = ("numpy warned 'invalid value encountered in log': some values are negative "
+               "and became NaN, which the summaries after it skip silently")
+    elif zero_warned:
+        severity, confidence = "medium", 0.5
+        why = ("numpy warned 'divide by zero encountered in log': some values are 0 and "
+               "became -inf")
+    elif discards:
+        severity, confidence = "medium", 0.45
+        why = ("the cell then turns infinities into NaN (or keeps finite values only), "
+               "which drops every zero silently")
+    else:
+        return
+    yield Finding(
+        explanation=(f"Line {line} takes `{src}` of values that include zeros or negatives: "
+                     f"{why}. The result describes only the positive rows, not all of them, "
+                     "and nothing reports how many were dropped."),
+        severity=severity, confidence=confidence,
+        evidence={"lines": [line], "values": {"divide_by_zero_warning": zero_warned,
+                                              "invalid_value_warning": invalid_warned,
+                                              "inf_discarded": discards}},
+        suggestion=("Decide what zeros mean and say it: keep them (`np.log1p(x)`, or report "
+                    "the share of zeros next to a summary of the positive values), or exclude "
+                    "them explicitly (`x.where(x > 0)`) and print how many rows that drops."))

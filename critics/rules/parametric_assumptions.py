@@ -745,3 +745,184 @@ def ols_on_counts(ev: Evidence) -> Iterator[Finding]:
                         "(`smf.glm(..., family=sm.families.NegativeBinomial())`, "
                         "`smf.negativebinomial`) with a likelihood-ratio test, or a rank-based "
                         "test (`scipy.stats.kruskal`) for group differences."))
+
+
+# -- Bartlett's variance test on non-normal samples ---------------------------------------------
+
+_HEAVY_TAILED = _SKEWED_GENERATORS | {"laplace"}
+_HEAVY_DISTS = _SKEWED_DISTS | {"laplace"}
+
+
+def _heavy_expr(node: ast.AST) -> bool:
+    """A heavy-tailed or skewed generator call, untransformed (`rng.standard_t(3, 40)`,
+    `stats.laplace.rvs(...)`, `rng.lognormal(...)`)."""
+    if isinstance(node, ast.Call):
+        f = node.func
+        attr = f.attr if isinstance(f, ast.Attribute) else (
+            f.id if isinstance(f, ast.Name) else "")
+        if attr in _TRANSFORMS:
+            return False
+        if attr == "standard_t":  # t with few degrees of freedom; t(30) is near-normal
+            df = node.args[0] if node.args else None
+            return isinstance(df, ast.Constant) and isinstance(df.value, int | float) \
+                and df.value <= 10
+        if attr in _HEAVY_TAILED:
+            return True
+        if attr == "rvs" and isinstance(f, ast.Attribute):
+            dist = f.value.attr if isinstance(f.value, ast.Attribute) else (
+                f.value.id if isinstance(f.value, ast.Name) else "")
+            if dist in _HEAVY_DISTS:
+                return True
+    return any(_heavy_expr(child) for child in ast.iter_child_nodes(node))
+
+
+def _heavy_names(ev: Evidence) -> set[str]:
+    """Names (frames, arrays) the notebook fills from a heavy-tailed or skewed generator."""
+    out: set[str] = set()
+    m = ev.model
+    for tree in (m._prior_tree, m.tree):
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _heavy_expr(node.value):
+                for t in node.targets:
+                    root = root_name(t)
+                    if root:
+                        out.add(root)
+    return out
+
+
+@rule("parametric_assumptions.bartlett_nonnormal",
+      title="Bartlett's variance test on non-normal samples")
+def bartlett_nonnormal(ev: Evidence) -> Iterator[Finding]:
+    """Bartlett's test of equal variances is exact only for normal data: heavy tails or skew
+    make it reject far more often than its nominal level, so 'the variances differ' is not
+    evidence. Judged from the re-read samples (Shapiro p, skew) or, when they could not be
+    read (`*(df[c] for c in cols)`), from a heavy-tailed/skewed generator feeding them."""
+    if ev.tree is None or "bartlett" not in ev.code:
+        return
+    heavy: set[str] | None = None
+    for call, full, _spec in test_calls(ev.model):
+        if full != "scipy.stats.bartlett":
+            continue
+        facts = [s for s in ev.samples if s.line == call.line and s.n_unique > 2]
+        values: dict[str, object]
+        if facts:
+            bad = [s for s in facts if s.n >= 8 and (
+                _grade(s) >= 2 or (s.normal_p is not None and s.normal_p < 0.01))]
+            if not bad:
+                continue
+            strong = any(s.normal_p is not None and s.normal_p < 1e-3 for s in bad)
+            severity, confidence = ("high", 0.8) if strong else ("high", 0.65)
+            described = "; ".join(_describe(s) for s in bad[:3])
+            why = f"the samples are not normal: {described}"
+            values = {"normal_p": [float(f"{s.normal_p:.3g}") for s in bad
+                                   if s.normal_p is not None]}
+        else:
+            if heavy is None:
+                heavy = _heavy_names(ev)
+            read = names_in(call.node)
+            deps = set(read)
+            for name in read:
+                deps |= ev.model.dependencies(name)
+            sources = sorted(deps & heavy)
+            if not sources or _has_transform(call.node):
+                continue
+            severity, confidence = "high", 0.6
+            why = (f"`{sources[0]}` is drawn from a heavy-tailed or skewed distribution and "
+                   "tested untransformed")
+            values = {"generated": sources[:3]}
+        yield Finding(
+            explanation=(f"`bartlett` (line {call.line}) assumes normally distributed groups, "
+                         f"but {why}. Under heavy tails or skew Bartlett's test rejects equal "
+                         "variances far more often than its nominal level, so its p-value "
+                         "does not show that the spreads differ."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line], "values": values},
+            suggestion=("Use a robust test of equal spread: `scipy.stats.levene(*groups, "
+                        "center='median')` (Brown-Forsythe) or `scipy.stats.fligner(*groups)`, "
+                        "and report robust spreads (IQR, MAD) per group."))
+
+
+# -- normal-approximation proportion tests on tiny counts ---------------------------------------
+
+def _numbers_of(ev: Evidence, node: ast.AST | None) -> list[float] | None:
+    """Literal numbers or a name's short numeric values (`[0, 4]`, `np.array([3, 9])`, `k`)."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Call) and node.args and called_name(node) in ("array", "asarray"):
+        node = node.args[0]
+    try:
+        v = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        v = None
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return [float(v)]
+    if isinstance(v, list | tuple) and v and all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in v):
+        return [float(x) for x in v]
+    if isinstance(node, ast.Name):
+        f = ev.objects.get(node.id)
+        if f is not None:
+            if f.values:
+                return [float(x) for x in f.values]
+            if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+                return [float(f.value)]
+    return None
+
+
+def _totals(ev: Evidence, call: CallSite, slot: int, key: str) -> tuple[float, float, int] | None:
+    """(sum, min, number of groups) of the count or nobs argument."""
+    s = next((s for s in ev.samples if s.line == call.line and s.arg in (slot, key)
+              and s.n > 0 and s.mean is not None and s.min is not None), None)
+    if s is not None:
+        return s.mean * s.n, s.min, s.n  # type: ignore[operator]
+    nums = _numbers_of(ev, call.arg(slot, key))
+    if nums:
+        return sum(nums), min(nums), len(nums)
+    return None
+
+
+@rule("parametric_assumptions.ztest_small_counts",
+      title="Normal-approximation proportion test on tiny counts")
+def ztest_small_counts(ev: Evidence) -> Iterator[Finding]:
+    """A z-test of proportions (`proportions_ztest`) relies on the normal approximation to
+    the binomial, which needs about 5 expected successes and failures per group; with a
+    handful of events (0/14 vs 4/15) its p-value can be far from the exact one."""
+    if ev.tree is None or "proportions_ztest" not in ev.code:
+        return
+    for call, full, _spec in test_calls(ev.model):
+        if not full.endswith("proportions_ztest"):
+            continue
+        counts, nobs = _totals(ev, call, 0, "count"), _totals(ev, call, 1, "nobs")
+        if counts is None or nobs is None or nobs[0] <= 0:
+            continue
+        (c_sum, c_min, groups), (n_sum, n_min, _) = counts, nobs
+        if groups >= 2:
+            pooled = c_sum / n_sum
+        else:
+            value = call.kwarg_value("value", None)
+            if value is None and len(call.node.args) > 2:
+                value = _const(call.node.args[2])
+            pooled = float(value) if isinstance(value, int | float) else c_sum / n_sum
+        expected = n_min * min(pooled, 1 - pooled)
+        if expected >= 5:
+            continue
+        severity, confidence = ("high", 0.8) if expected < 3 or c_min == 0 else ("high", 0.7)
+        yield Finding(
+            explanation=(f"`proportions_ztest` (line {call.line}) uses the normal approximation "
+                         f"to the binomial, but the smallest group expects only {expected:.1f} "
+                         f"events (pooled rate {pooled:.3f}, smallest n {n_min:.0f}); with so "
+                         "few events the z statistic is not normal and the p-value can be far "
+                         "from the exact one."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"expected_min": round(expected, 2), "pooled": round(pooled, 4),
+                                 "count_total": c_sum, "nobs_total": n_sum}},
+            suggestion=("Use an exact test: `scipy.stats.fisher_exact` or "
+                        "`scipy.stats.boschloo_exact` on the 2x2 table (or "
+                        "`scipy.stats.binomtest` for one proportion), and report the counts."))
+
+
+def _const(node: ast.AST) -> object:
+    return node.value if isinstance(node, ast.Constant) else None
