@@ -791,3 +791,95 @@ def test_hand_rolled_test_error_without_imports_in_view_is_flagged():
         print(best, errs[best])
     """), "circular_validation.selection_on_test")
     assert f.severity == "critical"
+
+
+# -- a search's best CV score quoted as the expected performance --------------------------------
+
+def test_randomized_search_best_score_as_expected_performance():
+    f = one(run("""
+        search = RandomizedSearchCV(DecisionTreeClassifier(random_state=0),
+                                    {"max_depth": [2, 4, 8, None], "min_samples_leaf": [1, 5]},
+                                    n_iter=6, cv=4, scoring="f1", random_state=0)
+        search.fit(X, y)
+        print(f"F1 to expect on unseen patients: {search.best_score_:.3f}")
+    """), "circular_validation.search_best_score_reported")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_max_of_cv_results_in_a_summary_dict():
+    f = one(run("""
+        grid = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [1, 3, 5, 9, 15]}, cv=5)
+        grid.fit(X, y)
+        top = max(grid.cv_results_["mean_test_score"])
+        {"k": grid.best_params_["n_neighbors"], "generalisation accuracy": round(top, 3)}
+    """), "circular_validation.search_best_score_reported")
+    assert f.severity == "high"
+
+
+def test_best_score_labelled_as_cv_without_a_test_set_is_only_medium():
+    found = run("""
+        grid = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [2, 3, 5]}, cv=5)
+        grid.fit(X, y)
+        print("inner CV accuracy of the chosen depth:", round(grid.best_score_, 3))
+    """)
+    quiet(found)
+    assert one(found, "circular_validation.search_best_score_reported").severity == "medium"
+
+
+def test_best_score_next_to_a_test_evaluation_is_silent():
+    silent(run("""
+        grid = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [2, 3, 5]}, cv=5)
+        grid.fit(X_train, y_train)
+        print(f"CV accuracy {grid.best_score_:.3f}, expected accuracy on new data "
+              f"(test) {accuracy_score(y_test, grid.predict(X_test)):.3f}")
+    """))
+
+
+def test_nested_cv_of_the_search_is_silent():
+    silent(run("""
+        grid = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [2, 3, 5]}, cv=3)
+        outer = cross_val_score(grid, X, y, cv=5)
+        grid.fit(X, y)
+        print(f"chosen depth {grid.best_params_}; expected accuracy {outer.mean():.3f} "
+              f"(inner best {grid.best_score_:.3f})")
+    """))
+
+
+# -- a second stage (calibrator, stacker) fitted on the test split and scored on it ----------
+
+def test_platt_scaling_fitted_on_test_scores():
+    f = one(run("""
+        from sklearn.metrics import brier_score_loss
+        forest = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_train, y_train)
+        s_test = forest.predict_proba(X_test)[:, 1].reshape(-1, 1)
+        platt = LogisticRegression().fit(s_test, y_test)
+        print("Brier after Platt scaling:",
+              brier_score_loss(y_test, platt.predict_proba(s_test)[:, 1]))
+    """), "circular_validation.fitted_on_test_set")
+    assert f.is_blocking(0.8)
+
+
+def test_stacker_fitted_on_test_predictions():
+    f = one(run("""
+        knn = KNeighborsClassifier().fit(X_train, y_train)
+        tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X_train, y_train)
+        meta_X = np.column_stack([knn.predict_proba(X_test)[:, 1],
+                                  tree.predict_proba(X_test)[:, 1]])
+        stacker = LogisticRegression().fit(meta_X, y_test)
+        print(f"stacked accuracy {stacker.score(meta_X, y_test):.3f}")
+    """), "circular_validation.fitted_on_test_set")
+    assert f.severity == "critical"
+
+
+def test_calibrator_fitted_on_a_validation_split_is_quiet():
+    quiet(run("""
+        from sklearn.isotonic import IsotonicRegression
+        from sklearn.metrics import brier_score_loss
+        X_fit, X_cal, y_fit, y_cal = train_test_split(X_train, y_train, test_size=0.3,
+                                                      random_state=1)
+        forest = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit)
+        iso = IsotonicRegression(out_of_bounds="clip").fit(
+            forest.predict_proba(X_cal)[:, 1], y_cal)
+        p_test = iso.predict(forest.predict_proba(X_test)[:, 1])
+        print("Brier on test:", brier_score_loss(y_test, p_test))
+    """))

@@ -317,3 +317,75 @@ def test_sound_chi_square_per_user():
 @pytest.mark.parametrize("code", ["", "stats.ttest_ind(", "ttest_ind(*x)", "smf.ols('y ~')"])
 def test_odd_code_never_raises(code):
     silent(code_only(RULES, code))
+
+
+# -- bootstrap / permutation over rows nested in clusters ---------------------------------------
+
+from critics.rules.pseudoreplication import row_bootstrap_over_clusters as BOOT  # noqa: E402
+
+LITTERS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(8)
+litter = np.repeat(np.arange(12), 8)               # 12 litters of 8 pups, diet by litter
+diet = np.where(litter < 6, "high_fat", "chow")
+pups = pd.DataFrame({"litter": litter, "diet": diet})
+pups["weight_g"] = 20 + 1.5 * (pups.diet == "high_fat") + rng.normal(0, 2, 12)[litter] \\
+    + rng.normal(0, 1, len(pups))
+"""
+
+
+def test_scipy_bootstrap_over_pups_when_litters_were_assigned():
+    f = one(run([BOOT], """
+        hf = pups[pups.diet == "high_fat"].weight_g.to_numpy()
+        ch = pups[pups.diet == "chow"].weight_g.to_numpy()
+        res = stats.bootstrap((hf, ch), lambda a, b: a.mean() - b.mean(), n_resamples=999,
+                              random_state=1, vectorized=False)
+        print(res.confidence_interval)
+    """, LITTERS), "pseudoreplication.row_bootstrap_over_clusters")
+    assert f.severity == "high" and f.evidence["values"]["clusters"] == 12
+
+
+def test_dataframe_sample_with_replacement_loop():
+    f = one(run([BOOT], """
+        boot = []
+        for i in range(300):
+            draw = pups.sample(frac=1, replace=True, random_state=i)
+            g = draw.groupby("diet").weight_g.mean()
+            boot.append(g["high_fat"] - g["chow"])
+        print(np.percentile(boot, [2.5, 97.5]))
+    """, LITTERS), "pseudoreplication.row_bootstrap_over_clusters")
+    assert f.severity in ("medium", "high")
+
+
+def test_cluster_bootstrap_drawing_litters_is_silent():
+    silent(run([BOOT], """
+        ids = pups.litter.unique()
+        boot = []
+        for i in range(300):
+            drawn = rng.choice(ids, ids.size)
+            draw = pd.concat([pups[pups.litter == d] for d in drawn])
+            g = draw.groupby("diet").weight_g.mean()
+            boot.append(g["high_fat"] - g["chow"])
+        print(np.percentile(boot, [2.5, 97.5]))
+    """, LITTERS))
+
+
+def test_bootstrap_of_litter_means_is_silent():
+    silent(run([BOOT], """
+        means = pups.groupby(["litter", "diet"], as_index=False).weight_g.mean()
+        hf = means[means.diet == "high_fat"].weight_g.to_numpy()
+        ch = means[means.diet == "chow"].weight_g.to_numpy()
+        diffs = [rng.choice(hf, hf.size).mean() - rng.choice(ch, ch.size).mean()
+                 for _ in range(1000)]
+        print(np.percentile(diffs, [2.5, 97.5]))
+    """, LITTERS))
+
+
+def test_bootstrap_of_independent_rows_without_clusters_is_silent():
+    silent(run([BOOT], """
+        x = wide.post.to_numpy() - wide.pre.to_numpy()
+        boots = [rng.choice(x, x.size).mean() for _ in range(1000)]
+        print(np.percentile(boots, [2.5, 97.5]))
+    """, WIDE))

@@ -624,3 +624,124 @@ def test_row_sums_stacks_and_helpers_without_the_target_are_quiet():
         print(cross_val_score(LinearRegression(), Xn, panel.patients, cv=5).mean())
         print(smf.ols("patients ~ doctors + density + size", data=panel).fit().rsquared)
     """, CLINICS))
+
+
+# -- a column built from the same array as the target, numpy least squares, helpers -------------
+
+TRIPS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(21)
+n = 500
+dist = rng.gamma(3, 4, n)
+traffic = rng.uniform(0, 1, n)
+minutes = 5 + 2.2 * dist + 12 * traffic + rng.normal(0, 4, n)
+trips = pd.DataFrame({
+    "dist_km": dist.round(2),
+    "traffic": traffic.round(3),
+    "speed_kmh": (60 * dist / minutes).round(1),   # measured over the trip itself
+    "minutes": minutes.round(1),
+})
+"""
+
+
+def test_sibling_column_built_from_the_target_array_in_sklearn():
+    f = one(run("""
+        from sklearn.linear_model import LinearRegression
+        from sklearn.model_selection import cross_val_score
+        X = trips.drop(columns="minutes")
+        print(cross_val_score(LinearRegression(), X, trips.minutes, cv=5).mean())
+    """, TRIPS), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8) and "speed_kmh" in f.explanation
+
+
+def test_numpy_lstsq_through_a_design_helper():
+    f = one(run("""
+        cols = [c for c in trips.columns if c != "minutes"]
+
+        def design(d):
+            return np.column_stack([np.ones(len(d)), d[cols].to_numpy(float)])
+
+        train = np.arange(len(trips)) < 400
+        beta, *_ = np.linalg.lstsq(design(trips[train]), trips.minutes[train], rcond=None)
+        err = trips.minutes[~train] - design(trips[~train]) @ beta
+        print(f"held-out RMSE {np.sqrt(np.mean(err ** 2)):.2f}")
+    """, TRIPS), "target_leakage.feature_derived_from_target")
+    assert f.severity == "critical"
+
+
+def test_lstsq_on_columns_known_before_the_trip_is_quiet():
+    quiet(run("""
+        cols = [c for c in trips.columns if c not in ("minutes", "speed_kmh")]
+
+        def design(d):
+            return np.column_stack([np.ones(len(d)), d[cols].to_numpy(float)])
+
+        train = np.arange(len(trips)) < 400
+        beta, *_ = np.linalg.lstsq(design(trips[train]), trips.minutes[train], rcond=None)
+        err = trips.minutes[~train] - design(trips[~train]) @ beta
+        print(f"held-out RMSE {np.sqrt(np.mean(err ** 2)):.2f}")
+    """, TRIPS))
+
+
+def test_simulated_target_from_feature_arrays_is_quiet():
+    # the target is built from the feature arrays, not the other way round
+    quiet(run("""
+        from sklearn.linear_model import LinearRegression
+        sim = pd.DataFrame({"x1": dist, "x2": traffic, "y": (2 * dist + traffic).round(2)})
+        print(LinearRegression().fit(sim[["x1", "x2"]], sim.y).score(sim[["x1", "x2"]], sim.y))
+    """, TRIPS))
+
+
+# -- per-unit totals over the whole period, including after the outcome ----------------------
+
+SUBS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(30)
+n, days = 300, 60
+churn_day = np.where(rng.random(n) < 0.35, rng.integers(5, days, n), days + 1)
+ev_rows = [(u, d, rng.poisson(3)) for u in range(n) for d in range(days) if d < churn_day[u]]
+events = pd.DataFrame(ev_rows, columns=["user_id", "day", "sessions"])
+users = pd.DataFrame({"user_id": np.arange(n), "plan_price": rng.choice([5, 10, 20], n),
+                      "churned": (churn_day <= days).astype(int)})
+"""
+
+
+def test_all_time_usage_predicting_churn():
+    f = one(run("""
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.model_selection import cross_val_score
+        usage = events.groupby("user_id").sessions.sum().rename("total_sessions")
+        table = users.merge(usage, left_on="user_id", right_index=True, how="left").fillna(0)
+        X = table[["plan_price", "total_sessions"]]
+        auc = cross_val_score(LogisticRegression(), X, table.churned, cv=5, scoring="roc_auc")
+        print(f"churn AUC, predicted in advance: {auc.mean():.3f}")
+    """, SUBS), "target_leakage.whole_period_aggregate")
+    assert f.severity == "high" and not f.is_blocking(0.8)
+
+
+def test_usage_of_the_first_two_weeks_only_is_silent():
+    found = run("""
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.model_selection import cross_val_score
+        first = events[events.day < 14]
+        usage = first.groupby("user_id").sessions.sum().rename("total_sessions")
+        table = users.merge(usage, left_on="user_id", right_index=True, how="left").fillna(0)
+        X = table[["plan_price", "total_sessions"]]
+        auc = cross_val_score(LogisticRegression(), X, table.churned, cv=5, scoring="roc_auc")
+        print(f"churn AUC, predicted in advance: {auc.mean():.3f}")
+    """, SUBS)
+    assert not [f for f in found if f.rule_id == "target_leakage.whole_period_aggregate"]
+    quiet(found)
+
+
+def test_whole_period_totals_for_a_non_terminal_outcome_are_silent():
+    found = run("""
+        from sklearn.linear_model import LinearRegression
+        usage = events.groupby("user_id").sessions.sum().rename("total_sessions")
+        table = users.merge(usage, left_on="user_id", right_index=True, how="left").fillna(0)
+        m = LinearRegression().fit(table[["total_sessions"]], table.plan_price)
+        print(m.coef_)
+    """, SUBS)
+    assert not [f for f in found if f.rule_id == "target_leakage.whole_period_aggregate"]

@@ -18,7 +18,7 @@ from ..code_model import CallSite, called_name, names_in
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
-from .leakage import Flow, LoopInfo, Selection, _operand_root, flow_of, relevant
+from .leakage import Flow, LoopInfo, Selection, _has_split, _operand_root, flow_of, relevant
 
 _FIX = ("Select on data the test set never touches: cross-validation on the training set "
         "(cross_val_score / GridSearchCV(...).fit(X_train, y_train)) or a separate validation "
@@ -312,5 +312,147 @@ def selection_on_validation_reported(ev: Evidence) -> Iterator[Finding]:
         return
 
 
+_BEST_ATTRS = {"best_score_", "best_value"}  # sklearn searches; optuna study.best_value
+_NESTING = {"cross_val_score", "cross_validate", "cross_val_predict", "permutation_test_score",
+            "learning_curve", "validation_curve"}
+_EVAL_METHODS = {"score", "predict", "predict_proba", "decision_function", "predict_log_proba"}
+_CLAIMS = ("expected", "new ", "unseen", "generali", "future", "production", "deploy",
+           "out-of-sample", "out of sample", "held-out", "holdout", "hold-out", "real-world",
+           "test ", "test:", "test=", "on test", "final")
+_CV_WORDS = ("cv", "cross-val", "cross val", "inner", "tuning", "validation", "fold")
+
+
+def _best_nodes(m) -> list[tuple[ast.expr, str]]:  # type: ignore[no-untyped-def]
+    """(node, search variable) for every `search.best_score_` / `study.best_value` and every
+    `max` of `search.cv_results_[...]` in the cell."""
+    out: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(m.tree):
+        if isinstance(node, ast.Attribute) and node.attr in _BEST_ATTRS:
+            root = _operand_root(node.value)
+            if root:
+                out.append((node, root))
+        elif isinstance(node, ast.Call) and called_name(node) in ("max", "nanmax", "amax"):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and sub.attr == "cv_results_":
+                    root = _operand_root(sub.value)
+                    if root:
+                        out.append((node, root))
+                    break
+    return out
+
+
+def _stmt_of(tree: ast.Module, node: ast.AST) -> ast.stmt | None:
+    for st in tree.body:
+        if any(n is node for n in ast.walk(st)):
+            return st
+    return None
+
+
+def _label_text(st: ast.stmt) -> str:
+    """The string constants of a statement (print labels, f-string text, dict keys), minus
+    those used as subscripts (`cv_results_["mean_test_score"]`)."""
+    subs = {id(n.slice) for n in ast.walk(st) if isinstance(n, ast.Subscript)}
+    return " ".join(n.value for n in ast.walk(st) if isinstance(n, ast.Constant)
+                    and isinstance(n.value, str) and id(n) not in subs).lower()
+
+
+@rule("circular_validation.search_best_score_reported",
+      title="A search's best CV score reported as the model's expected performance")
+def search_best_score_reported(ev: Evidence) -> Iterator[Finding]:
+    """`GridSearchCV(...).best_score_` (or optuna's `study.best_value`, or the max of
+    `cv_results_`) is the highest of many cross-validated scores, and the folds that produced
+    it also chose the winning setting: as an estimate of performance on new data it is biased
+    upwards. Flagged only when it is reported and nothing held out evaluates the chosen model
+    in the cell (no test-set score, no `search.score`/`predict`, no nested cross-validation
+    of the search). High (0.7) when the report presents it as expected / new-data / test
+    performance; medium (0.5) otherwise (a tuning diagnostic labelled as CV)."""
+    m = ev.model
+    if m.tree is None or ev.tree is None:
+        return
+    found = _best_nodes(m)
+    if not found:
+        return
+    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
+    roots = {r for _, r in found}
+    # held-out evaluation of the chosen model, or the search nested in an outer CV
+    for c in m.calls:
+        if c.last in _EVAL_METHODS and c.receiver is not None and \
+                _operand_root(c.receiver) in roots:
+            return
+        if c.last in _NESTING and any(names_in(a) & roots for a in c.node.args):
+            return
+    if relevant(ev):
+        flow = flow_of(ev)
+        if any(s.in_cell and s.on == "test" for s in flow.scores) or \
+                any(s.in_cell for s in flow.searches_on_test):
+            return
+    for node, root in found:
+        st = _stmt_of(m.tree, node)
+        if st is None:
+            continue
+        shown = id(node) in reported_ids
+        text = _label_text(st)
+        if not shown and isinstance(st, ast.Assign):
+            bound = {n for t in st.targets for n in names_in(t)}
+            shown = any(m.is_reported(t) for t in bound)
+            text += " " + " ".join(_label_text(o) for o in m.tree.body
+                                   if o is not st and names_in(o) & bound)
+        if not shown:
+            continue
+        claim = any(w in text for w in _CLAIMS)
+        if any(w in text for w in _CV_WORDS) and not any(
+                w in text for w in _CLAIMS if w not in ("test ", "test:", "test=", "final")):
+            claim = False
+        what = m.src(node)
+        yield Finding(
+            explanation=f"`{what}` (line {node.lineno}) is reported"
+                        + (" as the expected performance" if claim else "")
+                        + f", but it is the best of the candidate scores `{root}` compared: "
+                        "the same cross-validation folds chose the setting and scored it, so "
+                        "the number is biased upwards (the winner's luck on those folds is "
+                        "counted as skill), and nothing held out evaluates the chosen model.",
+            severity="high" if claim else "medium", confidence=0.7 if claim else 0.5,
+            evidence={"lines": [node.lineno], "values": {"reported": what}},
+            suggestion="Estimate performance with nested cross-validation "
+                       "(cross_validate(search, X, y, cv=outer)) or fit the search on a "
+                       "training split and score the refitted best estimator once on a "
+                       "held-out test set; report best_score_ only as a tuning diagnostic.")
+        return
+
+
+@rule("circular_validation.fitted_on_test_set",
+      title="A model or calibrator fitted on the test set and scored on it")
+def fitted_on_test_set(ev: Evidence) -> Iterator[Finding]:
+    """A model, calibrator (IsotonicRegression, Platt scaling), stacker or threshold learner
+    fitted on the test split alone (its features or the predictions on it, with the test
+    labels) and then evaluated on that same test split: the test set has been used to fit
+    what it then scores, so the reported improvement is circular."""
+    if not relevant(ev):
+        return
+    flow = flow_of(ev)
+    seen: set[str] = set()
+    for t in flow.test_rows:
+        if not t.in_cell or t.how != "contains_test" or t.model in seen:
+            continue
+        fit = flow.model_fits.get(t.model)
+        if fit is None or _has_split(fit[0], t.split.id, "train"):
+            continue  # train + test rows together: leakage.test_rows_in_training
+        seen.add(t.model)
+        where = f"line {t.fit_line}" if t.fit_in_cell else "an earlier cell"
+        lines = sorted({x for x in (t.fit_line if t.fit_in_cell else None, t.line) if x})
+        yield Finding(
+            explanation=f"`{t.model}` is fitted on the test split (`{t.fit_src}`, {where}) and "
+                        f"then evaluated on that same split with `{t.call}` (line {t.line}): "
+                        "the test labels shaped what is being scored, so the reported score "
+                        "(or the improvement over the uncalibrated / first-stage model) is "
+                        "measured on the data it was fitted to.",
+            severity="critical", confidence=0.85,
+            evidence={"lines": lines, "values": {"fitted_on": t.fit_src}},
+            suggestion="Fit the second stage on data the test set never touches: a "
+                       "validation split or out-of-fold predictions of the training set "
+                       "(CalibratedClassifierCV(model, cv=5).fit(X_train, y_train)), then "
+                       "score it once on the test split.")
+
+
 RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
-         selection_on_validation_reported]
+         selection_on_validation_reported, search_best_score_reported, fitted_on_test_set]

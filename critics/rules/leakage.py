@@ -439,6 +439,7 @@ class Flow:
         self._last_split: dict[int, SplitEvent] = {}
         self._ctor: dict[str, ast.Call] = {}
         self._defs: set[str] = set()
+        self._call_strs: dict[str, list[ast.Call]] = {}  # user-function calls, by name
         self._imported = self.m._imported_names
         self._cur_stmt: ast.stmt | None = None
         self._cur_target: str | None = None
@@ -493,6 +494,8 @@ class Flow:
                     if is_y_like(t.id):
                         self.target_cols |= self._cols_named(v)
             if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Name):
+                    self._call_strs.setdefault(node.func.id, []).append(node)
                 y = _y_arg(node)
                 if y is not None:
                     self.target_cols |= self._cols_named(y)
@@ -759,7 +762,8 @@ class Flow:
         self.env = dict(saved)
         for i, p in enumerate(params):
             self.env[p] = frozenset({("param", i)})
-        frame = {"returns": EMPTY, "sinks": [], "residual": False, "metric": set()}
+        frame = {"returns": EMPTY, "sinks": [], "residual": False, "metric": set(),
+                 "name": fn.name, "params": params}
         self._func.append(frame)
         saved_res = self._residual_names
         self._residual_names = set(saved_res) - set(params)
@@ -1554,6 +1558,8 @@ class Flow:
                 cols = self._cols_of_slice(node.slice)
                 if cols and any(c in self.target_cols for c in cols):
                     return True
+                if any(c in self.target_cols for c in self._param_strs(node.slice)):
+                    return True
                 node = node.value
             elif isinstance(node, ast.Attribute):
                 if node.attr in self.target_cols:
@@ -1568,6 +1574,24 @@ class Flow:
             else:
                 return False
         return False
+
+    def _param_strs(self, sl: ast.AST) -> list[str]:
+        """The string constants passed, at the cell's call sites, for the parameter `sl`
+        names inside the function being defined (`df.groupby(col)[target]` in a helper
+        called as `helper(df, "route", "late")`)."""
+        if not self._func or not isinstance(sl, ast.Name):
+            return []
+        frame = self._func[-1]
+        params = frame.get("params") or []
+        if sl.id not in params:
+            return []
+        i = params.index(sl.id)
+        out: list[str] = []
+        for call in self._call_strs.get(frame.get("name", ""), []):
+            a = call.args[i] if i < len(call.args) else _kw(call, sl.id)
+            if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                out.append(a.value)
+        return out
 
     def _agg_on_target(self, node: ast.Call) -> bool:
         for a in [*node.args, *(k.value for k in node.keywords)]:

@@ -338,14 +338,15 @@ def paired_as_independent(ev: Evidence) -> Iterator[Finding]:
         )
 
 
-def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None]
+def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None],
+                  unit_re: re.Pattern = _UNIT_ID
                   ) -> tuple[str | None, ObjectFacts | None, bool]:
     """The nearest frame with a unit column that the expression's rows come from, and
     whether they were aggregated to one value per unit on the way (groupby on the unit,
     pivot with the unit as index). Frames without a unit column (a crosstab, a filtered
     copy) are looked through."""
     m = ev.model
-    if _aggregates(m, node) == "unit":
+    if _aggregates(m, node, unit_re) == "unit":
         return None, None, True
     seen: set[str] = set()
     queue = list(dict.fromkeys(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
@@ -355,21 +356,21 @@ def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None]
             continue
         seen.add(name)
         f = _frame_facts(ev, name)
-        if f is not None and any(_UNIT_ID.match(c) for c in f.dtypes):
+        if f is not None and any(unit_re.match(c) for c in f.dtypes):
             return name, f, False
         for a in m.assigned_at(name):
             if a.value is None:
                 continue
             key = id(a.value)
             if key not in cache:
-                cache[key] = _aggregates(m, a.value)
+                cache[key] = _aggregates(m, a.value, unit_re)
             if cache[key] == "unit":
                 return None, None, True
             queue += [n for n in a.loaded if n not in seen]
     return None, None, False
 
 
-def _aggregates(m: CodeModel, node: ast.AST) -> str | None:
+def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> str | None:
     """"unit" for an aggregation to one value per unit (`groupby("subject").mean()`,
     `pivot(index="subject")`), "other" for other aggregations, None for none."""
     found = None
@@ -390,7 +391,7 @@ def _aggregates(m: CodeModel, node: ast.AST) -> str | None:
         for k in keys:
             names = _string_constants(k) + [n.attr for n in ast.walk(k)
                                              if isinstance(n, ast.Attribute)]
-            if any(_UNIT_ID.match(x) for x in names):
+            if any(unit_re.match(x) for x in names):
                 return "unit"
     return found
 
@@ -525,6 +526,125 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
                         f"mixed model with a random intercept per unit "
                         f"(`smf.mixedlm('y ~ condition', {frame}, groups={frame}['{unit}'])`)."),
         )
+
+
+# clusters whose members share more than a unit's repeated measurements: the unit that was
+# randomised or sampled (classrooms, schools, clinics, litters, batches…), or a unit itself
+_CLUSTER_ID = re.compile(
+    r"(?i)^(?:classroom|school|teacher|clinic|hospital|site|centre|center|ward|practice|"
+    r"village|household|farm|cluster|litter|cage|tank|pen|pond|herd|colony|hive|nest|"
+    r"family|plate|dish|flask|batch|doctor|physician|surgeon|clinician)"
+    r"(?:_?(?:id|no|num|number|code|idx|index|name|key))?$")
+_RESAMPLERS = {"choice", "sample", "resample", "bootstrap", "permutation_test", "integers",
+               "randint"}
+
+
+def _resampled(call: CallSite) -> list[ast.AST]:
+    """The data a bootstrap/permutation draw resamples row by row: `rng.choice(x, n)` (with
+    replacement, the default), `df.sample(frac=1, replace=True)`, `resample(x)`,
+    `stats.bootstrap((a, b), f)`, `rng.permutation(labels)`, `x[rng.integers(0, len(x), n)]`."""
+    last = call.last
+    node = call.node
+    if last == "choice":
+        if call.kwarg_value("replace", True) is not True or not node.args or \
+                isinstance(node.args[0], ast.Constant):
+            return []
+        return [node.args[0]]
+    if last == "sample":
+        if call.kwarg_value("replace", False) is not True or call.receiver is None:
+            return []
+        return [call.receiver]
+    if last in ("resample", "bootstrap", "permutation_test"):
+        return [a for a in node.args[:1] if not isinstance(a, ast.Constant)]
+    if last in ("integers", "randint") and (len(node.args) >= 3 or call.has_kwarg("size")):
+        # index draws of a full resample: rng.integers(0, len(x), (n_boot, len(x)))
+        return [a.args[0] for a in node.args[:2] if isinstance(a, ast.Call)
+                and isinstance(a.func, ast.Name) and a.func.id == "len" and a.args]
+    return []
+
+
+def _cluster_column(f: ObjectFacts) -> tuple[str, int, int, bool] | None:
+    """(column, rows, clusters, rows_are_units) for a cluster column with several rows per
+    value; rows_are_units: another id column is unique per row (units nested in clusters)."""
+    if not f.shape or not f.shape[0]:
+        return None
+    rows = f.shape[0]
+    unique_id = any((_UNIT_ID.match(c) or c.lower().endswith("_id"))
+                    and f.unique.get(c, -1) >= rows for c in f.dtypes)
+    for col in f.dtypes:
+        if _CLUSTER_ID.match(col) or _UNIT_ID.match(col):
+            k = f.unique.get(col)
+            if k and k >= 3 and rows / k >= 1.5:
+                return col, rows, k, unique_id
+    return None
+
+
+def _mentions(text: str, col: str) -> bool:
+    return re.search(rf"\b{re.escape(col)}\b", text) is not None
+
+
+def _chain_src(m: CodeModel, node: ast.AST) -> str:
+    """Source of `node` and of the values assigned to the names it reads (two levels)."""
+    parts = [m.src(node)]
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    for _ in range(2):
+        nxt: set[str] = set()
+        for name in names:
+            for a in m.assigned_at(name):
+                if a.value is not None:
+                    parts.append(m.src(a.value))
+                    nxt |= a.loaded
+        names = nxt - names
+    return "\n".join(parts)
+
+
+@rule("pseudoreplication.row_bootstrap_over_clusters",
+      title="Bootstrap or permutation over rows nested in clusters")
+def row_bootstrap_over_clusters(ev: Evidence) -> Iterator[Finding]:
+    """A bootstrap (or permutation) resamples individual rows - students, cells, patients -
+    of a frame in which the rows come in clusters (classroom, school, litter, clinic, subject
+    with several rows): the draws treat every row as independent, so the interval ignores the
+    between-cluster variation and is too narrow, most of all when the clusters were the
+    randomised units. Quiet when the data were aggregated to one value per cluster first
+    (a cluster bootstrap). High (0.65) when no column identifies the rows as units of their
+    own; medium (0.5) when one does (units nested in clusters: the clustering may not matter
+    for the question)."""
+    if ev.tree is None:
+        return
+    m = ev.model
+    cache: dict[int, str | None] = {}
+    for call in m.calls:
+        if call.last not in _RESAMPLERS:
+            continue
+        for data in _resampled(call):
+            frame, f, aggregated = _source_frame(ev, data, cache, _CLUSTER_ID)
+            if aggregated or f is None:
+                continue
+            found = _cluster_column(f)
+            if found is None:
+                continue
+            col, rows, k, nested = found
+            if _mentions(_chain_src(m, data), col):
+                continue  # the draws are of the clusters themselves
+            sev, conf = ("medium", 0.5) if nested or _mentions(ev.code, col) else \
+                ("high", 0.65)
+            yield Finding(
+                explanation=f"`{call.last}` (line {call.line}) resamples rows of `{frame}` "
+                            f"one at a time, but its {rows} rows come in {k} `{col}` clusters "
+                            f"({rows / k:.1f} rows each). Rows of one cluster are correlated, "
+                            "so a row-level bootstrap or permutation treats them as "
+                            "independent and the interval (or p-value) is too narrow - "
+                            "pseudoreplication, unless the rows themselves were the "
+                            "independently randomised units.",
+                severity=sev, confidence=conf,
+                evidence={"lines": [call.line],
+                          "values": {"frame": frame, "cluster_column": col, "rows": rows,
+                                     "clusters": k}},
+                suggestion=f"Resample whole `{col}` clusters (a cluster bootstrap: draw "
+                           f"{col} ids with replacement and keep all their rows, or aggregate "
+                           f"to one value per {col} first), or fit a mixed model with a "
+                           f"random intercept per {col}.")
+            return
 
 
 def _fits_of(m: CodeModel, call: CallSite) -> list[CallSite]:

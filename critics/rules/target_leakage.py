@@ -15,6 +15,7 @@ transitively; group statistics (target encoding) belong to `leakage`, lagged cop
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -131,6 +132,9 @@ class _Analysis:
         self.assigns: dict[str, list[tuple[int, ast.AST, ast.stmt]]] = {}
         self.removals: list[tuple[int, str, set[str]]] = []  # (pos, frame, cols)
         self._lambda_frames: list[str] = []
+        # columns a sibling in the same DataFrame({...}) dict reads through the variable both
+        # are built from: {"y": y.round(1), "y_per_km": y / 42.195} -> id(value) -> {"y"}
+        self._dict_rows: dict[int, set[str]] = {}
         self._index()
 
     def _flatten(self, s: ast.stmt, in_cell: bool, in_func: bool = False) -> None:
@@ -173,6 +177,7 @@ class _Analysis:
                             elif fname == "DataFrame" and call.args and \
                                     isinstance(call.args[0], ast.Dict):
                                 d = call.args[0]
+                                self._dict_aliases(d)
                                 for k, v in zip(d.keys, d.values, strict=True):
                                     if isinstance(k, ast.Constant) and isinstance(k.value, str):
                                         self.coldefs.setdefault(k.value, []).append(ColDef(
@@ -218,6 +223,24 @@ class _Analysis:
                     for c in cols or []:
                         self.coldefs.setdefault(c, []).append(ColDef(
                             c, f.value.id, call.args[2], st.pos, st.in_cell, call.lineno))
+
+    def _dict_aliases(self, d: ast.Dict) -> None:
+        """In `pd.DataFrame({"finish": finish.round(1), "pace": finish / 42.195 + noise})`
+        the column "pace" is computed from the array that *is* the column "finish"."""
+        alias: dict[str, str] = {}
+        for k, v in zip(d.keys, d.values, strict=True):
+            var = _pass_through_name(v)
+            if var and isinstance(k, ast.Constant) and isinstance(k.value, str):
+                alias.setdefault(var, k.value)
+        if not alias:
+            return
+        for k, v in zip(d.keys, d.values, strict=True):
+            if not isinstance(k, ast.Constant) or _pass_through_name(v) is not None:
+                continue
+            read = {n.id for n in ast.walk(v) if isinstance(n, ast.Name)}
+            cols = {alias[x] for x in read & alias.keys() if alias[x] != k.value}
+            if cols:
+                self._dict_rows.setdefault(id(v), set()).update(cols)
 
     # -- lookups --------------------------------------------------------------------------
 
@@ -477,7 +500,7 @@ class _Analysis:
                 if d.pos >= pos:
                     continue
                 r = self.refs(d.value, d.pos)
-                hit = r.row & tainted
+                hit = (r.row | self._dict_rows.get(id(d.value), set())) & tainted
                 if hit and not r.lagged & tainted:
                     out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
                     tainted.add(col)
@@ -492,7 +515,7 @@ class _Analysis:
                 for d in defs:
                     if d.pos < pos:
                         r = self.refs(d.value, d.pos)
-                        hit = r.row & tainted
+                        hit = (r.row | self._dict_rows.get(id(d.value), set())) & tainted
                         if hit:
                             out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
                             tainted.add(col)
@@ -562,6 +585,8 @@ class _Analysis:
                     if excl is not None:
                         return (not excl, "code") if excl else \
                             self.contains(base, col, pos, frame_hint, depth + 1)
+                    if _row_mask(a[1]):  # `keep = df.year < 2020`; df[keep]
+                        return self.contains(base, col, pos, frame_hint, depth + 1)
                 return None, ""
             if isinstance(sl, ast.ListComp | ast.Call | ast.Attribute):
                 excl = _excludes(sl, col)
@@ -643,7 +668,30 @@ class _Analysis:
             elif isinstance(f, ast.Name) and f.id in ("concat", "get_dummies", "hstack",
                                                       "column_stack", "DataFrame"):
                 return self._any_of(node, col, pos, frame_hint, depth)
+            elif isinstance(f, ast.Name):
+                inlined = self._inline(node, f.id)
+                if inlined is not None:  # design(frame): the helper's returned expression
+                    return self.contains(inlined, col, pos, frame_hint, depth + 1)
         return None, ""
+
+    def _inline(self, call: ast.Call, fname: str) -> ast.expr | None:
+        """The return expression of a one-statement helper `def f(frame): return expr`,
+        with its parameters replaced by the call's arguments."""
+        fn = next((st.node for st in self.stmts if isinstance(st.node, ast.FunctionDef)
+                   and st.node.name == fname), None)
+        if fn is None or len(fn.body) != 1 or not isinstance(fn.body[0], ast.Return) or \
+                fn.body[0].value is None or call.keywords:
+            return None
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        if len(call.args) > len(params) or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        bound = dict(zip(params, call.args, strict=False))
+
+        class _Sub(ast.NodeTransformer):
+            def visit_Name(self, n: ast.Name) -> ast.AST:
+                return bound.get(n.id, n)
+
+        return _Sub().visit(copy.deepcopy(fn.body[0].value))
 
     def _preserves_columns(self, recv: ast.expr) -> bool:
         """A transformer whose output keeps one column per input column."""
@@ -752,6 +800,9 @@ class _Analysis:
                 x = _kw(node, "exog") or (node.args[1] if len(node.args) > 1 else None)
                 if x is not None and y is not None:
                     out.append(Pair(x, y, c.line, pos, last))
+            elif last == "lstsq" and len(node.args) >= 2 and "linalg" in (c.name or "linalg"):
+                # np.linalg.lstsq(A, b) / scipy.linalg.lstsq: a least-squares fit of b on A
+                out.append(Pair(node.args[0], node.args[1], c.line, pos, "lstsq"))
             elif last in ("DMatrix", "Dataset", "Pool"):
                 x = _kw(node, "data") or (node.args[0] if node.args else None)
                 y = _kw(node, "label") or (node.args[1] if len(node.args) > 1 else None)
@@ -833,6 +884,63 @@ def _chain(node: ast.AST | None) -> set[str]:
     return out
 
 
+def _pass_through_name(v: ast.AST) -> str | None:
+    """`x`, `x.round(1)`, `x.astype(int)`, `np.round(x, 2)`: the variable `x`, else None."""
+    while isinstance(v, ast.Call):
+        f = v.func
+        if not isinstance(f, ast.Attribute):
+            return None
+        if isinstance(f.value, ast.Name) and f.value.id in ("np", "numpy"):
+            if f.attr not in ("round", "around", "asarray", "array") or not v.args:
+                return None
+            v = v.args[0]
+        elif f.attr in ("round", "astype", "copy", "to_numpy", "ravel", "squeeze"):
+            v = f.value
+        else:
+            return None
+    return v.id if isinstance(v, ast.Name) else None
+
+
+def _row_mask(v: ast.AST) -> bool:
+    """A boolean row mask (`np.arange(n) < 400`, `(df.a > 0) & ~df.b`), not a mask over
+    `.columns`."""
+    if any(isinstance(n, ast.Attribute) and n.attr == "columns" for n in ast.walk(v)):
+        return False
+    if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Invert | ast.Not):
+        return _row_mask(v.operand)
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.BitAnd | ast.BitOr):
+        return _row_mask(v.left) and _row_mask(v.right)
+    return isinstance(v, ast.Compare) and not any(
+        isinstance(op, ast.In | ast.NotIn) for op in v.ops)
+
+
+def _all_columns(it: ast.AST) -> bool:
+    """`df.columns` or `list(df)` / `df.columns.tolist()`."""
+    if isinstance(it, ast.Attribute) and it.attr == "columns":
+        return True
+    if isinstance(it, ast.Call):
+        f = it.func
+        if isinstance(f, ast.Name) and f.id == "list" and len(it.args) == 1:
+            return isinstance(it.args[0], ast.Name) or _all_columns(it.args[0])
+        if isinstance(f, ast.Attribute) and f.attr in ("tolist", "to_list"):
+            return _all_columns(f.value)
+    return False
+
+
+def _name_exclusion(cond: ast.AST, var: str) -> bool:
+    """`c != "y"` or `c not in ("y", "id")` (constants only) on the loop variable."""
+    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and
+            isinstance(cond.left, ast.Name) and cond.left.id == var):
+        return False
+    op, right = cond.ops[0], cond.comparators[0]
+    if isinstance(op, ast.NotEq):
+        return isinstance(right, ast.Constant) and isinstance(right.value, str)
+    if isinstance(op, ast.NotIn):
+        return isinstance(right, ast.List | ast.Tuple | ast.Set) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts)
+    return False
+
+
 def _excludes(node: ast.AST, col: str) -> bool | None:
     """For a column-list expression: True if it visibly excludes `col`
     ([c for c in df.columns if c != col], df.columns.drop(col), …), False if it is "all
@@ -849,8 +957,12 @@ def _excludes(node: ast.AST, col: str) -> bool | None:
             if isinstance(gen.iter, ast.Attribute) and gen.iter.attr == "columns" and \
                     not gen.ifs:
                 return False
-        if any(gen.ifs for gen in node.generators):
-            return None
+        # [c for c in df.columns if c != "y"] / `if c not in ("y", "id")`: only exclusions
+        # by name, none of them `col`, so `col` is kept
+        if len(node.generators) == 1 and isinstance(node.elt, ast.Name) and \
+                _all_columns(node.generators[0].iter) and \
+                all(_name_exclusion(cond, node.elt.id) for cond in node.generators[0].ifs):
+            return False
         return None
     if isinstance(node, ast.Call):
         f = node.func
@@ -948,7 +1060,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
     hits: list[_Hit] = []
     ev.__dict__["_nbcritic_target_leakage"] = hits
     if ev.tree is None or not re.search(r"fit|split|cross_val|OLS|ols|Logit|logit|DMatrix|"
-                                        r"Dataset|Pool|formula", ev.code):
+                                        r"Dataset|Pool|formula|lstsq", ev.code):
         return hits
     an = _Analysis(ev)
     seen: set[tuple[str, str]] = set()
@@ -1385,5 +1497,99 @@ def centered_window_feature(ev: Evidence) -> Iterator[Finding]:
                         "(`lfilter`, `ewm`), so each row only uses values up to its own time."))
 
 
+# -- features aggregated over the whole observation period ----------------------------------
+
+_TIME_COL = re.compile(r"(?i)^(?:week|wk|day|date|month|period|time|timestamp|ts|event_time|"
+                       r"event_date|session_date|day_of_course|week_no|week_num|month_no)$")
+_TERMINAL_OUTCOME = {"completed", "complete", "completion", "dropout", "dropped", "drop",
+                     "churn", "churned", "retained", "retention", "survived", "died", "death",
+                     "cancelled", "canceled", "defaulted", "graduated", "readmitted",
+                     "attrition", "quit", "lapsed", "finished", "renewed"}
+_EARLY = ("early", "in advance", "before", "at enrol", "at signup", "at sign-up",
+          "first week", "at admission", "ahead")
+
+
+def _group_aggregate_roots(value: ast.AST) -> list[tuple[ast.Call, str]]:
+    """(groupby call, frame) for `frame.groupby(k)...agg/sum/count/size(...)` in `value`."""
+    out = []
+    for n in ast.walk(value):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in _REDUCTIONS | {"agg", "aggregate", "size", "nunique"}:
+            inner = n.func.value
+            while isinstance(inner, ast.Subscript | ast.Attribute):
+                inner = inner.value
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
+                    inner.func.attr == "groupby":
+                out.append((inner, inner.func.value))
+    return [(g, root_name(base)) for g, base in out if root_name(base)]  # type: ignore
+
+
+@rule("target_leakage.whole_period_aggregate",
+      title="Features aggregated over the whole period, including after the outcome")
+def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
+    """Per-unit features summed or counted over an event log with a time column (weeks, days,
+    dates) without restricting it to the time the prediction is made, used to predict a
+    terminal outcome (completion, dropout, churn, survival): units that dropped out or churned
+    have no events after that point, so the totals encode the label. Quiet when the log is
+    filtered on its time column before the aggregation. High (0.65) when the cell says the
+    prediction is early / in advance; medium (0.5) otherwise."""
+    if ev.tree is None or "groupby" not in ev.code or not (
+            set(re.findall(r"[a-z]+", ev.code.lower())) & _TERMINAL_OUTCOME):
+        return
+    an = _Analysis(ev)
+    m = ev.model
+    for pair in an.pairs():
+        tgt = an.target(pair.y, pair.pos)
+        if tgt is None or not any(set(_tokens(c)) & _TERMINAL_OUTCOME for c in tgt.cols):
+            continue
+        x_root = root_name(pair.x)
+        if not x_root:
+            continue
+        names = [x_root, *sorted(m.dependencies(x_root))]
+        for name in names:
+            for a in m.assigned_at(name):
+                if a.value is None:
+                    continue
+                for g, frame in _group_aggregate_roots(a.value):
+                    facts = ev.objects.get(frame)
+                    if facts is None or facts.kind != "dataframe":
+                        continue
+                    times = [c for c in facts.dtypes if _TIME_COL.match(c)]
+                    keys = {n.value for n in ast.walk(g) if isinstance(n, ast.Constant)}
+                    if not times or keys & set(times):
+                        continue  # no time column, or aggregated per period
+                    # a filter on the time column on the way: log.query("week <= 3"),
+                    # log[log.week <= 3], an earlier `early = log[log.day < 14]`
+                    chain = ev.code if a.stmt is None else m.src(a.value)
+                    filtered = any(re.search(rf"\b{re.escape(t)}\b", chain) for t in times)
+                    for fa in m.assigned_at(frame):
+                        if fa.value is not None and any(
+                                re.search(rf"\b{re.escape(t)}\b", m.src(fa.value))
+                                for t in times):
+                            filtered = True
+                    if filtered:
+                        continue
+                    text = " ".join(ev.model.string_constants).lower() + ev.code.lower()
+                    early = any(w in text for w in _EARLY)
+                    target = sorted(tgt.cols)[0]
+                    yield Finding(
+                        explanation=f"`{name}` (line {a.line}) aggregates `{frame}` per unit "
+                                    f"over its whole `{times[0]}` range, and is used to "
+                                    f"predict `{target}` ({pair.call}, line {pair.line}). "
+                                    "Units that reach the outcome (drop out, churn, die) stop "
+                                    "generating events, so whole-period totals are partly "
+                                    "recorded after, and caused by, the outcome: the features "
+                                    "encode the label and the score is optimistic.",
+                        severity="high" if early else "medium",
+                        confidence=0.65 if early else 0.5,
+                        evidence={"lines": sorted({a.line, pair.line}),
+                                  "values": {"frame": frame, "time_column": times[0],
+                                             "target": target}},
+                        suggestion=f"Aggregate only the events known when the prediction is "
+                                   f"made (e.g. `{frame}.query(\"{times[0]} <= 3\")` before "
+                                   "the groupby), or per period before the outcome date.")
+                    return
+
+
 RULES = [target_in_features, feature_derived_from_target, target_named_feature,
-         centered_window_feature]
+         centered_window_feature, whole_period_aggregate]
