@@ -35,7 +35,7 @@ from IPython.display import display
 from critics import AnalysisCritic, Finding
 from services.cell_evidence import gather_in_process, snapshot_before
 from services.cell_metadata import fingerprint, now_iso
-from services.cell_review import PRIOR_CODE_CHARS
+from services.cell_review import nearest_within_budget
 from services.code_generator import CodeGenerator
 from services.scientific_validity import ScientificValidityError, blocking_findings
 from services.status import CellStatus
@@ -196,14 +196,7 @@ class CriticMagics(Magics):
                 if not code.strip() or _OWN_MAGIC.match(code) or not _parses(code):
                     continue
             parts.append(code)
-        kept: list[str] = []
-        size = 0
-        for source in reversed(parts):
-            size += len(source) + 2
-            if size > PRIOR_CODE_CHARS and kept:
-                break
-            kept.append(source)
-        return list(reversed(kept))
+        return nearest_within_budget(parts)
 
     def _count_of(self, outer: Any) -> int:
         """The execution count of the running top-level cell (IPython 9 increments the

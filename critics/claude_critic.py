@@ -198,12 +198,12 @@ class ClaudeCritic:
                 plain.append(text if isinstance(text, str) else "".join(text))
         plain_text = "\n".join(p.strip() for p in plain if p.strip())
         if stdout and plain_text:
-            sections.append(f"[stdout]\n{_middle_out(stdout, budget * 2 // 3)}")
-            sections.append(f"[results]\n{_middle_out(plain_text, budget // 3)}")
+            sections.append(f"[stdout]\n{middle_out(stdout, budget * 2 // 3)}")
+            sections.append(f"[results]\n{middle_out(plain_text, budget // 3)}")
         elif stdout:
-            sections.append(f"[stdout]\n{_middle_out(stdout, budget)}")
+            sections.append(f"[stdout]\n{middle_out(stdout, budget)}")
         elif plain_text:
-            sections.append(f"[results]\n{_middle_out(plain_text, budget)}")
+            sections.append(f"[results]\n{middle_out(plain_text, budget)}")
         rich = []
         if evidence.image_count:
             rich.append(f"{evidence.image_count} image(s)")
@@ -439,8 +439,9 @@ def _head(text: str, budget: int) -> str:
     return text if len(text) <= budget else text[:budget] + "…"
 
 
-def _middle_out(text: str, budget: int) -> str:
-    """Head and tail of a long text (results usually sit at the end)."""
+def middle_out(text: str, budget: int) -> str:
+    """Head and tail of a long text (results and a traceback's exception sit at the end).
+    Shared with the code generator's prompts."""
     if len(text) <= budget:
         return text
     head = budget // 3

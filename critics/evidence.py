@@ -114,6 +114,19 @@ class Evidence:
     def lines(self) -> list[str]:
         return self.code.splitlines()
 
+    def source_of(self, node: ast.AST) -> str:
+        """Source text of a node of `tree` (columns are UTF-8 byte offsets, as ast gives)."""
+        try:
+            first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+            start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+            lines = self.lines
+            if first == last:
+                return lines[first].encode()[start:end].decode()
+            return "\n".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
+                              lines[last].encode()[:end].decode()])
+        except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
+            return ast.unparse(node)
+
     @cached_property
     def stdout(self) -> str:
         return "".join(o.get("text", "") for o in self.outputs

@@ -60,23 +60,28 @@ def cell_disabled_rules(cell: NotebookNode) -> list[str]:
     return [r for r in rules if isinstance(r, str)] if isinstance(rules, list) else []
 
 
+def nearest_within_budget(sources: list[str], budget: int = PRIOR_CODE_CHARS) -> list[str]:
+    """Whole sources (oldest first), the nearest ones kept when together they exceed
+    `budget` characters (always at least the last one), so the text still parses."""
+    kept: list[str] = []
+    size = 0
+    for source in reversed(sources):
+        size += len(source) + 2
+        if size > budget and kept:
+            break
+        kept.append(source)
+    return list(reversed(kept))
+
+
 def prior_code_of(nb: NotebookNode, cell_id: str) -> str:
-    """The code cells above `cell_id` (their imports and data loading): whole cells, the
-    nearest ones kept when they exceed the budget, so the text always parses."""
+    """The code cells above `cell_id` (their imports and data loading), within the budget."""
     parts: list[str] = []
     for cell in nb.cells:
         if cell.get("id") == cell_id:
             break
         if cell.cell_type == "code" and cell.source.strip():
             parts.append(cell.source)
-    kept: list[str] = []
-    size = 0
-    for source in reversed(parts):
-        size += len(source) + 2
-        if size > PRIOR_CODE_CHARS and kept:
-            break
-        kept.append(source)
-    return "\n\n".join(reversed(kept))
+    return "\n\n".join(nearest_within_budget(parts))
 
 
 class CellReviewer:

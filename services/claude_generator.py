@@ -19,7 +19,7 @@ from typing import Any
 
 import anthropic
 
-from critics.claude_critic import numbered_lines
+from critics.claude_critic import middle_out, numbered_lines
 
 from .code_generator import (
     AttemptSummary,
@@ -172,7 +172,7 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
     parts.append(f"<failing_code>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</failing_code>")
     parts.append("<feedback note=\"what went wrong with the failing code: the error or the "
                  "reviewer's findings\">\n"
-                 f"{_middle_out(feedback.strip() or '(no details)', MAX_FEEDBACK_CHARS)}\n"
+                 f"{middle_out(feedback.strip() or '(no details)', MAX_FEEDBACK_CHARS)}\n"
                  "</feedback>")
     earlier = _history(history, MAX_HISTORY_CHARS)
     if earlier:
@@ -222,7 +222,7 @@ def _history(history: list[AttemptSummary], budget: int) -> str:
 
 def _attempt_block(item: AttemptSummary) -> str:
     code = _head_lines(item.code.strip(), ATTEMPT_CODE_CHARS) or "(empty)"
-    feedback = _middle_out(item.feedback.strip() or "(no details)", ATTEMPT_FEEDBACK_CHARS)
+    feedback = middle_out(item.feedback.strip() or "(no details)", ATTEMPT_FEEDBACK_CHARS)
     return (f"### Attempt {item.attempt} (status: {item.status})\n"
             f"Code:\n```python\n{code}\n```\nWhat went wrong:\n{feedback}")
 
@@ -343,13 +343,3 @@ def _head_lines(text: str, budget: int) -> str:
     if not out:  # one very long first line
         return text[:budget] + "…"
     return "\n".join(out) + f"\n# … ({len(lines) - len(out)} more lines)"
-
-
-def _middle_out(text: str, budget: int) -> str:
-    """Head and tail of a long text (a traceback's exception sits at the end)."""
-    if len(text) <= budget:
-        return text
-    head = budget // 3
-    tail = budget - head
-    return (f"{text[:head]}\n… ({len(text) - head - tail} characters not shown) …\n"
-            f"{text[-tail:]}")

@@ -59,17 +59,7 @@ _P_ATTRS = ("pvalues", "pvalue", "f_pvalue")
 
 
 def _src(ev: Evidence, node: ast.AST) -> str:
-    """Source text of a node (like `CodeModel.src`, without re-splitting the cell)."""
-    try:
-        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
-        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-        lines = ev.lines
-        if first == last:
-            return lines[first].encode()[start:end].decode()
-        return "\n".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
-                          lines[last].encode()[:end].decode()])
-    except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
-        return ast.unparse(node)
+    return ev.source_of(node)
 
 
 @dataclass

@@ -51,17 +51,7 @@ _MODEL_FITS = {"ols", "glm", "logit", "anova", "welch_anova", "kruskal", "anova_
 
 
 def _src(ev: Evidence, node: ast.AST) -> str:
-    """Source text of a node (like `CodeModel.src`, without re-splitting the cell)."""
-    try:
-        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
-        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-        lines = ev.lines
-        if first == last:
-            return lines[first].encode()[start:end].decode()
-        return "\n".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
-                          lines[last].encode()[:end].decode()])
-    except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
-        return ast.unparse(node)
+    return ev.source_of(node)
 
 
 def _is_time_name(text: str) -> bool:
