@@ -1,4 +1,5 @@
-"""`nbcritic serve` (the service) and `nbcritic run` (headless execution, like papermill)."""
+"""`nbcritic serve` (the service), `nbcritic run` (headless execution, like papermill), and
+the learning stores: `nbcritic lessons`, `nbcritic improvements`, `nbcritic reflect`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from nbformat.v4 import nbjson
+
+from . import cli_learning
 
 EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE, EXIT_FINDINGS = 0, 1, 2, 3
 FAIL_ON = ("critical", "high", "medium", "never")
@@ -42,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-critic", action="store_true", help="do not review the cells")
     run.add_argument("--disable-rule", action="append", default=[], metavar="ID",
                      help="skip a rule id, family or prefix (repeatable)")
+    run.add_argument("--data-dir", type=Path,
+                     help="where lessons and improvement requests are kept across runs "
+                          "(default ./nbcritic-data, shared with `nbcritic serve`)")
+    run.add_argument("--no-learn", action="store_true",
+                     help="no lessons, no reflection: leave nothing behind")
+    cli_learning.add_commands(sub)
     return parser
 
 
@@ -74,9 +83,17 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     from services.notebook_store import InvalidNotebook
 
     data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-run-"))
-    settings = _settings(data_dir=data_dir, pool_size=0)
+    # the notebook and its journal are this run's; lessons and requests persist across runs
+    keep = _settings(data_dir=args.data_dir)
+    settings = _settings(data_dir=data_dir, pool_size=0,
+                         learning_db=data_dir / "learning.sqlite3" if args.no_learn
+                         else keep.learning_path,
+                         lessons_enabled=False if args.no_learn else None,
+                         reflection_auto=False if args.no_learn else None)
     service = NotebookService(settings, reviewer=settings.build_reviewer(),
-                              generator=settings.build_generator())
+                              generator=settings.build_generator(),
+                              planner=settings.build_planner(),
+                              learning=settings.build_learning())
     await service.start()
     try:
         try:
@@ -89,6 +106,7 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
             critic=not args.no_critic, disabled_rules=tuple(args.disable_rule)))
         output.write_text(nbjson.writes(service.get_notebook(notebook_id)) + "\n",
                           encoding="utf-8")
+        reflection = service.last_reflection.get(notebook_id)
     finally:
         await service.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -111,6 +129,8 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
             print(f"      {finding['severity'].upper()} ({finding['confidence']:.2f}) "
                   f"{finding['rule_id']}{f' line {lines}' if lines else ''}: "
                   f"{finding['title']}\n        {finding['explanation']}", file=sys.stderr)
+    if reflection is not None and not reflection.get("clean", True):
+        print(cli_learning.render_reflection(reflection), file=sys.stderr)
     gating = _gating_findings(results, args.fail_on)
     print(f"nbcritic run: {len(ran)} cell(s) run, {len(failed)} not ok, "
           f"{_count_findings(results)} finding(s), {gating} at or above --fail-on "
@@ -144,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return {"serve": serve, "run": run}[args.command](args)
+    return {"serve": serve, "run": run, "lessons": cli_learning.lessons,
+            "improvements": cli_learning.improvements,
+            "reflect": cli_learning.reflect}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.improvement_queue import ImprovementError, ImprovementNotFound
 from services.kernel_session import KernelStartError
-from services.notebook_service import CellNotExecutable
+from services.lessons import LessonError, LessonNotFound
+from services.notebook_service import CellNotExecutable, ExecutionNotFound
 from services.notebook_store import (
     CellNotFound,
     InvalidNotebook,
@@ -18,6 +20,7 @@ from services.notebook_store import (
     NotebookExists,
     NotebookNotFound,
 )
+from services.self_checks import CheckSpecError
 
 log = logging.getLogger("nbcritic.api")
 
@@ -44,6 +47,12 @@ def install_error_handlers(app: FastAPI) -> None:
         (InvalidNotebook, 422, "invalid_notebook", "invalid notebook: {}"),
         (CellNotExecutable, 409, "cell_not_executable", "{}"),
         (KernelStartError, 503, "kernel_unavailable", "{}"),
+        (ExecutionNotFound, 404, "execution_not_found", "execution {} not found"),
+        (LessonNotFound, 404, "lesson_not_found", "lesson {} not found"),
+        (ImprovementNotFound, 404, "improvement_not_found", "improvement request {} not found"),
+        (LessonError, 422, "validation_error", "{}"),
+        (ImprovementError, 422, "validation_error", "{}"),
+        (CheckSpecError, 422, "validation_error", "{}"),
     ]
     for exc_type, status, code, template in mapping:
         def handler(_request: Request, exc: Exception, status: int = status, code: str = code,

@@ -37,7 +37,9 @@ from services.cell_evidence import gather_in_process, snapshot_before
 from services.cell_metadata import fingerprint, now_iso
 from services.cell_review import nearest_within_budget
 from services.code_generator import CodeGenerator
+from services.learning import Learning
 from services.scientific_validity import ScientificValidityError, blocking_findings
+from services.self_checks import CheckSpecError, parse_checks
 from services.status import CellStatus
 
 from .magics_display import (
@@ -82,8 +84,8 @@ SETTABLE = {
 _OWN_MAGIC = re.compile(
     r"^\s*get_ipython\(\)\.(?:run_cell_magic\(['\"](?:critique|ask)['\"]"
     r"|run_line_magic\(['\"](?:critic|load_ext|reload_ext)['\"])")
-_ASK_FLAGS = {"--force", "--no-retry"}
-_ASK_VALUED = {"--max-retries", "--min-confidence", "--rules", "--skip-rules"}
+_ASK_FLAGS = {"--force", "--no-retry", "--plan"}
+_ASK_VALUED = {"--max-retries", "--min-confidence", "--rules", "--skip-rules", "--check"}
 
 CRITIC_USAGE = """\
 %critic                          show the settings (local or remote mode, generator, auto)
@@ -95,7 +97,9 @@ CRITIC_USAGE = """\
                                  object named NAME in the namespace (e.g. a ScriptedGenerator)
 %critic auto on|off              review every executed cell (no retry; flags critical findings)
 %critic connect URL [--token T]  send %%critique/%%ask cells to an nbcritic service (remote mode)
-%critic disconnect               back to local mode""".format(keys=", ".join(SETTABLE))
+%critic disconnect               back to local mode
+%critic lessons [TEXT]           lessons learned (NBCRITIC_DATA_DIR), or those matching TEXT
+""".format(keys=", ".join(SETTABLE)).rstrip()
 
 
 class CodeGenerationError(Exception):
@@ -107,6 +111,26 @@ def rule_matches(rule_id: str, family: str, patterns: set[str]) -> bool:
     if rule_id in patterns or family in patterns:
         return True
     return any(p.endswith((".", "*")) and rule_id.startswith(p.rstrip("*")) for p in patterns)
+
+
+def _checks(values: list[str]) -> list[Any]:
+    """--check values: a JSON object is a spec, anything else an expression."""
+    import json
+
+    raw: list[Any] = []
+    for index, value in enumerate(values):
+        text = value.strip().strip("'\"") if value.strip()[:1] in "'\"" else value.strip()
+        if text.startswith("{"):
+            try:
+                raw.append(json.loads(text))
+            except json.JSONDecodeError as exc:
+                raise UsageError(f"--check {index + 1}: invalid JSON ({exc})") from None
+        else:
+            raw.append(text)
+    try:
+        return parse_checks(raw, field="--check")
+    except CheckSpecError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _split_list(value: str | None) -> list[str]:
@@ -139,6 +163,10 @@ def _critique_options(func: Any) -> Any:
                  help="Run only these rules (ids, families or prefixes like leakage.*)."),
         argument("--skip-rules", default=None, metavar="A,B",
                  help="Skip these rules (ids, families, prefixes; `claude`: no LLM critic)."),
+        argument("--check", action="append", default=None, metavar="EXPR",
+                 help="A self-check run after the cell succeeds: a Python expression that "
+                      "must be true, or a JSON spec ({\"type\": \"no_missing\", \"target\": "
+                      "\"df\"}); a failed check blocks like a critical finding (repeatable)."),
     ]):
         func = deco(func)
     return func
@@ -172,6 +200,23 @@ class CriticMagics(Magics):
         self._count = 0  # execution count of the magic's own cell
         self._auto_capture: OutputCapture | None = None
         self._auto_before: dict[str, Any] | None = None
+        self._learning: Learning | None = None
+        self.planner: Any = None
+        if self.settings.anthropic_api_key is not None:
+            with contextlib.suppress(Exception):
+                self.planner = self.settings.build_planner()
+
+    def learning(self) -> Learning | None:
+        """The lessons store of NBCRITIC_DATA_DIR, opened on first use (None when lessons
+        are off or the store cannot be opened)."""
+        if self._learning is None and self.settings.lessons_enabled:
+            try:
+                self._learning = self.settings.build_learning()
+            except Exception as exc:
+                print(f"nbcritic: lessons unavailable ({type(exc).__name__}: {exc})",
+                      file=sys.stderr)
+                self.settings.lessons_enabled = False
+        return self._learning
 
     # -- shared pieces --------------------------------------------------------------------
 
@@ -208,7 +253,8 @@ class CriticMagics(Magics):
     def _runner(self) -> LocalRunner:
         return LocalRunner(self.shell, config=self.settings, critic=self.analysis_critic,
                            generator=self.generator, loop=self.loop,
-                           prior_cells=self.prior_cells, accepted=self.accepted)
+                           prior_cells=self.prior_cells, accepted=self.accepted,
+                           learning=self.learning, planner=self.planner)
 
     def _enter_magic(self) -> Any:
         """Mark the cell as ours (automatic review skips it) and return the cell's own
@@ -249,6 +295,12 @@ class CriticMagics(Magics):
                       file=sys.stderr)
             else:
                 options.min_confidence = args.min_confidence
+        if args.check:
+            options.checks = _checks(args.check)
+        if getattr(args, "plan", False):
+            if not remote and self.planner is None:
+                raise UsageError("--plan needs a planner: Claude (set ANTHROPIC_API_KEY)")
+            options.plan = True
         only, skip = _split_list(args.rules), _split_list(args.skip_rules)
         if only or skip:
             rules = ([(r.get("id", ""), r.get("family", "")) for r in self.remote.rules()]
@@ -348,6 +400,9 @@ class CriticMagics(Magics):
 
     @magic_arguments()
     @_critique_options
+    @argument("--plan", action="store_true",
+              help="Have the model write a short plan first (objectives, approach, risks, "
+                   "success criteria); criteria it can express as checks are checked.")
     @argument("prompt", nargs="*", help="What the code should do (the rest of the line).")
     @line_cell_magic
     def ask(self, line: str, cell: str | None = None) -> None:
@@ -391,7 +446,7 @@ class CriticMagics(Magics):
             "": self._show_settings, "settings": self._show_settings, "set": self._set,
             "rules": self._rules, "last": self._last, "accept": self._accept,
             "generator": self._generator, "auto": self._auto, "connect": self._connect,
-            "disconnect": self._disconnect,
+            "disconnect": self._disconnect, "lessons": self._lessons,
         }
         if command in ("help", "-h", "--help"):
             print(CRITIC_USAGE)
@@ -400,6 +455,19 @@ class CriticMagics(Magics):
         if handler is None:
             raise UsageError(f"%critic: unknown subcommand {command!r}\n{CRITIC_USAGE}")
         handler(rest)
+
+    def _lessons(self, rest: list[str]) -> None:
+        learning = self.learning()
+        if learning is None:
+            print("nbcritic: lessons are off (lessons_enabled)")
+            return
+        found = learning.lessons.list(text=" ".join(rest) or None, limit=50)
+        if not found:
+            print("no lessons" + (f" matching {' '.join(rest)!r}" if rest else ""))
+            return
+        rows = [[x.id, str(x.category), x.severity, x.times_encountered, x.title] for x in found]
+        display(Panel("lessons", kind="settings").table(
+            ["id", "category", "severity", "seen", "title"], rows))
 
     def _show_settings(self, rest: list[str]) -> None:
         s = self.settings
@@ -709,7 +777,7 @@ def _split_leading_options(line: str) -> tuple[list[str], str]:
             tokens.append(word)
             rest = after.strip()
         elif name in _ASK_VALUED:
-            value, _, after2 = after.strip().partition(" ")
+            value, after2 = _next_value(after.strip())
             if not value:
                 raise UsageError(f"%%ask: {name} needs a value")
             tokens += [word, value]
@@ -718,6 +786,16 @@ def _split_leading_options(line: str) -> tuple[list[str], str]:
             raise UsageError(f"%%ask: unrecognized option {word} (options: "
                              f"{', '.join(sorted(_ASK_FLAGS | _ASK_VALUED))})")
     return tokens, rest
+
+
+def _next_value(text: str) -> tuple[str, str]:
+    """The next word, or a quoted value with spaces (`--check 'len(df) > 0'`)."""
+    if text[:1] in ("'", '"'):
+        end = text.find(text[0], 1)
+        if end > 0:
+            return text[1:end], text[end + 1:]
+    value, _, after = text.partition(" ")
+    return value, after
 
 
 # -- extension entry points -----------------------------------------------------------------

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from critics import AnalysisCritic, CriticError, Critique
-from services import kernel_facts
+from services import kernel_facts, self_check_kernel
+from services.attempt_lessons import columns_in, libraries_of
 from services.cell_evidence import gather_in_process, snapshot_before
 from services.cell_metadata import Override, fingerprint, now_iso
 from services.code_generator import (
@@ -46,7 +47,10 @@ from services.iteration_control import (
     Pattern,
     RetryBudgets,
 )
+from services.learning import Learning
+from services.lessons import LessonQuery
 from services.scientific_validity import blocking_findings, validity_error
+from services.self_checks import CheckResult, SelfCheck, check_findings
 from services.status import CellStatus
 
 from .magics_display import attempt_panel, critique_panel, escalation_panel, summary_panel
@@ -159,6 +163,8 @@ class RunOptions:
     max_critique_retries: int | None = None
     min_confidence: float | None = None  # None: settings
     disabled_rules: list[str] = field(default_factory=list)  # on top of settings
+    checks: list[SelfCheck] = field(default_factory=list)  # --check: run after success
+    plan: bool | None = None  # %%ask --plan
 
 
 @dataclass
@@ -199,6 +205,8 @@ class CellRun:
     tokens: TokenUsage = field(default_factory=TokenUsage)
     exception: BaseException | None = None  # the last attempt's own exception, if any
     next_input: str | None = None  # code put into the next input
+    plan: dict[str, Any] | None = None  # %%ask --plan
+    lessons: dict[str, Any] | None = None  # lessons this run wrote or merged
     notebook_id: str | None = None  # remote mode
     cell_id: str | None = None
 
@@ -229,7 +237,9 @@ class LocalRunner:
     def __init__(self, shell: Any, *, config: EngineConfig, critic: AnalysisCritic,
                  generator: CodeGenerator | None, loop: BackgroundLoop,
                  prior_cells: Callable[[], list[str]],
-                 accepted: dict[str, dict[str, Any]], use_llm: bool = True) -> None:
+                 accepted: dict[str, dict[str, Any]], use_llm: bool = True,
+                 learning: Callable[[], Learning | None] | None = None,
+                 planner: Any = None) -> None:
         self.shell = shell
         self.config = config
         self.critic = critic
@@ -239,6 +249,8 @@ class LocalRunner:
         self.accepted = accepted
         self.use_llm = use_llm
         self.analyzer = ErrorAnalyzer()
+        self.learning = learning or (lambda: None)  # opened on first use (a SQLite file)
+        self.planner = planner
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -262,10 +274,14 @@ class LocalRunner:
         generation: Generation | None = None
         cause: Cause | None = None
         previous: str | None = None
+        checks = list(options.checks)
         if ask_prompt is not None:  # %%ask: the generator writes the code first
             assert self.generator is not None
             try:
-                generation = self.loop.run(self.generator.generate(ask_prompt, self._context()))
+                context = self._context(text=ask_prompt)
+                if options.plan and self.planner is not None:
+                    checks += self._plan(run, ask_prompt, context, checks)
+                generation = self.loop.run(self.generator.generate(ask_prompt, context))
             except (KeyboardInterrupt, SystemExit):
                 raise
             except Exception as exc:
@@ -284,7 +300,8 @@ class LocalRunner:
         outcomes: list[AttemptOutcome] = []
         while True:
             record, outcome, namespace, exc = self._attempt(
-                code, len(run.attempts) + 1, min_conf, options, override, cause, generation)
+                code, len(run.attempts) + 1, min_conf, options, override, cause, generation,
+                checks)
             run.attempts.append(record)
             outcomes.append(outcome)
             namespaces.append(namespace)
@@ -313,6 +330,8 @@ class LocalRunner:
             break
         last = run.attempts[-1]
         run.status = last.status
+        if len(run.attempts) > 1 or run.escalation:
+            self._learn(run, next((n for n in reversed(namespaces) if n), None))
         generated = any(r.generated for r in run.attempts)
         if last.status is CellStatus.OK and generated:
             run.next_input = last.code
@@ -328,7 +347,7 @@ class LocalRunner:
 
     def _attempt(self, code: str, number: int, min_conf: float, options: RunOptions,
                  override: Override | None, cause: Cause | None,
-                 generation: Generation | None
+                 generation: Generation | None, checks: list[SelfCheck] | None = None
                  ) -> tuple[AttemptRecord, AttemptOutcome, dict[str, Any] | None,
                             BaseException | None]:
         ns = self.shell.user_ns
@@ -353,8 +372,15 @@ class LocalRunner:
                                generation is not None, result.execution_count,
                                explanation=generation.explanation if generation else None)
         error: dict[str, Any] | None = None
-        if status is CellStatus.OK and review:
-            critique = self.review(code, capture.outputs, prior, before, options.disabled_rules)
+        if status is CellStatus.OK and (review or checks):
+            if review:
+                critique = self.review(code, capture.outputs, prior, before,
+                                       options.disabled_rules)
+            else:
+                critique = {**Critique(skipped=True).to_dict(),
+                            "reason": "the critic is disabled in settings"}
+            if checks:
+                self.self_check(checks, critique)
             blocking = blocking_findings(critique, min_conf)
             if blocking and override is not None:
                 record.override = {**override.to_dict(), "attempt": number,
@@ -405,6 +431,21 @@ class LocalRunner:
             critique = Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")])
         return critique.to_dict()
 
+    def self_check(self, checks: list[SelfCheck], critique: dict[str, Any]) -> None:
+        """The cell's checks on the user's namespace (nothing added to it, nothing
+        printed); failed ones join the critique as findings, like the service's."""
+        try:
+            raw = json.loads(self_check_kernel.evaluate(
+                self.shell.user_ns, [c.to_dict() for c in checks]))
+            results = [CheckResult.from_dict(r) for r in raw]
+        except Exception as exc:  # the checks must never break the magic
+            results = [CheckResult(c.name, False, error=f"{type(exc).__name__}: {exc}")
+                       for c in checks]
+        critique.setdefault("findings", []).extend(
+            f.to_dict() for f in check_findings(checks, results))
+        critique["checks"] = [{"name": r.name, "passed": r.passed, "detail": r.detail,
+                               "error": r.error} for r in results]
+
     def error_of(self, exc: BaseException | None) -> dict[str, Any]:
         """Jupyter's error shape, with IPython's own structured traceback (`Cell In[N],
         line K` frames) so that ErrorAnalyzer finds the failing line of this attempt."""
@@ -428,11 +469,57 @@ class LocalRunner:
 
     # -- rewriting ------------------------------------------------------------------------
 
-    def _context(self, namespace: dict[str, Any] | None = None) -> GenerationContext:
+    def _context(self, namespace: dict[str, Any] | None = None, *, text: str = "",
+                 record: AttemptRecord | None = None) -> GenerationContext:
+        """Earlier cells, the user's variables and the relevant lessons (as the service)."""
         facts = namespace if namespace is not None else self.namespace()
-        return GenerationContext(prior_cells=self.prior_cells(),
-                                 variables=variables_from(facts), lessons=[],
+        prior = self.prior_cells()
+        lessons = []
+        learning = self.learning()
+        if learning is not None:
+            error = (record.error or {}) if record else {}
+            lessons = learning.for_prompt(LessonQuery(
+                rule_ids=[f.get("rule_id", "") for f in error.get("findings") or []],
+                error_types=[error["ename"]] if record and record.status is CellStatus.ERROR
+                and error.get("ename") else [],
+                libraries=libraries_of("\n\n".join(prior), text),
+                columns=columns_in(text, facts)))
+        return GenerationContext(prior_cells=prior, variables=variables_from(facts),
+                                 lessons=[lesson.prompt_line() for lesson in lessons],
+                                 lesson_ids=[lesson.id for lesson in lessons],
                                  max_chars=self.config.context_max_chars)
+
+    def _plan(self, run: CellRun, prompt: str, context: GenerationContext,
+              current: list[SelfCheck]) -> list[SelfCheck]:
+        """%%ask --plan: the model's plan, shown before the code; its expressible success
+        criteria become checks of this run. A failed plan is reported, not fatal."""
+        try:
+            plan = self.loop.run(self.planner.plan(prompt, context))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:
+            print(f"nbcritic: no plan ({_generator_failure(exc)})", file=sys.stderr)
+            return []
+        run.tokens += plan.usage
+        run.plan = plan.to_dict()
+        display(Markdown(plan.render()))
+        checks, _dropped = plan.checks()
+        taken = {c.name for c in current}
+        return [c for c in checks if c.name not in taken]
+
+    def _learn(self, run: CellRun, namespace: dict[str, Any] | None) -> None:
+        """A fixed retry or an escalation becomes lessons (as in the service)."""
+        learning = self.learning()
+        if learning is None:
+            return
+        try:
+            learned = self.loop.run(learning.learn_from_cell(
+                [r.to_dict() for r in run.attempts], run.escalation, notebook_id="magics",
+                cell_id=str(self.shell.execution_count), execution_id="local",
+                prior_code="\n\n".join(self.prior_cells()), namespace=namespace))
+            run.lessons = learned.to_dict()
+        except Exception:
+            log.warning("nbcritic: learning from this cell failed", exc_info=True)
 
     def _rewrite(self, run: CellRun, outcomes: list[AttemptOutcome],
                  namespace: dict[str, Any] | None, prompt: str | None, decision: Decision,
@@ -445,7 +532,8 @@ class LocalRunner:
         assert self.generator is not None and decision.feedback is not None
         try:
             generation = self.loop.run(self.generator.fix(
-                prompt, last.code, decision.feedback, history, self._context(namespace)))
+                prompt, last.code, decision.feedback, history,
+                self._context(namespace, text=last.code, record=last)))
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:

@@ -224,6 +224,10 @@ def request_body(options: RunOptions, user: str) -> dict[str, Any]:
         body["max_critique_retries"] = options.max_critique_retries
     if options.disabled_rules:
         body["disabled_rules"] = list(options.disabled_rules)
+    if options.checks:
+        body["checks"] = [c.to_dict() for c in options.checks]
+    if options.plan is not None:
+        body["plan"] = options.plan
     return body
 
 

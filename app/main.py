@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from services.cell_plan import Planner
 from services.cell_review import CellReviewer
 from services.code_generator import CodeGenerator
 from services.notebook_service import NotebookService
@@ -20,7 +21,7 @@ from services.notebook_service import NotebookService
 from .auth import require_token, require_token_or_query
 from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
-from .routers import critic, executions, kernels, notebooks
+from .routers import critic, executions, kernels, learning, notebooks
 from .settings import Settings
 
 try:
@@ -30,16 +31,18 @@ except PackageNotFoundError:  # running from a source tree
 
 
 def create_app(settings: Settings | None = None, *, generator: CodeGenerator | None = None,
-               reviewer: CellReviewer | None = None) -> FastAPI:
-    """The app. `generator` and `reviewer` replace the ones the settings would build (tests
-    and the pytest plugin inject a scripted generator or their own rules)."""
+               reviewer: CellReviewer | None = None, planner: Planner | None = None) -> FastAPI:
+    """The app. `generator`, `reviewer` and `planner` replace the ones the settings would
+    build (tests and the pytest plugin inject scripted ones or their own rules)."""
     settings = settings or Settings()
     token = settings.ensure_token()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = NotebookService(settings, reviewer=reviewer or settings.build_reviewer(),
-                                  generator=generator or settings.build_generator())
+                                  generator=generator or settings.build_generator(),
+                                  planner=planner or settings.build_planner(),
+                                  learning=settings.build_learning())
         await service.start()
         app.state.service = service
         try:
@@ -79,6 +82,7 @@ def create_app(settings: Settings | None = None, *, generator: CodeGenerator | N
                                    title="nbcritic API")
 
     auth = [Depends(require_token)]
-    for router in (notebooks.router, executions.router, kernels.router, critic.router):
+    for router in (notebooks.router, executions.router, kernels.router, critic.router,
+                   learning.router):
         app.include_router(router, dependencies=auth)
     return app

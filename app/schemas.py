@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from services.self_checks import CheckSpecError, parse_checks
 
 MAX_TIMEOUT = 24 * 3600.0
 
@@ -62,13 +64,35 @@ class RetryOptions(CriticOptions):
         "metadata, then settings).")
     replay_before_retry: bool | None = Field(
         None, description="Re-run the earlier cells in a fresh kernel before each retry.")
+    checks: list[dict[str, Any] | str] = Field(
+        default_factory=list, max_length=100,
+        description="Self-checks for this run on top of the cell's own (a string is a Python "
+        "expression that must be true): no_missing, column_exists, in_range, expression.")
+    plan: bool | None = Field(
+        None, description="A prompt cell gets a pre-run plan first (default: cell metadata "
+        "`nbcritic.planning`, then settings).")
+
+    @field_validator("checks")
+    @classmethod
+    def _valid_checks(cls, value: list[Any]) -> list[Any]:
+        _checks(value)
+        return value
 
     def retry_options(self) -> dict[str, Any]:
         return {"critic": self.critic, "disabled_rules": tuple(self.disabled_rules),
                 "override_critic": self.override_critic, "override_by": self.override_by,
                 "auto_fix": self.auto_fix, "max_error_retries": self.max_error_retries,
                 "max_critique_retries": self.max_critique_retries,
-                "replay_before_retry": self.replay_before_retry}
+                "replay_before_retry": self.replay_before_retry,
+                "checks": tuple(parse_checks(self.checks)), "plan": self.plan}
+
+
+def _checks(value: Any) -> None:
+    """A CheckSpecError as a validation error (422 naming the field)."""
+    try:
+        parse_checks(value)
+    except CheckSpecError as exc:
+        raise ValueError(str(exc)) from None
 
 
 class ExecuteRequest(RetryOptions):
@@ -83,3 +107,57 @@ class RunAllRequest(RetryOptions):
 class AcceptFindings(Body):
     by: str = Field("user", min_length=1, max_length=200, description="Who accepts them.")
     reason: str = Field("", max_length=2000, description="Why the findings do not apply.")
+
+
+class ChecksBody(Body):
+    checks: list[dict[str, Any] | str] = Field(..., max_length=100,
+                                                description="The cell's self-checks (replaced).")
+
+    @field_validator("checks")
+    @classmethod
+    def _valid_checks(cls, value: list[Any]) -> list[Any]:
+        _checks(value)
+        return value
+
+
+class ScopeBody(Body):
+    rule_ids: list[str] = Field(default_factory=list, max_length=50)
+    error_types: list[str] = Field(default_factory=list, max_length=50)
+    libraries: list[str] = Field(default_factory=list, max_length=50)
+    columns: list[str] = Field(default_factory=list, max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=50)
+
+
+Category = Literal["mistake", "fix", "pattern", "tip"]
+Severity = Literal["info", "low", "medium", "high", "critical"]
+
+
+class LessonCreate(Body):
+    title: str = Field(..., min_length=1, max_length=300)
+    category: Category = "tip"
+    what_went_wrong: str = Field(..., min_length=1, max_length=20_000)
+    what_fixed_it: str = Field("", max_length=20_000)
+    severity: Severity = "medium"
+    scope: ScopeBody = Field(default_factory=ScopeBody)
+
+
+class LessonUpdate(Body):
+    title: str | None = Field(None, min_length=1, max_length=300)
+    category: Category | None = None
+    what_went_wrong: str | None = Field(None, min_length=1, max_length=20_000)
+    what_fixed_it: str | None = Field(None, max_length=20_000)
+    severity: Severity | None = None
+    scope: ScopeBody | None = None
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class ReflectRequest(Body):
+    execution_ids: list[str] | None = Field(
+        None, max_length=200, description="Executions to reflect on (default: the notebook's "
+        "executions since its last reflection).")
+
+
+class ImprovementNote(Body):
+    note: str = Field("", max_length=2000)

@@ -19,9 +19,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from services.cell_plan import Planner
 from services.cell_review import CellReviewer
 from services.code_generator import CodeGenerator
 from services.config import EngineConfig
+from services.improvement_sinks import GitHubIssueSink, Sink, WebhookSink
+from services.learning import Learning
+from services.lesson_pruning import LessonPruner
 
 CONFIG_ENV = "NBCRITIC_CONFIG"  # path of an optional TOML file
 
@@ -50,6 +54,9 @@ class Settings(EngineConfig, BaseSettings):
         None, ge=0, le=1, description="Sampling temperature of the generator; unset: the "
         "model's default (some recent models refuse the parameter).")
 
+    github_token: SecretStr | None = Field(
+        None, description="Token for opening improvement requests as GitHub issues.")
+
     def _client(self) -> Any:
         from services.anthropic_client import make_async_client
 
@@ -68,6 +75,37 @@ class Settings(EngineConfig, BaseSettings):
         return ClaudeCodeGenerator(self._client(), model=self.model,
                                    max_tokens=self.generator_max_tokens,
                                    temperature=self.generator_temperature)
+
+    def build_planner(self) -> Planner | None:
+        """Claude writes pre-run plans when a key is set (used only where planning is on)."""
+        if self.anthropic_api_key is None:
+            return None
+        from services.cell_plan import ClaudePlanner
+
+        return ClaudePlanner(self._client(), model=self.model,
+                             temperature=self.generator_temperature)
+
+    def build_pruner(self) -> LessonPruner | None:
+        """Claude chooses which lessons to drop when a category is full; without a key the
+        oldest, least encountered go first."""
+        if self.anthropic_api_key is None:
+            return None
+        from services.lesson_pruning import ClaudeLessonPruner
+
+        return ClaudeLessonPruner(self._client(), model=self.model)
+
+    def build_sinks(self) -> list[Sink]:
+        """Where improvement requests go besides the local queue."""
+        sinks: list[Sink] = []
+        if self.improvement_webhook_url:
+            sinks.append(WebhookSink(self.improvement_webhook_url))
+        if self.github_repo and self.github_token is not None:
+            sinks.append(GitHubIssueSink(self.github_repo, self.github_token.get_secret_value(),
+                                         api_url=self.github_api_url))
+        return sinks
+
+    def build_learning(self) -> Learning:
+        return Learning(self, pruner=self.build_pruner(), sinks=self.build_sinks())
 
     def build_reviewer(self) -> CellReviewer:
         """The critic step, with the Claude critic when a key is set and `critic_llm` is on."""

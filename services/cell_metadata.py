@@ -139,6 +139,14 @@ def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
             meta[key] = result[key]
         else:
             meta.pop(key, None)
+    plan = result.get("plan")
+    if plan is not None:  # its expressible success criteria become the cell's own checks
+        meta["plan"] = plan
+        declared = meta.get("checks") if isinstance(meta.get("checks"), list) else []
+        names = {c.get("name") for c in declared if isinstance(c, dict)}
+        added = [c for c in plan.get("checks") or [] if c.get("name") not in names]
+        if added:
+            meta["checks"] = [*declared, *added]
     if result["status"] == CellStatus.SCIENTIFIC_VALIDITY_ERROR.value:
         meta["blocked"] = {"fingerprint": fingerprint(cell.source, cell_prompt(cell)),
                            "at": result.get("finished_at")}

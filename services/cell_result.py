@@ -28,7 +28,9 @@ class CellResult:
     code: str | None = None  # the code of the last attempt (a retry rewrites the cell)
     escalation: dict[str, Any] | None = None  # when the retry loop gave up: summary + question
     override: dict[str, Any] | None = None  # the critic override applied to this run
-    tokens: dict[str, int] | None = None  # generator tokens spent on this run
+    tokens: dict[str, int] | None = None  # generator (and planner) tokens spent on this run
+    plan: dict[str, Any] | None = None  # the pre-run plan of a prompt cell, when one was made
+    lessons: dict[str, Any] | None = None  # lesson ids this run created, merged, pruned
 
     @property
     def acceptable(self) -> bool:

@@ -70,8 +70,9 @@ class GenerationContext:
 
     prior_cells: list[str] = field(default_factory=list)  # source of earlier code cells
     variables: list[VariableInfo] = field(default_factory=list)
-    lessons: list[str] = field(default_factory=list)  # "lessons from earlier runs" (issue 6)
+    lessons: list[str] = field(default_factory=list)  # "lessons from earlier runs"
     max_chars: int = 12_000
+    lesson_ids: list[str] = field(default_factory=list)  # which stored lessons `lessons` are
 
     def render(self) -> str:
         """Plain text sections; earlier cells are cut from the oldest side first (the cells
@@ -102,7 +103,7 @@ class GenerationContext:
 
     def to_dict(self) -> dict[str, Any]:
         return {"prior_cells": len(self.prior_cells),
-                "variables": [v.name for v in self.variables], "lessons": len(self.lessons)}
+                "variables": [v.name for v in self.variables], "lessons": self.lesson_ids}
 
 
 @dataclass

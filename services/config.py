@@ -80,3 +80,51 @@ class EngineConfig(BaseModel):
     context_max_chars: int = Field(
         12_000, ge=500, description="Budget for earlier cells, variables and lessons in prompts."
     )
+    # -- learning across runs (lessons, self-checks, plans, reflection) ------------------
+    learning_db: Path | None = Field(
+        None, description="SQLite file of lessons and improvement requests (default: "
+        "DATA_DIR/learning.sqlite3)."
+    )
+    lessons_enabled: bool = Field(
+        True, description="Write lessons from fixed and escalated cells, and give the relevant "
+        "ones to the code generator."
+    )
+    lessons_in_prompt: int = Field(
+        5, ge=0, le=50, description="Most lessons put into one generator prompt."
+    )
+    lessons_max_chars: int = Field(
+        1500, ge=100, description="Character budget of the lessons in one generator prompt."
+    )
+    lessons_max_per_category: int = Field(
+        20, ge=1, le=10_000, description="Lessons kept per category; beyond it the store is "
+        "pruned (by Claude when configured, else oldest and least encountered first)."
+    )
+    planning: bool = Field(
+        False, description="Before generating a prompt cell's code, have the model write a "
+        "plan (off by default for speed; `nbcritic.planning` in cell metadata turns it on)."
+    )
+    reflection_auto: bool = Field(
+        True, description="Reflect on the journal after every run-all and `nbcritic run`."
+    )
+    slow_cell_seconds: float = Field(
+        30.0, gt=0, description="A cell slower than this is reported by the reflection."
+    )
+    improvements_enabled: bool = Field(
+        True, description="Turn reflections worth acting on into improvement requests (off: "
+        "no requests, no sinks)."
+    )
+    improvement_cooldown: float = Field(
+        3600.0, ge=0, description="Seconds during which one pattern yields one request."
+    )
+    improvement_webhook_url: str | None = Field(
+        None, description="POST each improvement request as JSON to this URL."
+    )
+    github_repo: str | None = Field(
+        None, description="owner/name: open each improvement request as a GitHub issue "
+        "(needs NBCRITIC_GITHUB_TOKEN)."
+    )
+    github_api_url: str = Field("https://api.github.com", description="GitHub REST API root.")
+
+    @property
+    def learning_path(self) -> Path:
+        return self.learning_db or self.data_dir / "learning.sqlite3"

@@ -21,6 +21,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from critics import CriticError, Critique
 
+from .attempt_lessons import columns_in, libraries_of
 from .cell_metadata import (
     META,
     Override,
@@ -32,6 +33,7 @@ from .cell_metadata import (
     standing_override,
     tags,
 )
+from .cell_plan import Plan, Planner
 from .cell_result import CellResult
 from .cell_review import (
     CellReviewer,
@@ -64,6 +66,8 @@ from .iteration_control import (
 from .journal import Event, Journal
 from .kernel_pool import KernelPool
 from .kernel_session import KernelSession, RawOutcome
+from .learning import Learned, Learning
+from .lessons import LessonQuery
 from .notebook_store import (
     CellNotFound,
     NotebookNotFound,
@@ -73,9 +77,14 @@ from .notebook_store import (
 )
 from .outputs import OutputCollector
 from .scientific_validity import blocking_findings, jupyter_error, validity_error
+from .self_checks import SelfCheck, cell_checks, check_findings, execute_checks, parse_checks
 from .status import CellStatus, ExecutionState
 
 log = logging.getLogger(__name__)
+
+
+class ExecutionNotFound(KeyError):
+    """An execution id the journal does not know for this notebook."""
 
 
 class CellNotExecutable(Exception):
@@ -94,6 +103,8 @@ class ExecuteOptions:
     max_error_retries: int | None = None  # None -> cell metadata, then config
     max_critique_retries: int | None = None
     replay_before_retry: bool | None = None  # None -> config.replay_before_retry
+    checks: tuple[SelfCheck, ...] = ()  # self-checks for this run, on top of the cell's
+    plan: bool | None = None  # None -> cell metadata `planning`, then config.planning
 
 
 @dataclass
@@ -117,14 +128,17 @@ def _iso(ts: float) -> str:
 
 class NotebookService:
     def __init__(self, config: EngineConfig, *, reviewer: CellReviewer | None = None,
-                 generator: CodeGenerator | None = None):
+                 generator: CodeGenerator | None = None, planner: Planner | None = None,
+                 learning: Learning | None = None):
         self.config = config
         self.reviewer = reviewer or CellReviewer(config)
         self.generator = generator  # None: prompt cells get 409, failing cells no auto-fix
+        self.planner = planner  # None: no pre-run plans
         self.analyzer = ErrorAnalyzer()
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes)
         self.journal = Journal(config.data_dir / "journal.sqlite3")
+        self.learning = learning or Learning(config)
         self.hub = ExecutionHub(self.journal)
         self.pool = KernelPool(config)
         self._kernels: dict[str, KernelSession] = {}
@@ -136,6 +150,7 @@ class NotebookService:
         self._displays: dict[str, dict[str, dict[str, list[int]]]] = {}
         self._reaper: asyncio.Task[None] | None = None
         self._started = False
+        self.last_reflection: dict[str, dict[str, Any]] = {}  # notebook -> after its run-all
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -159,6 +174,7 @@ class NotebookService:
         await self.store.flush_all()
         await self.pool.close()
         self.journal.close()
+        self.learning.close()
         self._started = False
 
     def _recover_unfinished(self) -> None:
@@ -309,9 +325,8 @@ class NotebookService:
         self.journal.create_execution(execution_id, notebook_id, kind, targets)
         self.hub.emit(execution_id, notebook_id, None, "status",
                       {"state": ExecutionState.QUEUED.value, "kind": kind, "cells": targets})
-        task = asyncio.create_task(
-            self._run_execution(execution_id, notebook_id, targets, options or ExecuteOptions())
-        )
+        task = asyncio.create_task(self._run_execution(
+            execution_id, notebook_id, targets, options or ExecuteOptions(), kind))
         self._tasks[execution_id] = task
         task.add_done_callback(lambda _t: self._tasks.pop(execution_id, None))
         return execution_id
@@ -326,7 +341,7 @@ class NotebookService:
             )
 
     async def _run_execution(self, execution_id: str, notebook_id: str, cell_ids: list[str],
-                             options: ExecuteOptions) -> list[CellResult]:
+                             options: ExecuteOptions, kind: str = "cell") -> list[CellResult]:
         results: list[CellResult] = []
         summary: dict[str, Any] = {"state": ExecutionState.DONE.value}
         try:
@@ -355,6 +370,12 @@ class NotebookService:
             summary["results"] = [r.as_dict() for r in results]
             summary["not_run"] = [c for c in cell_ids if c not in {r.cell_id for r in results}]
             self.hub.finish(execution_id, notebook_id, summary)
+        if kind == "run_all" and self.config.reflection_auto:
+            try:  # a post-mortem never changes the run's results
+                self.last_reflection[notebook_id] = await self.reflect(
+                    notebook_id, [execution_id], record_clean=False)
+            except Exception:
+                log.exception("reflection after run-all of %s failed", notebook_id)
         return results
 
     async def _run_cell(self, execution_id: str, notebook_id: str, cell_id: str,
@@ -380,22 +401,32 @@ class NotebookService:
         # 2. the notebook's kernel (we hold the notebook's execution lock)
         session = await self._kernel_for(notebook_id, execution_id)
         tokens = TokenUsage()
+        checks, check_error = self._checks_for(cell, options)
         code, generation, cause = cell.source, None, None
+        lesson_ids: list[str] = []
         if not code.strip():  # a prompt cell: the generator writes its code first
             assert self.generator is not None and prompt is not None  # _check_executable
             try:
-                context = await self._context(notebook_id, cell_id, session)
+                context = await self._context(notebook_id, cell_id, session, prompt=prompt)
+                if self._planning(cell, options):
+                    plan = await self._plan(execution_id, notebook_id, cell_id, prompt, context)
+                    if plan is not None:
+                        tokens += plan.usage
+                        result.plan = plan.to_dict()
+                        checks += self._plan_checks(plan, checks, result)
                 generation = await self.generator.generate(prompt, context)
             except GeneratorError as exc:
                 return await self._generation_failed(result, controller, str(exc))
             tokens += generation.usage
-            code = generation.code
+            code, lesson_ids = generation.code, context.lesson_ids
         runs: list[AttemptRun] = []
         escalation: dict[str, Any] | None = None
         while True:
             # 3-6. execute, analyse an error, review an `ok` result, block or override
             run = await self._attempt(execution_id, notebook_id, cell, session, code,
-                                      len(runs) + 1, options, override, cause, generation)
+                                      len(runs) + 1, options, override, cause, generation,
+                                      checks, check_error)
+            run.record["lessons"] = lesson_ids
             runs.append(run)
             session = run.session
             # 7. iteration control
@@ -405,9 +436,8 @@ class NotebookService:
                 decision = controller.escalate(
                     outcomes, Pattern.TOKEN_BUDGET, f"{tokens.total} of {token_budget} tokens")
             if decision.action is Action.RETRY:
-                generation, decision = await self._rewrite(execution_id, notebook_id, cell,
-                                                           session, runs, prompt, decision,
-                                                           controller)
+                generation, decision, lesson_ids = await self._rewrite(
+                    execution_id, notebook_id, cell, session, runs, prompt, decision, controller)
                 if generation is not None:
                     tokens += generation.usage
                     code, cause = generation.code, decision.cause
@@ -436,13 +466,16 @@ class NotebookService:
         result.finished_at = _iso(last.raw.finished)
         result.duration_ms = round(sum(r.record["duration_ms"] for r in runs), 3)
         result.attempts = [r.record for r in runs]
+        if len(runs) > 1 or escalation:
+            result.lessons = await self._learn(result, runs)
         await self._persist(result, last.collector)
         return result
 
     async def _attempt(self, execution_id: str, notebook_id: str, cell: NotebookNode,
                        session: KernelSession, code: str, number: int,
                        options: ExecuteOptions, override: Override | None,
-                       cause: Cause | None, generation: Generation | None) -> AttemptRun:
+                       cause: Cause | None, generation: Generation | None,
+                       checks: list[SelfCheck], check_error: str | None) -> AttemptRun:
         cell_id = cell.id
         review = self._review_plan(notebook_id, cell, options, code)
         if review is not None:
@@ -469,8 +502,15 @@ class NotebookService:
         # 5. review an `ok` result from execution evidence
         critique: dict[str, Any] | None = None
         applied: dict[str, Any] | None = None
-        if status is CellStatus.OK and review is not None:
-            critique = await self._critique(session, review, code, collector)
+        if status is CellStatus.OK and (review is not None or checks or check_error):
+            if review is not None:
+                critique = await self._critique(session, review, code, collector)
+            else:
+                critique = {**Critique(skipped=True).to_dict(),
+                            "reason": self._skip_reason(cell, options)}
+            if checks or check_error:
+                await self._self_check(execution_id, notebook_id, session, checks,
+                                       check_error, critique)
             blocking = blocking_findings(critique, self.config.critic_min_confidence)
             if blocking and override is not None:
                 # 6'. the user's override: the critique is kept, marked, and journaled
@@ -518,7 +558,7 @@ class NotebookService:
     async def _rewrite(self, execution_id: str, notebook_id: str, cell: NotebookNode,
                        session: KernelSession, runs: list[AttemptRun], prompt: str | None,
                        decision: Decision, controller: IterationController
-                       ) -> tuple[Generation | None, Decision]:
+                       ) -> tuple[Generation | None, Decision, list[str]]:
         """Ask the generator to fix the last attempt; a failure or a repeat escalates."""
         cell_id = cell.id
         last = runs[-1]
@@ -534,15 +574,17 @@ class NotebookService:
                                   r.record.get("feedback") or "") for r in runs[:-1]]
         assert self.generator is not None and decision.feedback is not None
         try:
-            context = await self._context(notebook_id, cell_id, session, last.namespace)
+            context = await self._context(notebook_id, cell_id, session, last.namespace,
+                                          prompt=prompt, code=last.outcome.code,
+                                          record=last.record)
             generation = await self.generator.fix(prompt, last.outcome.code, decision.feedback,
                                                   history, context)
         except GeneratorError as exc:
-            return None, controller.escalate(outcomes, Pattern.GENERATOR_FAILED, str(exc))
+            return None, controller.escalate(outcomes, Pattern.GENERATOR_FAILED, str(exc)), []
         repeated = controller.check_candidate(generation.code, outcomes)
         if repeated is not None:
-            return None, repeated
-        return generation, decision
+            return None, repeated, []
+        return generation, decision, context.lesson_ids
 
     async def _generation_failed(self, result: CellResult, controller: IterationController,
                                  detail: str) -> CellResult:
@@ -560,17 +602,157 @@ class NotebookService:
         return result
 
     async def _context(self, notebook_id: str, cell_id: str, session: KernelSession,
-                       namespace: dict[str, Any] | None = None) -> GenerationContext:
-        """Earlier cells and the kernel's variables (read now unless already read)."""
+                       namespace: dict[str, Any] | None = None, *, prompt: str | None = None,
+                       code: str = "", record: dict[str, Any] | None = None
+                       ) -> GenerationContext:
+        """Earlier cells, the kernel's variables (read now unless already read), and the
+        lessons relevant to this cell's libraries, columns, error or findings."""
         if namespace is None:
             namespace = await self.reviewer.namespace(session)
         try:
             nb = self.store.peek(notebook_id)
         except NotebookNotFound:
             nb = NotebookNode(cells=[])
-        # lessons from earlier runs are issue 6's lessons store; the slot is in the context
-        return build_context(nb, cell_id, namespace, lessons=[],
-                             max_chars=self.config.context_max_chars)
+        prior = prior_code_of(nb, cell_id)
+        record = record or {}
+        query = LessonQuery(
+            rule_ids=[f.get("rule_id", "") for f in record.get("findings") or []],
+            error_types=[(record.get("error") or {}).get("ename", "")] if record.get("error")
+            and record.get("status") == CellStatus.ERROR.value else [],
+            libraries=libraries_of(prior, code),
+            columns=columns_in(f"{code}\n{prompt or ''}", namespace))
+        lessons = self.learning.for_prompt(query)
+        context = build_context(nb, cell_id, namespace,
+                                lessons=[lesson.prompt_line() for lesson in lessons],
+                                max_chars=self.config.context_max_chars)
+        context.lesson_ids = [lesson.id for lesson in lessons]
+        return context
+
+    # -- learning across runs ------------------------------------------------------------
+
+    def _checks_for(self, cell: NotebookNode,
+                    options: ExecuteOptions) -> tuple[list[SelfCheck], str | None]:
+        """The cell's declared self-checks, then the request's (a request check replaces
+        a cell check of the same name)."""
+        declared, error = cell_checks(cell)
+        extra = {c.name for c in options.checks}
+        return [c for c in declared if c.name not in extra] + list(options.checks), error
+
+    async def _self_check(self, execution_id: str, notebook_id: str, session: KernelSession,
+                          checks: list[SelfCheck], error: str | None,
+                          critique: dict[str, Any]) -> None:
+        """Run the checks in the kernel; failed ones join the critique as findings (critical
+        by default, so they block and drive a retry like the critic's own)."""
+        if error:
+            critique.setdefault("errors", []).append(
+                {"rule_id": "self_check", "error": f"invalid checks in cell metadata: {error}"})
+        if not checks:
+            return
+        results, raw = await execute_checks(session, checks,
+                                            timeout=self.config.introspection_timeout,
+                                            interrupt_grace=self.config.interrupt_grace)
+        if raw is not None and (raw.dead or raw.kernel_unusable):  # a check hung the kernel
+            await self._replace_kernel(notebook_id, session, execution_id,
+                                       CellStatus.DEAD_KERNEL if raw.dead else CellStatus.TIMEOUT)
+        critique.setdefault("findings", []).extend(
+            f.to_dict() for f in check_findings(checks, results))
+        critique["checks"] = [{"name": r.name, "passed": r.passed, "detail": r.detail,
+                               "error": r.error} for r in results]
+
+    def _planning(self, cell: NotebookNode, options: ExecuteOptions) -> bool:
+        if self.planner is None:
+            return False
+        if options.plan is not None:
+            return options.plan
+        from_cell = cell.metadata.get(META, {}).get("planning")
+        return from_cell if isinstance(from_cell, bool) else self.config.planning
+
+    async def _plan(self, execution_id: str, notebook_id: str, cell_id: str, prompt: str,
+                    context: GenerationContext) -> Plan | None:
+        """The model's short plan before it writes code; a failed plan does not stop the
+        cell (the code is generated without one)."""
+        assert self.planner is not None
+        try:
+            plan = await self.planner.plan(prompt, context)
+        except GeneratorError as exc:
+            self.hub.emit(execution_id, notebook_id, cell_id, "plan",
+                          {"error": str(exc), "plan": None})
+            return None
+        self.hub.emit(execution_id, notebook_id, cell_id, "plan",
+                      {"plan": plan.to_dict(), "text": plan.render()})
+        return plan
+
+    def _plan_checks(self, plan: Plan, current: list[SelfCheck],
+                     result: CellResult) -> list[SelfCheck]:
+        """The plan's success criteria that are expressible as checks, for this run (they
+        are stored as the cell's own checks when the result is persisted)."""
+        checks, dropped = plan.checks()
+        taken = {c.name for c in current}
+        fresh = [c for c in checks if c.name not in taken]
+        if result.plan is not None:
+            result.plan["checks"] = [c.to_dict() for c in fresh]
+            if dropped:
+                result.plan["dropped_checks"] = dropped
+        return fresh
+
+    async def _learn(self, result: CellResult, runs: list[AttemptRun]) -> dict[str, Any] | None:
+        """A fixed retry or an escalation becomes lessons; never fails the cell."""
+        try:
+            nb = self.store.peek(result.notebook_id)
+            prior = prior_code_of(nb, result.cell_id)
+        except NotebookNotFound:
+            prior = ""
+        namespace = next((r.namespace for r in reversed(runs) if r.namespace), None)
+        try:
+            learned: Learned = await self.learning.learn_from_cell(
+                result.attempts, result.escalation, notebook_id=result.notebook_id,
+                cell_id=result.cell_id, execution_id=result.execution_id, prior_code=prior,
+                namespace=namespace)
+        except Exception:
+            log.exception("learning from cell %s failed", result.cell_id)
+            return None
+        data = learned.to_dict()
+        if learned.created or learned.merged:
+            self.hub.emit(result.execution_id, result.notebook_id, result.cell_id, "lessons",
+                          data)
+        return data
+
+    async def reflect(self, notebook_id: str, execution_ids: list[str] | None = None, *,
+                      record_clean: bool | None = None) -> dict[str, Any]:
+        """A post-mortem of the notebook's executions (default: those since its last
+        reflection): patterns, metrics, suggestions, lessons and improvement requests. A
+        clean one is journaled only when asked for named executions (`record_clean`)."""
+        self.store.peek(notebook_id)  # 404 for an unknown notebook
+        for execution_id in execution_ids or []:
+            record = self.journal.execution(execution_id)
+            if record is None or record.notebook_id != notebook_id:
+                raise ExecutionNotFound(execution_id)
+        if record_clean is None:
+            record_clean = execution_ids is not None
+        return await self.learning.reflect(self.journal, notebook_id, execution_ids,
+                                           record_clean=record_clean)
+
+    def reflections(self, notebook_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        self.store.peek(notebook_id)
+        events = self.journal.notebook_events(notebook_id, types=("reflection",), limit=10**6)
+        return [{**e.data, "id": e.execution_id, "seq": e.seq, "ts": e.ts}
+                for e in events[-limit:]][::-1]
+
+    async def set_checks(self, notebook_id: str, cell_id: str,
+                         raw: Any) -> list[dict[str, Any]]:
+        """Replace a cell's self-checks (validated first: CheckSpecError names the field)."""
+        checks = [c.to_dict() for c in parse_checks(raw)]
+
+        def change(nb: NotebookNode) -> list[dict[str, Any]]:
+            _, cell = find_cell(nb, cell_id)
+            meta = cell.metadata.setdefault(META, {})
+            if checks:
+                meta["checks"] = checks
+            else:
+                meta.pop("checks", None)
+            return checks
+
+        return await self.store.update(notebook_id, change)
 
     async def _replay_earlier(self, execution_id: str, notebook_id: str,
                               cell_id: str) -> KernelSession:

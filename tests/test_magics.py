@@ -102,6 +102,7 @@ class Kernel:
     def __init__(self, runtime: Path) -> None:
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("ANTHROPIC_", "NBCRITIC_"))}
+        env["NBCRITIC_DATA_DIR"] = str(runtime / "data")  # lessons learned by the magics
         self.km = KernelManager(kernel_name="python3", transport="ipc",
                                 connection_file=str(runtime / "k.json"))
         self.km.ip = str(runtime / "k")
@@ -489,3 +490,34 @@ def test_remote_mode_streams_outputs_and_findings(ipy: Kernel, live: LiveServer,
     assert "local mode" in ipy.run("%critic disconnect").panel_text()
     assert "local (this kernel)" in ipy.run("%critic").panel_text()
 
+
+
+# -- self-checks and lessons (local mode) ---------------------------------------------------
+
+
+def test_check_option_blocks_like_a_critical_finding(ipy: Kernel) -> None:
+    blocked = ipy.run('%%critique --check "len(rows) == 3"\nrows = [1, 2]')
+    assert blocked.ename == "ScientificValidityError"
+    assert "self_check." in blocked.panel_text()
+    assert "len(rows)" in blocked.panel_text()
+    passed = ipy.run('%%critique --check "len(rows) == 3" --check \'{"type": "in_range", '
+                     '"target": "rows[0]", "min": 0}\'\nrows = [1, 2, 3]')
+    assert passed.status == "ok", passed.panel_text()
+    bad = ipy.run('%%critique --check \'{"type": "in_range", "target": "x"}\'\nx = 1')
+    assert bad.ename == "UsageError" and "min" in "".join(bad.reply.get("traceback", [])) + \
+        bad.reply.get("evalue", "")
+
+
+def test_a_fixed_retry_becomes_a_lesson_for_the_next_prompt(ipy: Kernel) -> None:
+    scripted(ipy, "gen", "share = counts['north'] / 10", "share2 = counts['north'] / 20")
+    assert ipy.run("counts = {'north': 4}").status == "ok"
+    fixed = ipy.run("%%critique\nshare = counts['nort'] / 10")
+    assert fixed.status == "ok"
+    listed = ipy.run("%critic lessons KeyError")
+    assert "KeyError" in listed.panel_text() and "fix" in listed.panel_text()
+    again = ipy.run("%%critique\nshare2 = counts['nrth'] / 20")
+    assert again.status == "ok"
+    # the second fix request carried the lesson the first one taught
+    taught = "sum('KeyError' in line for line in gen.calls[{}].context.lessons)"
+    assert value(ipy, taught.format(0)) == "0"
+    assert value(ipy, taught.format(1)) == "1"

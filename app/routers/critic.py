@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from app.deps import Service
 from app.errors import ApiError
-from app.schemas import AcceptFindings
+from app.schemas import AcceptFindings, ChecksBody
 
 router = APIRouter(prefix="/api", tags=["critic"])
 
@@ -49,6 +49,26 @@ async def get_attempts(notebook_id: str, cell_id: str, service: Service) -> dict
             "blocked": meta.get("blocked"), "tokens": meta.get("tokens")}
 
 
+@router.get("/notebooks/{notebook_id}/cells/{cell_id}/checks")
+async def get_checks(notebook_id: str, cell_id: str, service: Service) -> dict[str, Any]:
+    """The cell's self-checks and the results of their last run."""
+    cell = service.get_cell(notebook_id, cell_id)
+    meta = cell.metadata.get("nbcritic", {})
+    critique = meta.get("critique") or {}
+    return {"notebook_id": notebook_id, "cell_id": cell_id, "checks": meta.get("checks", []),
+            "results": critique.get("checks")}
+
+
+@router.put("/notebooks/{notebook_id}/cells/{cell_id}/checks")
+async def put_checks(notebook_id: str, cell_id: str, body: ChecksBody,
+                     service: Service) -> dict[str, Any]:
+    """Replace the cell's self-checks. They run in the kernel after every successful run of
+    the cell; a failed one is a finding (`self_check.<name>`, critical unless the check says
+    otherwise) that blocks the result and drives a retry like the critic's own."""
+    checks = await service.set_checks(notebook_id, cell_id, body.checks)
+    return {"notebook_id": notebook_id, "cell_id": cell_id, "checks": checks}
+
+
 @router.get("/critic")
 async def critic_settings(service: Service) -> dict[str, Any]:
     config = service.config
@@ -59,7 +79,10 @@ async def critic_settings(service: Service) -> dict[str, Any]:
             "max_error_retries": config.max_error_retries,
             "max_critique_retries": config.max_critique_retries,
             "cell_token_budget": config.cell_token_budget,
-            "replay_before_retry": config.replay_before_retry}
+            "replay_before_retry": config.replay_before_retry,
+            "planning": config.planning, "planner": service.planner is not None,
+            "lessons": config.lessons_enabled, "reflection_auto": config.reflection_auto,
+            "improvements": config.improvements_enabled}
 
 
 @router.get("/critic/rules")

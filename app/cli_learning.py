@@ -1,0 +1,224 @@
+"""`nbcritic lessons ...`, `nbcritic improvements ...`, `nbcritic reflect ...`: the
+learning stores of a data directory, read and edited without a running service (SQLite WAL
+lets the CLI and a service share them)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EDITABLE = ("title", "category", "severity", "what_went_wrong", "what_fixed_it")
+
+
+def add_commands(sub: Any) -> None:
+    lessons = sub.add_parser("lessons", help="list, search, edit, delete, export, import "
+                                             "lessons learned")
+    _data_dir(lessons)
+    verbs = lessons.add_subparsers(dest="verb", required=True)
+    listing = verbs.add_parser("list", help="lessons, newest first")
+    listing.add_argument("--category", choices=("mistake", "fix", "pattern", "tip"))
+    listing.add_argument("--limit", type=int, default=50)
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    search = verbs.add_parser("search", help="lessons whose text or scope contains TEXT")
+    search.add_argument("text")
+    search.add_argument("--json", action="store_true")
+    show = verbs.add_parser("show", help="one lesson in full")
+    show.add_argument("id")
+    edit = verbs.add_parser("edit", help="change fields of a lesson")
+    edit.add_argument("id")
+    for name in EDITABLE:
+        edit.add_argument(f"--{name.replace('_', '-')}", dest=name)
+    delete = verbs.add_parser("delete", help="delete lessons")
+    delete.add_argument("ids", nargs="+")
+    export = verbs.add_parser("export", help="write lessons-learned.md or JSON")
+    export.add_argument("-o", "--output", type=Path,
+                        help="file (default: stdout); .json exports JSON, else Markdown")
+    export.add_argument("--format", choices=("markdown", "json"))
+    imp = verbs.add_parser("import", help="import a lessons-learned.md or JSON export")
+    imp.add_argument("file", type=Path)
+
+    improvements = sub.add_parser("improvements", help="the improvement-request queue")
+    _data_dir(improvements)
+    verbs = improvements.add_subparsers(dest="verb", required=True)
+    listing = verbs.add_parser("list")
+    listing.add_argument("--status", choices=("open", "acknowledged", "dismissed"))
+    listing.add_argument("--json", action="store_true")
+    for verb in ("ack", "dismiss"):
+        action = verbs.add_parser(verb, help=f"{'acknowledge' if verb == 'ack' else verb} "
+                                             "requests")
+        action.add_argument("ids", nargs="+")
+        action.add_argument("--note", default="")
+
+    reflect = sub.add_parser("reflect", help="post-mortem of a served notebook's executions")
+    _data_dir(reflect)
+    reflect.add_argument("notebook", help="notebook id (in DATA_DIR/notebooks)")
+    reflect.add_argument("--execution", action="append", dest="executions", metavar="ID",
+                         help="reflect on these executions (default: since the last "
+                              "reflection; repeatable)")
+    reflect.add_argument("--json", action="store_true")
+
+
+def _data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path,
+                        help="the service's data directory (default ./nbcritic-data)")
+
+
+def _learning(args: argparse.Namespace) -> Any:
+    from .settings import Settings
+
+    overrides = {"data_dir": args.data_dir} if args.data_dir else {}
+    return Settings(**overrides).build_learning()
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _line(lesson: Any) -> str:
+    scope = lesson.scope
+    where = ", ".join(scope.rule_ids + scope.error_types + scope.libraries)
+    seen = f"x{lesson.times_encountered}"
+    return (f"{lesson.id}  {lesson.category:<8} {lesson.severity:<8} {seen:<4} "
+            f"{lesson.title}" + (f"  [{where}]" if where else ""))
+
+
+def lessons(args: argparse.Namespace) -> int:
+    from services.lesson_export import from_json, from_markdown, to_json, to_markdown
+    from services.lessons import LessonError, LessonNotFound
+
+    learning = _learning(args)
+    store = learning.lessons
+    try:
+        if args.verb in ("list", "search"):
+            found = store.list(category=getattr(args, "category", None),
+                               text=getattr(args, "text", None),
+                               limit=getattr(args, "limit", 1000))
+            if args.json:
+                _print(json.dumps([x.to_dict() for x in found], indent=1, ensure_ascii=False))
+            else:
+                _print("\n".join(_line(x) for x in found) or "no lessons")
+        elif args.verb == "show":
+            _print(to_markdown([store.get(args.id)]))
+        elif args.verb == "edit":
+            changes = {k: getattr(args, k) for k in EDITABLE if getattr(args, k) is not None}
+            if not changes:
+                print("nbcritic lessons edit: nothing to change (give --title, --severity, ...)",
+                      file=sys.stderr)
+                return EXIT_USAGE
+            _print(_line(store.update(args.id, changes)))
+        elif args.verb == "delete":
+            for lesson_id in args.ids:
+                store.delete(lesson_id)
+            _print(f"deleted {len(args.ids)} lesson(s)")
+        elif args.verb == "export":
+            every = store.list(limit=10**9)
+            as_json = args.format == "json" or (
+                args.format is None and args.output is not None and args.output.suffix == ".json")
+            text = (json.dumps(to_json(every), indent=1, ensure_ascii=False) if as_json
+                    else to_markdown(every))
+            if args.output:
+                args.output.write_text(text if text.endswith("\n") else text + "\n",
+                                       encoding="utf-8")
+                print(f"wrote {len(every)} lesson(s) to {args.output}", file=sys.stderr)
+            else:
+                _print(text)
+        elif args.verb == "import":
+            if not args.file.is_file():
+                print(f"nbcritic lessons import: {args.file}: no such file", file=sys.stderr)
+                return EXIT_USAGE
+            text = args.file.read_text(encoding="utf-8")
+            items = from_json(json.loads(text)) if text.lstrip().startswith("{") \
+                else from_markdown(text)
+            counts = asyncio.run(learning.import_lessons(items))
+            _print(f"imported {counts['created']} new, merged {counts['merged']}")
+    except LessonNotFound as exc:
+        print(f"nbcritic lessons: no lesson {exc.args[0]}", file=sys.stderr)
+        return EXIT_FAILED
+    except (LessonError, json.JSONDecodeError) as exc:
+        print(f"nbcritic lessons: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        learning.close()
+    return EXIT_OK
+
+
+def improvements(args: argparse.Namespace) -> int:
+    from services.improvement_queue import ImprovementNotFound
+
+    learning = _learning(args)
+    queue = learning.queue
+    try:
+        if args.verb == "list":
+            found = queue.list(status=args.status)
+            if args.json:
+                _print(json.dumps([r.to_dict() for r in found], indent=1, ensure_ascii=False))
+            else:
+                _print("\n".join(
+                    f"{r.id}  {r.status:<12} {r.priority:<8} x{r.occurrences:<3} {r.title}"
+                    for r in found) or "no improvement requests")
+        else:
+            act = queue.acknowledge if args.verb == "ack" else queue.dismiss
+            for request_id in args.ids:
+                act(request_id, args.note)
+            _print(f"{args.verb}: {len(args.ids)} request(s)")
+    except ImprovementNotFound as exc:
+        print(f"nbcritic improvements: no request {exc.args[0]}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        learning.close()
+    return EXIT_OK
+
+
+def reflect(args: argparse.Namespace) -> int:
+    from services.journal import Journal
+    from services.reflection import Reflection
+
+    learning = _learning(args)
+    journal_path = learning.config.data_dir / "journal.sqlite3"
+    if not journal_path.is_file():
+        print(f"nbcritic reflect: no journal at {journal_path}", file=sys.stderr)
+        learning.close()
+        return EXIT_USAGE
+    journal = Journal(journal_path)
+    try:
+        for execution_id in args.executions or []:
+            record = journal.execution(execution_id)
+            if record is None or record.notebook_id != args.notebook:
+                print(f"nbcritic reflect: no execution {execution_id} of notebook "
+                      f"{args.notebook}", file=sys.stderr)
+                return EXIT_USAGE
+        if not journal.executions(args.notebook, limit=1):
+            print(f"nbcritic reflect: notebook {args.notebook} has no executions",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        data = asyncio.run(learning.reflect(journal, args.notebook, args.executions,
+                                            record_clean=args.executions is not None))
+    finally:
+        journal.close()
+        learning.close()
+    if args.json:
+        _print(json.dumps(data, indent=1, ensure_ascii=False, default=str))
+    else:
+        _print(render_reflection(data, Reflection))
+    return EXIT_OK
+
+
+def render_reflection(data: dict[str, Any], reflection_type: Any = None) -> str:
+    """The reflection's own report, plus what it changed."""
+    if reflection_type is None:
+        from services.reflection import Reflection as reflection_type
+    text = reflection_type.from_dict(data).render()
+    lessons = data.get("lessons") or {}
+    changed = len(lessons.get("created", [])) + len(lessons.get("merged", []))
+    if changed:
+        text += f"\nlessons: {len(lessons.get('created', []))} new, " \
+                f"{len(lessons.get('merged', []))} merged"
+    for item in data.get("improvements") or []:
+        state = "queued" if item["queued"] else f"not queued ({item['reason']})"
+        text += f"\nimprovement request {item['id']}: {item['title']} — {state}"
+    return text
