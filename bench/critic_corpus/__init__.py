@@ -14,6 +14,9 @@ and domains that appear in neither `dev` nor `holdout`. `holdout3/` is a third f
 written after holdout2's misses were fixed, by an author who did not read the critic's rules, in
 domains and idioms used by none of the earlier splits. `holdout4/` is a fourth fresh split,
 written after holdout3's misses were fixed, again by an author who did not read the rules.
+`holdout5/` is a fifth fresh split, written after holdout4 by an author who did not read the
+rules, in new domains and idioms (helper functions, comprehension-built results, numpy-only code,
+sklearn utilities used wrongly).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -38,7 +41,7 @@ FAMILIES: tuple[str, ...] = (
     "unseeded_randomness",
 )
 
-SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2", "holdout3", "holdout4")
+SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5")
 
 
 @dataclass(frozen=True)
