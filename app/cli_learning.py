@@ -16,10 +16,12 @@ EDITABLE = ("title", "category", "severity", "what_went_wrong", "what_fixed_it")
 
 
 def add_commands(sub: Any) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", type=Path,
+                        help="the service's data directory (default ./nbcritic-data)")
     lessons = sub.add_parser("lessons", help="list, search, edit, delete, export, import "
                                              "lessons learned")
-    _data_dir(lessons)
-    verbs = lessons.add_subparsers(dest="verb", required=True)
+    verbs = _Verbs(lessons.add_subparsers(dest="verb", required=True), common)
     listing = verbs.add_parser("list", help="lessons, newest first")
     listing.add_argument("--category", choices=("mistake", "fix", "pattern", "tip"))
     listing.add_argument("--limit", type=int, default=50)
@@ -43,8 +45,7 @@ def add_commands(sub: Any) -> None:
     imp.add_argument("file", type=Path)
 
     improvements = sub.add_parser("improvements", help="the improvement-request queue")
-    _data_dir(improvements)
-    verbs = improvements.add_subparsers(dest="verb", required=True)
+    verbs = _Verbs(improvements.add_subparsers(dest="verb", required=True), common)
     listing = verbs.add_parser("list")
     listing.add_argument("--status", choices=("open", "acknowledged", "dismissed"))
     listing.add_argument("--json", action="store_true")
@@ -54,8 +55,8 @@ def add_commands(sub: Any) -> None:
         action.add_argument("ids", nargs="+")
         action.add_argument("--note", default="")
 
-    reflect = sub.add_parser("reflect", help="post-mortem of a served notebook's executions")
-    _data_dir(reflect)
+    reflect = sub.add_parser("reflect", help="post-mortem of a served notebook's executions",
+                             parents=[common])
     reflect.add_argument("notebook", help="notebook id (in DATA_DIR/notebooks)")
     reflect.add_argument("--execution", action="append", dest="executions", metavar="ID",
                          help="reflect on these executions (default: since the last "
@@ -63,9 +64,14 @@ def add_commands(sub: Any) -> None:
     reflect.add_argument("--json", action="store_true")
 
 
-def _data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path,
-                        help="the service's data directory (default ./nbcritic-data)")
+class _Verbs:
+    """Subcommands that all take the common options (`--data-dir` after the verb)."""
+
+    def __init__(self, sub: Any, common: argparse.ArgumentParser) -> None:
+        self.sub, self.common = sub, common
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        return self.sub.add_parser(name, parents=[self.common], **kwargs)
 
 
 def _learning(args: argparse.Namespace) -> Any:

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,9 +29,14 @@ def _write(path: Path, *cells: nbformat.NotebookNode) -> Path:
     return path
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+# `nbcritic run` keeps lessons and improvement requests in the data directory: not the repo's
+DATA_DIR = Path(tempfile.mkdtemp(prefix="nbcritic-cli-tests-"))
+
+
+def _run(*args: str, data_dir: Path = DATA_DIR) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NBCRITIC_DATA_DIR": str(data_dir)}
     return subprocess.run([*NBCRITIC, *args], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT)
+                          cwd=ROOT, env=env)
 
 
 def test_run_writes_the_executed_notebook_and_exits_0(tmp_path: Path) -> None:

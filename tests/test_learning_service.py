@@ -364,3 +364,33 @@ async def test_reflection_on_demand_and_unknown_execution(tmp_path: Path) -> Non
             await svc.reflect(nb, ["no-such-execution"])
     finally:
         await svc.stop()
+
+
+async def test_a_failing_sink_keeps_the_request_and_switching_off_files_none(
+        tmp_path: Path) -> None:
+    broken = Webhook(fail=True)
+    cells = ("d = {}\nd['a']", "e = {}\ne['b']", "f = {}\nf['c']")
+    try:
+        svc = await _service(tmp_path / "on", None, improvement_webhook_url=broken.url)
+        try:
+            nb, _ = await _notebook(svc, *cells)
+            await svc.run_all(nb, ExecuteOptions(stop_on_error=False))
+            (request,) = svc.learning.queue.list()
+            assert broken.bodies  # it was tried
+            assert request.status == "open"
+            assert request.deliveries[0]["ok"] is False
+            assert "500" in request.deliveries[0]["detail"]
+        finally:
+            await svc.stop()
+    finally:
+        broken.close()
+    svc = await _service(tmp_path / "off", None, improvements_enabled=False)
+    try:
+        nb, _ = await _notebook(svc, *cells)
+        await svc.run_all(nb, ExecuteOptions(stop_on_error=False))
+        reflection = svc.last_reflection[nb]
+        assert not reflection["clean"] and reflection["improvements"] == []
+        assert svc.learning.queue.list() == []
+        assert sum(svc.learning.lessons.counts().values()) == 1  # lessons still learned
+    finally:
+        await svc.stop()

@@ -51,6 +51,7 @@ RESET = """\
 from app.magics import critic_magics as _cm
 _m = _cm()
 _m.generator = None; _m.auto = False; _m.accepted.clear(); _m.last = None; _m._critic = None
+_m.planner = None
 _m.settings = _m.settings.model_copy(update={
     "critic_min_confidence": 0.8, "anthropic_api_key": None, "anthropic_base_url": None})
 if _m.remote is not None:
@@ -521,3 +522,23 @@ def test_a_fixed_retry_becomes_a_lesson_for_the_next_prompt(ipy: Kernel) -> None
     taught = "sum('KeyError' in line for line in gen.calls[{}].context.lessons)"
     assert value(ipy, taught.format(0)) == "0"
     assert value(ipy, taught.format(1)) == "1"
+
+
+def test_ask_with_a_plan_shows_it_and_checks_its_criteria(ipy: Kernel) -> None:
+    without = ipy.run("%%ask --plan set x")
+    assert without.ename == "UsageError"
+    planner = (
+        "from services.cell_plan import Plan, Criterion\n"
+        "from services.scripted_planner import ScriptedPlanner\n"
+        "from app.magics import critic_magics\n"
+        "critic_magics().planner = ScriptedPlanner([Plan(objectives=['x is two'], "
+        "approach=['assign'], risks=[], success_criteria=[Criterion('x equals 2', "
+        "{'type': 'expression', 'expr': 'x == 2', 'name': 'two'})], lessons_applied=[])])")
+    assert ipy.run(planner).status == "ok"
+    scripted(ipy, "gen", "x = 1", "x = 2")
+    result = ipy.run("%%ask --plan set x to two")
+    assert result.status == "ok", result.panel_text()
+    shown = [d["data"].get("text/markdown", "") for d in result.of("display_data")]
+    assert any("x is two" in text for text in shown)
+    assert "self_check.plan_two" in result.panel_text()  # the first attempt failed the check
+    assert value(ipy, "x") == "2"

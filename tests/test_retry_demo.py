@@ -29,7 +29,7 @@ def _run(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "NBCRITIC_"))}
     return subprocess.run([sys.executable, "-m", "app.cli", "run", str(DEMO), "-o", str(out)],
                           capture_output=True, text=True, timeout=180, cwd=ROOT,
-                          env={**clean, **env})
+                          env={**clean, "NBCRITIC_DATA_DIR": str(out.parent / "data"), **env})
 
 
 def test_demo_without_a_key_is_caught_and_escalated(tmp_path: Path) -> None:
