@@ -455,7 +455,7 @@ async def test_events_of_a_retried_cell_in_order(svc: NotebookService,
     types = [e.type for e in _events(svc, nb) if e.type not in ("status", "kernel", "stream")]
     assert types == ["attempt_started", "error", "retry_scheduled",
                      "attempt_started", "critique", "retry_scheduled",
-                     "attempt_started", "critique", "escalated", "final", "done"]
+                     "attempt_started", "critique", "escalated", "lessons", "final", "done"]
     retry = _events(svc, nb, ("retry_scheduled",))[1].data
     assert retry["cause"] == "critique" and retry["attempt"] == 3
     assert retry["retries_used"] == {"error": 1, "critique": 0}
