@@ -163,10 +163,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pydantic import ValidationError
+
     args = _parser().parse_args(argv)
-    return {"serve": serve, "run": run, "lessons": cli_learning.lessons,
-            "improvements": cli_learning.improvements,
-            "reflect": cli_learning.reflect}[args.command](args)
+    command = {"serve": serve, "run": run, "lessons": cli_learning.lessons,
+               "improvements": cli_learning.improvements,
+               "reflect": cli_learning.reflect}[args.command]
+    try:
+        return command(args)
+    except ValidationError as exc:  # NBCRITIC_* variables or the TOML file
+        problems = "; ".join(
+            (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "")
+            + e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        print(f"nbcritic {args.command}: invalid settings: {problems}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -219,6 +219,9 @@ def render_reflection(data: dict[str, Any], reflection_type: Any = None) -> str:
     if reflection_type is None:
         from services.reflection import Reflection as reflection_type
     text = reflection_type.from_dict(data).render()
+    if data.get("already_reflected"):
+        text += ("\nalready reflected on earlier: lessons and improvement requests were not "
+                 "changed again")
     lessons = data.get("lessons") or {}
     changed = len(lessons.get("created", [])) + len(lessons.get("merged", []))
     if changed:

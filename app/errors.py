@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.cell_metadata import CellMetadataError
 from services.improvement_queue import ImprovementError, ImprovementNotFound
 from services.kernel_session import KernelStartError
 from services.lessons import LessonError, LessonNotFound
@@ -53,6 +54,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (LessonError, 422, "validation_error", "{}"),
         (ImprovementError, 422, "validation_error", "{}"),
         (CheckSpecError, 422, "validation_error", "{}"),
+        (CellMetadataError, 422, "validation_error", "{}"),
     ]
     for exc_type, status, code, template in mapping:
         def handler(_request: Request, exc: Exception, status: int = status, code: str = code,

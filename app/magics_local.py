@@ -50,7 +50,7 @@ from services.iteration_control import (
 from services.learning import Learning
 from services.lessons import LessonQuery
 from services.scientific_validity import blocking_findings, validity_error
-from services.self_checks import CheckResult, SelfCheck, check_findings
+from services.self_checks import CheckResult, SelfCheck, check_findings, unevaluated
 from services.status import CellStatus
 
 from .magics_display import attempt_panel, critique_panel, escalation_panel, summary_panel
@@ -436,15 +436,19 @@ class LocalRunner:
         printed); failed ones join the critique as findings, like the service's."""
         try:
             raw = json.loads(self_check_kernel.evaluate(
-                self.shell.user_ns, [c.to_dict() for c in checks]))
+                self.shell.user_ns, [c.to_dict() for c in checks],
+                budget_ms=self.config.introspection_timeout * 1000))
             results = [CheckResult.from_dict(r) for r in raw]
         except Exception as exc:  # the checks must never break the magic
-            results = [CheckResult(c.name, False, error=f"{type(exc).__name__}: {exc}")
-                       for c in checks]
+            results = [CheckResult(c.name, False, error=f"{type(exc).__name__}: {exc}",
+                                   evaluated=False) for c in checks]
         critique.setdefault("findings", []).extend(
             f.to_dict() for f in check_findings(checks, results))
+        critique.setdefault("errors", []).extend(
+            {"rule_id": "self_check", "error": reason}
+            for reason in unevaluated(checks, results))
         critique["checks"] = [{"name": r.name, "passed": r.passed, "detail": r.detail,
-                               "error": r.error} for r in results]
+                               "error": r.error, "evaluated": r.evaluated} for r in results]
 
     def error_of(self, exc: BaseException | None) -> dict[str, Any]:
         """Jupyter's error shape, with IPython's own structured traceback (`Cell In[N],
@@ -482,7 +486,7 @@ class LocalRunner:
                 rule_ids=[f.get("rule_id", "") for f in error.get("findings") or []],
                 error_types=[error["ename"]] if record and record.status is CellStatus.ERROR
                 and error.get("ename") else [],
-                libraries=libraries_of("\n\n".join(prior), text),
+                libraries=libraries_of("\n\n".join(prior), record.code if record else ""),
                 columns=columns_in(text, facts)))
         return GenerationContext(prior_cells=prior, variables=variables_from(facts),
                                  lessons=[lesson.prompt_line() for lesson in lessons],

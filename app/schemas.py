@@ -64,27 +64,16 @@ class RetryOptions(CriticOptions):
         "metadata, then settings).")
     replay_before_retry: bool | None = Field(
         None, description="Re-run the earlier cells in a fresh kernel before each retry.")
-    checks: list[dict[str, Any] | str] = Field(
-        default_factory=list, max_length=100,
-        description="Self-checks for this run on top of the cell's own (a string is a Python "
-        "expression that must be true): no_missing, column_exists, in_range, expression.")
     plan: bool | None = Field(
         None, description="A prompt cell gets a pre-run plan first (default: cell metadata "
         "`nbcritic.planning`, then settings).")
-
-    @field_validator("checks")
-    @classmethod
-    def _valid_checks(cls, value: list[Any]) -> list[Any]:
-        _checks(value)
-        return value
 
     def retry_options(self) -> dict[str, Any]:
         return {"critic": self.critic, "disabled_rules": tuple(self.disabled_rules),
                 "override_critic": self.override_critic, "override_by": self.override_by,
                 "auto_fix": self.auto_fix, "max_error_retries": self.max_error_retries,
                 "max_critique_retries": self.max_critique_retries,
-                "replay_before_retry": self.replay_before_retry,
-                "checks": tuple(parse_checks(self.checks)), "plan": self.plan}
+                "replay_before_retry": self.replay_before_retry, "plan": self.plan}
 
 
 def _checks(value: Any) -> None:
@@ -97,6 +86,20 @@ def _checks(value: Any) -> None:
 
 class ExecuteRequest(RetryOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds for the cell.")
+    # one cell only: on a run-all they would judge cells that run before their names exist
+    checks: list[dict[str, Any] | str] = Field(
+        default_factory=list, max_length=100,
+        description="Self-checks for this run on top of the cell's own (a string is a Python "
+        "expression that must be true): no_missing, column_exists, in_range, expression.")
+
+    @field_validator("checks")
+    @classmethod
+    def _valid_checks(cls, value: list[Any]) -> list[Any]:
+        _checks(value)
+        return value
+
+    def retry_options(self) -> dict[str, Any]:
+        return {**super().retry_options(), "checks": tuple(parse_checks(self.checks))}
 
 
 class RunAllRequest(RetryOptions):

@@ -11,7 +11,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,7 +23,7 @@ from services.cell_plan import Planner
 from services.cell_review import CellReviewer
 from services.code_generator import CodeGenerator
 from services.config import EngineConfig
-from services.improvement_sinks import GitHubIssueSink, Sink, WebhookSink
+from services.improvement_sinks import GitHubIssueSink, Sink, SinkConfigError, WebhookSink
 from services.learning import Learning
 from services.lesson_pruning import LessonPruner
 
@@ -56,6 +56,22 @@ class Settings(EngineConfig, BaseSettings):
 
     github_token: SecretStr | None = Field(
         None, description="Token for opening improvement requests as GitHub issues.")
+
+    @model_validator(mode="after")
+    def _sinks_are_usable(self) -> Settings:
+        """A sink that cannot work is a configuration error naming the setting, at start,
+        not a silent no-op or a traceback at the first reflection."""
+        if self.github_repo and self.github_token is None:
+            raise ValueError("github_repo is set but github_token (NBCRITIC_GITHUB_TOKEN) is "
+                             "not: GitHub issues need a token")
+        try:
+            self.build_sinks()
+        except SinkConfigError as exc:
+            setting = {"url": "improvement_webhook_url", "repo": "github_repo",
+                       "api_url": "github_api_url", "token": "github_token"}
+            field, _, problem = str(exc).partition(": ")
+            raise ValueError(f"{setting.get(field, field)}: {problem}") from None
+        return self
 
     def _client(self) -> Any:
         from services.anthropic_client import make_async_client

@@ -14,6 +14,7 @@ from typing import Any
 
 MAX_DIFF_CHARS = 1500
 MAX_TEXT_CHARS = 600
+MAX_TITLE_CHARS = 200  # well under the store's limit (a finding title can quote code)
 # import names that are not what a user calls the library
 _ALIASES = {"sklearn": "sklearn", "scikit_learn": "sklearn", "bs4": "beautifulsoup4"}
 
@@ -89,7 +90,8 @@ def _what_went_wrong(kind: str, details: dict[str, Any]) -> tuple[str, str, str,
     if kind == "critique":
         findings = details["findings"]
         first = findings[0]
-        title = str(first.get("title") or first.get("rule_id") or "critical finding")
+        title = _short(first.get("title") or first.get("rule_id") or "critical finding",
+                       MAX_TITLE_CHARS)
         text = "; ".join(_short(f"{f.get('title', '')}: {f.get('explanation', '')}", 300)
                          for f in findings[:3])
         severity = "critical" if any(f.get("severity") == "critical" for f in findings) \
@@ -100,7 +102,7 @@ def _what_went_wrong(kind: str, details: dict[str, Any]) -> tuple[str, str, str,
     ename = str(error.get("ename") or analysis.get("ename") or "Error")
     evalue = str(error.get("evalue") or analysis.get("evalue") or "")
     first_line = _short(evalue.strip().splitlines()[0] if evalue.strip() else "", 160)
-    title = f"{ename}: {first_line}" if first_line else ename
+    title = _short(f"{ename}: {first_line}" if first_line else ename, MAX_TITLE_CHARS)
     text = first_line or ename
     if analysis.get("line_text"):
         text += f" (at `{_short(analysis['line_text'], 160)}`)"

@@ -22,9 +22,32 @@ META = "nbcritic"  # cell.metadata key this service owns
 MAX_CELL_BUDGET = 20
 
 
+class CellMetadataError(ValueError):
+    """A cell's `metadata.nbcritic` that is not an object (from a PATCH or an import)."""
+
+
 def nbmeta(cell: NotebookNode) -> dict[str, Any]:
     meta = cell.get("metadata", {}).get(META, {})
     return meta if isinstance(meta, dict) else {}
+
+
+def check_own_metadata(metadata: Any, where: str = "metadata") -> None:
+    """Refuse a `nbcritic` key that is not an object before it reaches a notebook."""
+    if isinstance(metadata, dict) and META in metadata and not isinstance(metadata[META], dict):
+        raise CellMetadataError(f"{where}.{META}: must be an object, not "
+                                f"{type(metadata[META]).__name__}")
+
+
+def own_meta(cell: NotebookNode, *, repair: bool = False) -> dict[str, Any]:
+    """The cell's `metadata.nbcritic`, created when absent. One that is not an object is a
+    CellMetadataError, or (`repair`, for results the service must not lose) replaced."""
+    meta = cell.metadata.get(META)
+    if meta is None or (repair and not isinstance(meta, dict)):
+        meta = cell.metadata[META] = NotebookNode()
+    if not isinstance(meta, dict):
+        raise CellMetadataError(f"cell {cell.get('id')}: metadata.{META} must be an object, "
+                                f"not {type(meta).__name__}")
+    return meta
 
 
 def cell_prompt(cell: NotebookNode) -> str | None:
@@ -90,7 +113,7 @@ def accept_findings(cell: NotebookNode, by: str, reason: str = "") -> dict[str, 
               "at": now_iso(), "reason": reason,
               "findings": [f.get("rule_id") for f in
                            (nbmeta(cell).get("critique") or {}).get("findings", [])]}
-    cell.metadata.setdefault(META, {})["override"] = record
+    own_meta(cell)["override"] = record
     return record
 
 
@@ -104,6 +127,21 @@ def clear_if_changed(cell: NotebookNode) -> None:
         record = meta.get(name)
         if isinstance(record, dict) and record.get("fingerprint") != key:
             meta.pop(name)
+
+
+def drop_plan(cell: NotebookNode) -> None:
+    """Forget a cell's plan and the checks it derived (`plan_*`): the prompt changed."""
+    meta = nbmeta(cell)
+    if meta.pop("plan", None) is None:
+        return
+    checks = meta.get("checks")
+    if isinstance(checks, list):
+        kept = [c for c in checks
+                if not (isinstance(c, dict) and str(c.get("name", "")).startswith("plan_"))]
+        if kept:
+            meta["checks"] = kept
+        else:
+            meta.pop("checks", None)
 
 
 def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
@@ -120,7 +158,7 @@ def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
         cell.source = result["code"]  # a prompt cell's generated code
     cell.outputs = [NotebookNode(o) for o in result["outputs"]]
     cell.execution_count = result["execution_count"]
-    meta = cell.metadata.setdefault(META, {})
+    meta = own_meta(cell, repair=True)
     meta.update({
         "status": result["status"],
         "execution_id": result["execution_id"],

@@ -190,3 +190,27 @@ def _execution(row: sqlite3.Row) -> ExecutionRecord:
         created_at=row["created_at"], finished_at=row["finished_at"],
         result=json.loads(row["result"]) if row["result"] else None,
     )
+
+
+def read_events(path: Path, execution_ids: list[str], *,
+                skip_types: tuple[str, ...] = (), drop_outputs: bool = False) -> list[Event]:
+    """Events of these executions, in order, through a connection of its own (safe to call
+    from a worker thread while the service appends). `drop_outputs` leaves the `outputs` of
+    `final` events out (a post-mortem needs statuses and attempts, not megabytes of output)."""
+    if not execution_ids:
+        return []
+    conn = open_sqlite(path)
+    try:
+        data = ("CASE WHEN type = 'final' THEN json_remove(data, '$.outputs') ELSE data END"
+                if drop_outputs else "data")
+        marks = ", ".join("?" * len(execution_ids))
+        query = (f"SELECT seq, execution_id, notebook_id, cell_id, type, {data} AS data, ts "
+                 f"FROM events WHERE execution_id IN ({marks})")
+        params: list[Any] = list(execution_ids)
+        if skip_types:
+            query += f" AND type NOT IN ({', '.join('?' * len(skip_types))})"
+            params.extend(skip_types)
+        rows = conn.execute(query + " ORDER BY seq", params).fetchall()
+        return [_event(row) for row in rows]
+    finally:
+        conn.close()

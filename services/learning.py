@@ -7,6 +7,7 @@ and never changes a cell's result.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from .attempt_lessons import drafts_from_attempts
 from .config import EngineConfig
 from .improvement_queue import ImprovementQueue, requests_from
 from .improvement_sinks import Sink, WebhookSink, deliver
-from .journal import Journal
+from .journal import Journal, read_events
 from .lesson_pruning import LessonPruner, PruneReport, prune
 from .lessons import Lesson, LessonQuery, LessonStore
 from .reflection import REFLECTION_PREFIX, Reflection, lesson_drafts, reflect
@@ -25,6 +26,9 @@ log = logging.getLogger(__name__)
 
 REFLECTION_EVENT = "reflection"
 MAX_EXECUTIONS = 50  # one reflection reads at most this many executions
+# what a post-mortem does not read: the cells' outputs
+OUTPUT_EVENTS = ("stream", "display_data", "execute_result", "error", "clear_output",
+                 "update_display_data", "output_truncated")
 
 
 @dataclass
@@ -55,10 +59,17 @@ class Learning:
         self.queue = ImprovementQueue(path, cooldown_seconds=config.improvement_cooldown)
         self.pruner = pruner
         self.sinks = default_sinks(config) if sinks is None else sinks
+        self._pruning: set[asyncio.Task[Any]] = set()
 
     def close(self) -> None:
         self.lessons.close()
         self.queue.close()
+
+    async def aclose(self) -> None:
+        """Let background pruning finish, then close."""
+        if self._pruning:
+            await asyncio.gather(*self._pruning, return_exceptions=True)
+        self.close()
 
     # -- lessons in, lessons out ---------------------------------------------------------
 
@@ -73,21 +84,46 @@ class Learning:
             log.exception("reading lessons failed")
             return []
 
-    async def record(self, drafts: list[dict[str, Any]]) -> Learned:
-        """Write lesson drafts (near-duplicates merge), then prune what grew over its limit."""
+    async def record(self, drafts: list[dict[str, Any]], *,
+                     prune_later: bool = False) -> Learned:
+        """Write lesson drafts (near-duplicates merge; a draft that fails validation is
+        logged and the others still land), then prune what grew over its limit, never the
+        lessons just written. `prune_later`: prune in the background (a cell's result must
+        not wait for a model choosing what to forget)."""
         learned = Learned()
         for draft in drafts:
-            recorded = self.lessons.record(Lesson.from_dict(draft))
+            try:
+                recorded = self.lessons.record(Lesson.from_dict(draft))
+            except Exception:
+                log.exception("a lesson could not be written: %.200r", draft)
+                continue
             (learned.created if recorded.created else learned.merged).append(recorded.lesson.id)
-        if drafts and self.lessons.over_limit():
-            learned.pruned = _reports(await prune(self.lessons, pruner=self.pruner))
+        if learned.created and self.lessons.over_limit():
+            if prune_later:
+                task = asyncio.create_task(self._prune(learned.created))
+                self._pruning.add(task)
+                task.add_done_callback(self._pruning.discard)
+            else:
+                learned.pruned = await self._prune(learned.created)
         return learned
 
+    async def _prune(self, protect: list[str]) -> list[dict[str, Any]]:
+        try:
+            return _reports(await prune(self.lessons, pruner=self.pruner, protect=protect))
+        except Exception:
+            log.exception("pruning lessons failed")
+            return []
+
     async def import_lessons(self, lessons: list[Lesson]) -> dict[str, Any]:
-        """Import (near-duplicates merge), then prune what grew over its limit."""
-        counts: dict[str, Any] = dict(self.lessons.import_lessons(lessons))
+        """Import (near-duplicates merge; in a worker thread, since every newcomer is
+        compared with the stored lessons of its scope), then prune what grew over its
+        limit, never what was just imported."""
+        before = {x.id for x in self.lessons.all_lessons()}
+        counts: dict[str, Any] = dict(await asyncio.to_thread(self.lessons.import_lessons,
+                                                              lessons))
         if self.lessons.over_limit():
-            counts["pruned"] = _reports(await prune(self.lessons, pruner=self.pruner))
+            fresh = [x.id for x in self.lessons.all_lessons() if x.id not in before]
+            counts["pruned"] = await self._prune(fresh)
         return counts
 
     async def learn_from_cell(self, attempts: list[dict[str, Any]],
@@ -100,45 +136,60 @@ class Learning:
         drafts = drafts_from_attempts(attempts, escalation=escalation, notebook_id=notebook_id,
                                       cell_id=cell_id, execution_id=execution_id,
                                       prior_code=prior_code, namespace=namespace)
-        return await self.record(drafts)
+        return await self.record(drafts, prune_later=True)
 
     # -- reflection ------------------------------------------------------------------------
 
+    @staticmethod
+    def reflected(journal: Journal, notebook_id: str) -> set[str]:
+        """Executions a journaled reflection of this notebook already covered."""
+        events = journal.notebook_events(notebook_id, types=(REFLECTION_EVENT,), limit=10**6)
+        return {i for e in events for i in e.data.get("execution_ids", [])}
+
     def executions_to_reflect(self, journal: Journal, notebook_id: str) -> list[str]:
-        """The notebook's finished executions since its last reflection (at least the latest
-        one), oldest first."""
-        last = journal.notebook_events(notebook_id, types=(REFLECTION_EVENT,), limit=10**6)
-        since = last[-1].ts if last else 0.0
+        """The notebook's finished executions no reflection covered yet (the latest
+        MAX_EXECUTIONS), oldest first."""
+        done = self.reflected(journal, notebook_id)
         records = [r for r in journal.executions(notebook_id, limit=MAX_EXECUTIONS)
-                   if r.finished_at is not None and not r.id.startswith(REFLECTION_PREFIX)]
-        fresh = [r for r in records if r.created_at > since] or records[:1]
-        return [r.id for r in reversed(fresh)]
+                   if r.finished_at is not None and not r.id.startswith(REFLECTION_PREFIX)
+                   and r.id not in done]
+        return [r.id for r in reversed(records)]
 
     async def reflect(self, journal: Journal, notebook_id: str,
                       execution_ids: list[str] | None = None, *, record_clean: bool = False
                       ) -> dict[str, Any]:
         """Analyse the journal of some executions; update lessons and queue improvement
         requests from what recurs. A clean run changes nothing (and is not journaled unless
-        `record_clean`)."""
+        `record_clean`). Each execution counts once: executions an earlier reflection
+        covered are analysed when named, but then change nothing."""
         ids = execution_ids if execution_ids is not None else \
             self.executions_to_reflect(journal, notebook_id)
-        events = [e for execution_id in ids for e in journal.events(execution_id, limit=10**6)]
-        reflection: Reflection = reflect(notebook_id, events,
-                                         slow_cell_ms=self.config.slow_cell_seconds * 1000)
-        reflection.execution_ids = list(ids)
+        again = sorted(set(ids) & self.reflected(journal, notebook_id))
+        journal.commit()  # the worker thread reads through its own connection
+        reflection: Reflection = await asyncio.to_thread(self._reflect, journal, notebook_id,
+                                                         list(ids))
         learned, improvements = Learned(), []
-        if not reflection.clean:
+        if not reflection.clean and not again:
             if self.config.lessons_enabled:
                 learned = await self.record(lesson_drafts(reflection))
             if self.config.improvements_enabled:
                 improvements = await self._improve(reflection)
         data = {**reflection.to_dict(), "clean": reflection.clean,
                 "lessons": learned.to_dict(), "improvements": improvements}
-        if not reflection.clean or record_clean:
+        if again:
+            data["already_reflected"] = again
+        if ids and not again and (not reflection.clean or record_clean):
             record_id = f"{REFLECTION_PREFIX}{uuid.uuid4().hex}"
             event = journal.append(record_id, notebook_id, None, REFLECTION_EVENT, data)
             data["id"], data["seq"] = record_id, event.seq
         return data
+
+    def _reflect(self, journal: Journal, notebook_id: str, ids: list[str]) -> Reflection:
+        events = read_events(journal.path, ids, skip_types=OUTPUT_EVENTS, drop_outputs=True)
+        reflection = reflect(notebook_id, events,
+                             slow_cell_ms=self.config.slow_cell_seconds * 1000)
+        reflection.execution_ids = ids
+        return reflection
 
     async def _improve(self, reflection: Reflection) -> list[dict[str, Any]]:
         out = []

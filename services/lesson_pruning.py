@@ -10,6 +10,7 @@ heuristic `oldest_least_encountered`. Never more than the excess is removed.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
@@ -50,13 +51,19 @@ class PruneReport:
                 "note": self.note}
 
 
-async def prune(store: LessonStore, *, pruner: LessonPruner | None = None) -> list[PruneReport]:
+async def prune(store: LessonStore, *, pruner: LessonPruner | None = None,
+                protect: Iterable[str] = ()) -> list[PruneReport]:
     """Bring every category back to the store's limit. A pruner that raises, or names
     unknown, repeated or too few ids, is completed by the heuristic (said in `note`); extra
-    ids beyond the excess are ignored."""
+    ids beyond the excess are ignored. `protect`: ids never removed (the lessons just
+    written: else a category full of lessons seen twice would drop every newcomer at once)."""
     reports: list[PruneReport] = []
+    kept = set(protect)
     for category, excess in store.over_limit().items():
-        lessons = store.all_lessons(category)
+        lessons = [x for x in store.all_lessons(category) if x.id not in kept]
+        excess = min(excess, len(lessons))
+        if excess <= 0:
+            continue
         chosen, by, note = await _choose(category, lessons, excess, pruner)
         store.remove(chosen)
         reports.append(PruneReport(category.value, chosen, by, note))

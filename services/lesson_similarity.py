@@ -24,6 +24,7 @@ one mistake can be fixed in many ways (the merge keeps the newest fix).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
@@ -37,6 +38,10 @@ THRESHOLD = 0.82
 MIN_CONTAINED_WORD = 4  # shorter words match only when equal ("fit" is not in "fitness")
 TITLE_WEIGHT = 0.4
 DESCRIPTION_WEIGHT = 0.6
+# each text score is at most its character score, so a pair reaching THRESHOLD needs at
+# least these character scores: a C-speed cutoff rejects most pairs before the word score
+MIN_DESCRIPTION_CHARS = 100 * (THRESHOLD - TITLE_WEIGHT) / DESCRIPTION_WEIGHT
+MIN_TITLE_CHARS = 100 * (THRESHOLD - DESCRIPTION_WEIGHT) / TITLE_WEIGHT
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 _NUMBER = re.compile(
@@ -66,6 +71,7 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=8192)  # a store compares each stored lesson with every newcomer
 def normalise(text: str, columns: frozenset[str] = frozenset()) -> str:
     """The content words, lower case: quoted literals and the given column names become `q`,
     numbers `n`; stop words dropped, inflections stripped."""
@@ -123,6 +129,18 @@ def same_scope(a: Lesson, b: Lesson) -> bool:
     return True
 
 
+def _could_reach_threshold(a: Lesson, b: Lesson) -> bool:
+    columns = frozenset(a.scope.columns) | frozenset(b.scope.columns)
+    for x, y, cutoff in ((a.what_went_wrong, b.what_went_wrong, MIN_DESCRIPTION_CHARS),
+                         (a.title, b.title, MIN_TITLE_CHARS)):
+        left, right = normalise(x, columns), normalise(y, columns)
+        if (left or right) and not fuzz.token_sort_ratio(left, right, processor=None,
+                                                         score_cutoff=cutoff):
+            return False
+    return True
+
+
 def is_duplicate(a: Lesson, b: Lesson) -> bool:
     """Would the store merge them: same category, same scope, similarity >= THRESHOLD."""
-    return a.category == b.category and same_scope(a, b) and similarity(a, b) >= THRESHOLD
+    return (a.category == b.category and same_scope(a, b) and _could_reach_threshold(a, b)
+            and similarity(a, b) >= THRESHOLD)

@@ -29,7 +29,7 @@ from typing import Any
 
 from critics.findings import Severity
 
-from .database import open_sqlite
+from .database import immediate, open_sqlite
 from .lesson_similarity import is_duplicate, similarity
 
 
@@ -45,6 +45,7 @@ SEVERITIES = ("info", "low", "medium", "high", "critical")
 TITLE_MAX_CHARS = 300
 TEXT_MAX_CHARS = 20_000  # what went wrong / what fixed it (a diff can be long, not unbounded)
 PROMPT_LINE_MAX_CHARS = 300
+MAX_TIMES = 10**9  # times_encountered: bounded (SQLite INTEGER), merges saturate
 PROMPT_TITLE_MAX_CHARS = 100
 MAX_TIMESTAMP = 253_402_300_799.0  # 9999-12-31T23:59:59Z: what datetime (and Markdown) can show
 
@@ -247,8 +248,9 @@ class Lesson:
         if not isinstance(self.id, str) or (self.id and not _ID.fullmatch(self.id)):
             raise LessonError("id", "must be letters, digits, '-' or '_' (at most 64)")
         count = self.times_encountered
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise LessonError("times_encountered", f"must be an integer >= 1 (got {count!r})")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TIMES:
+            raise LessonError("times_encountered",
+                              f"must be an integer from 1 to {MAX_TIMES} (got {count!r})")
         self.created_at = _timestamp(self.created_at, "created_at")
         self.last_seen = _timestamp(self.last_seen, "last_seen")
         if self.created_at and self.last_seen and self.last_seen < self.created_at:
@@ -409,7 +411,7 @@ def merge_lessons(existing: Lesson, incoming: Lesson) -> Lesson:
     if existing.id and existing.id == incoming.id:
         times = max(existing.times_encountered, incoming.times_encountered)
     else:
-        times = existing.times_encountered + incoming.times_encountered
+        times = min(MAX_TIMES, existing.times_encountered + incoming.times_encountered)
     fixed = existing.what_fixed_it
     if incoming.what_fixed_it and (not fixed or incoming.last_seen >= existing.last_seen):
         fixed = incoming.what_fixed_it
@@ -522,7 +524,9 @@ class LessonStore:
         return result
 
     def _record(self, incoming: Lesson) -> Recorded:
-        with self._lock:
+        # one write transaction: a CLI and a service sharing the file cannot interleave
+        # between the duplicate search and the write
+        with self._lock, immediate(self._conn):
             rows = self._conn.execute(
                 "SELECT * FROM lessons WHERE category = ? AND scope_key = ?",
                 (incoming.category.value, _scope_key(incoming.scope)),
@@ -548,7 +552,7 @@ class LessonStore:
                 raise LessonError(key, "not editable")
             if key not in EDITABLE_FIELDS:
                 raise LessonError(str(key), "unknown field")
-        with self._lock:
+        with self._lock, immediate(self._conn):
             current = self._get(lesson_id)
             data = current.to_dict()
             for key, value in changes.items():

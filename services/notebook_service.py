@@ -28,8 +28,11 @@ from .cell_metadata import (
     apply_result,
     cell_int,
     cell_prompt,
+    check_own_metadata,
     clear_if_changed,
+    drop_plan,
     now_iso,
+    own_meta,
     standing_override,
     tags,
 )
@@ -77,7 +80,14 @@ from .notebook_store import (
 )
 from .outputs import OutputCollector
 from .scientific_validity import blocking_findings, jupyter_error, validity_error
-from .self_checks import SelfCheck, cell_checks, check_findings, execute_checks, parse_checks
+from .self_checks import (
+    SelfCheck,
+    cell_checks,
+    check_findings,
+    execute_checks,
+    parse_checks,
+    unevaluated,
+)
 from .status import CellStatus, ExecutionState
 
 log = logging.getLogger(__name__)
@@ -174,7 +184,7 @@ class NotebookService:
         await self.store.flush_all()
         await self.pool.close()
         self.journal.close()
-        self.learning.close()
+        await self.learning.aclose()
         self._started = False
 
     def _recover_unfinished(self) -> None:
@@ -217,12 +227,13 @@ class NotebookService:
     async def add_cell(self, notebook_id: str, *, source: str = "", prompt: str | None = None,
                        cell_type: str = "code", position: int | None = None,
                        metadata: dict[str, Any] | None = None) -> NotebookNode:
+        check_own_metadata(metadata)
         maker = {"code": new_code_cell, "markdown": new_markdown_cell, "raw": new_raw_cell}
         cell = maker[cell_type](source=source)
         if metadata:
             cell.metadata.update(metadata)
         if prompt is not None:
-            cell.metadata.setdefault(META, {})["prompt"] = prompt
+            own_meta(cell)["prompt"] = prompt
 
         def change(nb: NotebookNode) -> NotebookNode:
             index = len(nb.cells) if position is None else max(0, min(position, len(nb.cells)))
@@ -237,8 +248,11 @@ class NotebookService:
     async def update_cell(self, notebook_id: str, cell_id: str, *, source: str | None = None,
                           prompt: str | None = None,
                           metadata: dict[str, Any] | None = None) -> NotebookNode:
+        check_own_metadata(metadata)
+
         def change(nb: NotebookNode) -> NotebookNode:
             _, cell = find_cell(nb, cell_id)
+            old_prompt = cell_prompt(cell)
             if metadata is not None:
                 keep = cell.metadata.get(META)
                 cell.metadata = NotebookNode(metadata)
@@ -247,7 +261,9 @@ class NotebookService:
             if source is not None:
                 cell.source = source
             if prompt is not None:
-                cell.metadata.setdefault(META, {})["prompt"] = prompt
+                own_meta(cell)["prompt"] = prompt
+            if cell_prompt(cell) != old_prompt:
+                drop_plan(cell)  # a plan (and its checks) belongs to the prompt it planned
             clear_if_changed(cell)  # new code or prompt: an override no longer applies
             return cell
 
@@ -315,6 +331,9 @@ class NotebookService:
         Bad requests fail here, before anything is queued.
         """
         nb = self.store.peek(notebook_id)
+        if options is not None and options.plan and self.planner is None:
+            raise CellNotExecutable("a plan was asked for, but no planner is configured "
+                                    "(set ANTHROPIC_API_KEY)")
         if cell_ids is None:
             kind, targets = "run_all", [c.id for c in nb.cells if c.cell_type == "code"]
         else:
@@ -508,10 +527,20 @@ class NotebookService:
             else:
                 critique = {**Critique(skipped=True).to_dict(),
                             "reason": self._skip_reason(cell, options)}
+            lost = False
             if checks or check_error:
-                await self._self_check(execution_id, notebook_id, session, checks,
-                                       check_error, critique)
+                lost = await self._self_check(execution_id, notebook_id, session, checks,
+                                              check_error, critique)
             blocking = blocking_findings(critique, self.config.critic_min_confidence)
+            if lost:
+                # a check hung the kernel, which was replaced: the variables are gone, so
+                # the cell cannot be judged nor retried in place (final, like a timeout)
+                status, blocking = CellStatus.TIMEOUT, []
+                error = {"ename": "CellTimeoutError", "evalue": (
+                    f"a self-check did not finish within {self.config.introspection_timeout:g}"
+                    " s and the kernel was replaced; the cell's variables are gone"),
+                    "traceback": []}
+                collector.add_error(error)
             if blocking and override is not None:
                 # 6'. the user's override: the critique is kept, marked, and journaled
                 applied = {**override.to_dict(), "attempt": number,
@@ -640,24 +669,31 @@ class NotebookService:
 
     async def _self_check(self, execution_id: str, notebook_id: str, session: KernelSession,
                           checks: list[SelfCheck], error: str | None,
-                          critique: dict[str, Any]) -> None:
+                          critique: dict[str, Any]) -> bool:
         """Run the checks in the kernel; failed ones join the critique as findings (critical
-        by default, so they block and drive a retry like the critic's own)."""
+        by default, so they block and drive a retry like the critic's own); checks with no
+        verdict (out of time) are critic errors. True when a check cost the kernel."""
+        errors = critique.setdefault("errors", [])
         if error:
-            critique.setdefault("errors", []).append(
-                {"rule_id": "self_check", "error": f"invalid checks in cell metadata: {error}"})
+            errors.append({"rule_id": "self_check",
+                           "error": f"invalid checks in cell metadata: {error}"})
         if not checks:
-            return
+            return False
         results, raw = await execute_checks(session, checks,
                                             timeout=self.config.introspection_timeout,
                                             interrupt_grace=self.config.interrupt_grace)
-        if raw is not None and (raw.dead or raw.kernel_unusable):  # a check hung the kernel
+        lost = raw is not None and (raw.dead or raw.kernel_unusable)
+        if lost:
+            assert raw is not None
             await self._replace_kernel(notebook_id, session, execution_id,
                                        CellStatus.DEAD_KERNEL if raw.dead else CellStatus.TIMEOUT)
         critique.setdefault("findings", []).extend(
             f.to_dict() for f in check_findings(checks, results))
+        errors.extend({"rule_id": "self_check", "error": reason}
+                      for reason in unevaluated(checks, results))
         critique["checks"] = [{"name": r.name, "passed": r.passed, "detail": r.detail,
-                               "error": r.error} for r in results]
+                               "error": r.error, "evaluated": r.evaluated} for r in results]
+        return lost
 
     def _planning(self, cell: NotebookNode, options: ExecuteOptions) -> bool:
         if self.planner is None:
@@ -745,7 +781,7 @@ class NotebookService:
 
         def change(nb: NotebookNode) -> list[dict[str, Any]]:
             _, cell = find_cell(nb, cell_id)
-            meta = cell.metadata.setdefault(META, {})
+            meta = own_meta(cell)
             if checks:
                 meta["checks"] = checks
             else:

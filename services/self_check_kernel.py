@@ -47,9 +47,9 @@ def evaluate(ns: dict[str, Any], checks: list[dict[str, Any]] | str,
         for spec in checks:
             name = str(spec.get("name", "?"))
             if (time.perf_counter() - t0) * 1000 > budget_ms:
-                results.append(_result(name, False, error=(
+                results.append({**_result(name, False, error=(
                     f"not evaluated: the self-checks' time budget ({budget_ms:g} ms) was "
-                    "spent on the checks before it")))
+                    "spent on the checks before it")), "evaluated": False})
                 continue
             started = time.perf_counter()
             try:

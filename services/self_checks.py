@@ -249,9 +249,13 @@ def _number(value: Any, field: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise CheckSpecError(field, f"must be a number, not {value!r}")
-    if math.isnan(value):
-        raise CheckSpecError(field, "must be a number, not NaN")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        raise CheckSpecError(field, "must be a finite number (this one is too large)") from None
+    if not math.isfinite(number):
+        raise CheckSpecError(field, f"must be a finite number, not {value!r}")
+    return number
 
 
 def _severity(value: Any, field: str) -> str:
@@ -312,16 +316,21 @@ class CheckResult:
     value: Any = None
     error: str | None = None  # the check itself raised (or could not run): passed is False
     elapsed_ms: float = 0.0
+    # False: no verdict (out of time, the kernel hung or died): not evidence against the
+    # result, so it is reported as a critic error rather than a blocking finding
+    evaluated: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "passed": self.passed, "detail": self.detail,
-                "value": self.value, "error": self.error, "elapsed_ms": self.elapsed_ms}
+                "value": self.value, "error": self.error, "elapsed_ms": self.elapsed_ms,
+                "evaluated": self.evaluated}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CheckResult:
         return cls(name=str(data.get("name", "?")), passed=data.get("passed") is True,
                    detail=str(data.get("detail") or ""), value=data.get("value"),
-                   error=data.get("error"), elapsed_ms=float(data.get("elapsed_ms") or 0.0))
+                   error=data.get("error"), elapsed_ms=float(data.get("elapsed_ms") or 0.0),
+                   evaluated=data.get("evaluated", True) is not False)
 
 
 _SOURCE = inspect.getsource(self_check_kernel)
@@ -366,7 +375,8 @@ def parse_results(reply: dict[str, Any] | None, checks: list[SelfCheck]) -> list
 
 
 def failed_all(checks: list[SelfCheck], reason: str) -> list[CheckResult]:
-    return [CheckResult(c.name, False, detail=reason, error=reason) for c in checks]
+    return [CheckResult(c.name, False, detail=reason, error=reason, evaluated=False)
+            for c in checks]
 
 
 async def run_checks(session: KernelSession, checks: list[SelfCheck], *, timeout: float,
@@ -427,14 +437,27 @@ _ERROR_SUGGESTION = ("The check could not be evaluated: make sure the names it u
                      "after the cell runs and have the expected type, or correct the check.")
 
 
+def unevaluated(checks: list[SelfCheck], results: list[CheckResult]) -> list[str]:
+    """Why each check without a verdict has none (for the critique's errors)."""
+    by_name = {r.name: r for r in results}
+    reasons = []
+    for check in checks:
+        result = by_name.get(check.name)
+        if result is None:
+            reasons.append(f"self-check {check.name}: no result")
+        elif not result.evaluated:
+            reasons.append(f"self-check {check.name}: {result.error or result.detail}")
+    return reasons
+
+
 def check_findings(checks: list[SelfCheck], results: list[CheckResult]) -> list[Finding]:
-    """One critical (by default) Finding per failed check; a check without a result fails."""
+    """One critical (by default) Finding per failed check. A check with no verdict (out of
+    time, kernel lost, no result) is no finding: `unevaluated` reports it."""
     by_name = {r.name: r for r in results}
     findings: list[Finding] = []
     for check in checks:
-        result = by_name.get(check.name) or CheckResult(
-            check.name, False, error="the check was not evaluated")
-        if result.passed:
+        result = by_name.get(check.name)
+        if result is None or result.passed or not result.evaluated:
             continue
         findings.append(_finding(check, result))
     return findings

@@ -148,7 +148,10 @@ def test_reflect_on_a_served_notebook(tmp_path: Path,
     reflection = json.loads(out)
     assert code == 0 and reflection["patterns"][0]["key"] == "repeated_error:ValueError"
     code, out, _ = _cli(capsys, "reflect", "survey", *data)
-    assert code == 0 and "ValueError" in out
+    assert code == 0 and "(0 executions): clean" in out  # each execution counts once
+    (execution,) = reflection["execution_ids"]
+    code, out, _ = _cli(capsys, "reflect", "survey", "--execution", execution, *data)
+    assert code == 0 and "ValueError" in out and "already reflected" in out
     code, _, err = _cli(capsys, "reflect", "survey", "--execution", "nope", *data)
     assert code == 2 and "nope" in err
     code, _, err = _cli(capsys, "reflect", "other", *data)

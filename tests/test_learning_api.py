@@ -217,3 +217,25 @@ def test_reflection_improvements_and_github_sink(client: httpx.Client,
                           json={"execution_ids": ["no-such"]})
     assert unknown.status_code == 404 and unknown.json()["code"] == "execution_not_found"
     assert client.post("/api/notebooks/missing/reflection").status_code == 404
+
+
+def test_bad_learning_inputs_are_4xx_naming_the_field(client: httpx.Client) -> None:
+    nb, (cell,) = new_notebook(client, "x = 1")
+    base = f"/api/notebooks/{nb}/cells/{cell}"
+    huge = client.put(f"{base}/checks", json={"checks": [
+        {"type": "in_range", "target": "x", "min": 10**400}]})
+    assert huge.status_code == 422 and "checks[0].min" in huge.json()["detail"]
+    run_all = client.post(f"/api/notebooks/{nb}/run", json={"checks": ["x > 0"]})
+    assert run_all.status_code == 422 and "checks" in run_all.json()["detail"]
+    plan = client.post(f"{base}/execute", json={"plan": True})
+    assert plan.status_code == 409 and "planner" in plan.json()["detail"]
+    not_object = client.patch(base, json={"metadata": {"nbcritic": "oops"}})
+    assert not_object.status_code == 422 and "metadata.nbcritic" in not_object.json()["detail"]
+    deep = client.post("/api/lessons/import", content=b"[" * 100_000 + b"]" * 100_000,
+                       headers={"content-type": "application/json"})
+    assert deep.status_code == 422
+    too_many = client.post("/api/lessons/import", json={
+        "format": "nbcritic-lessons", "version": 1, "lessons": [
+            {"title": "t", "what_went_wrong": "w", "category": "tip"}] * 5001})
+    assert too_many.status_code == 422 and "lessons" in too_many.json()["detail"]
+    assert client.get(f"{base}/checks").status_code == 200  # the cell is intact

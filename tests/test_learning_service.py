@@ -169,9 +169,9 @@ async def test_a_failed_self_check_blocks_and_drives_a_retry(svc: NotebookServic
     assert "self_check.no_missing_clean" in gen.calls[0].feedback
     assert second["status"] == "ok" and result.status.value == "ok"
     assert result.critique is not None
-    assert result.critique["checks"] == [
-        {"name": "no_missing_clean", "passed": True, "detail": result.critique["checks"][0][
-            "detail"], "error": None}]
+    (check,) = result.critique["checks"]
+    assert check["name"] == "no_missing_clean" and check["passed"] is True
+    assert check["evaluated"] is True and check["error"] is None
 
 
 async def test_self_checks_run_with_the_critic_off_and_from_the_request(
@@ -242,6 +242,10 @@ async def test_a_plan_is_stored_and_its_criteria_checked(tmp_path: Path) -> None
         assert result.tokens is not None and result.tokens["total"] >= 70
         plans = svc.journal.notebook_events(nb, types=("plan",))
         assert plans and "total sales per region" in plans[0].data["text"]
+        # a new prompt: the old plan and the checks it derived go
+        await svc.update_cell(nb, cell, prompt="mean sales per region")
+        meta = svc.get_cell(nb, cell).metadata["nbcritic"]
+        assert "plan" not in meta and "checks" not in meta
     finally:
         await svc.stop()
 
@@ -354,11 +358,22 @@ async def test_reflection_on_demand_and_unknown_execution(tmp_path: Path) -> Non
         assert data["metrics"]["attempts"] == 2
         assert [p["key"] for p in data["patterns"]] == ["repeated_error:ZeroDivisionError"]
         assert svc.reflections(nb)[0]["id"] == data["id"]
-        # the reflection's own record is never reflected on: a second reflection finds no
-        # new execution and re-reads the latest one only
+        lesson_counts = {x.id: x.times_encountered for x in svc.learning.lessons.list()}
+        # each execution counts once: nothing new -> a clean reflection that changes nothing
+        # (and the reflection's own record is never reflected on)
         again = await svc.reflect(nb)
-        assert len(again["execution_ids"]) == 1
-        assert all(not e.startswith("reflection-") for e in again["execution_ids"])
+        assert again["execution_ids"] == [] and again["clean"] and "id" not in again
+        # named again explicitly: analysed, but lessons and requests stay as they were
+        named = await svc.reflect(nb, data["execution_ids"])
+        assert named["already_reflected"] == sorted(data["execution_ids"])
+        assert named["patterns"] and named["lessons"]["merged"] == []
+        assert {x.id: x.times_encountered for x in svc.learning.lessons.list()} == lesson_counts
+        assert len(svc.reflections(nb)) == 1
+        # a new execution is reflected on its own
+        await svc.execute_cell(nb, cells[0])
+        fresh = await svc.reflect(nb)
+        assert len(fresh["execution_ids"]) == 1 and fresh["execution_ids"][0] not in data[
+            "execution_ids"]
         from services.notebook_service import ExecutionNotFound
         with pytest.raises(ExecutionNotFound):
             await svc.reflect(nb, ["no-such-execution"])
@@ -392,5 +407,52 @@ async def test_a_failing_sink_keeps_the_request_and_switching_off_files_none(
         assert not reflection["clean"] and reflection["improvements"] == []
         assert svc.learning.queue.list() == []
         assert sum(svc.learning.lessons.counts().values()) == 1  # lessons still learned
+    finally:
+        await svc.stop()
+
+
+async def test_a_check_that_hangs_the_kernel_ends_the_cell_as_a_timeout(tmp_path: Path) -> None:
+    gen = ScriptedGenerator(["never = 'used'"])
+    svc = await _service(tmp_path, gen, introspection_timeout=1.0, interrupt_grace=1.0)
+    try:
+        nb, (cell,) = await _notebook(svc, """
+            import time
+            def stubborn():
+                while True:
+                    try:
+                        time.sleep(10)
+                    except KeyboardInterrupt:
+                        pass
+            """)
+        result = await svc.execute_cell(nb, cell, ExecuteOptions(
+            checks=tuple(parse_checks(["stubborn()"]))))
+        assert result.status.value == "timeout" and len(result.attempts) == 1
+        assert "self-check did not finish" in result.error["evalue"]
+        assert gen.calls == []  # no retry on a kernel whose variables are gone
+        replaced = svc.journal.notebook_events(nb, types=("kernel",))
+        assert any(e.data.get("event") == "replaced" for e in replaced)
+        after = await svc.execute_cell(nb, cell)  # a fresh kernel takes the next run
+        assert after.status.value == "ok"
+    finally:
+        await svc.stop()
+
+
+async def test_pruning_never_drops_the_lesson_just_learned(tmp_path: Path) -> None:
+    svc = await _service(tmp_path, None, lessons_max_per_category=2)
+    try:
+        store = svc.learning.lessons
+        old = [Lesson(title=f"Old tip number {word}", category=Category.TIP,
+                      what_went_wrong=f"something about {word} went wrong",
+                      scope=Scope(libraries=[word]), times_encountered=3)
+               for word in ("alpha", "beta")]
+        store.import_lessons(old)
+        learned = await svc.learning.record([{
+            "title": "A brand new tip", "category": "tip",
+            "what_went_wrong": "the new mistake", "scope": {"libraries": ["gamma"]}}])
+        (new_id,) = learned.created
+        assert store.get(new_id).title == "A brand new tip"
+        assert learned.pruned and learned.pruned[0]["removed"] and \
+            new_id not in learned.pruned[0]["removed"]
+        assert store.counts()["tip"] == 2
     finally:
         await svc.stop()

@@ -31,6 +31,7 @@ from services.self_checks import (
     parse_checks,
     parse_results,
     run_checks,
+    unevaluated,
     user_expression,
 )
 
@@ -211,6 +212,7 @@ def test_checks_left_after_the_budget_fail_as_not_evaluated(kernel: Kernel) -> N
                                 budget_ms=100)
     assert slow.passed
     assert not later.passed and "not evaluated" in (later.error or "")
+    assert not later.evaluated and slow.evaluated
 
 
 def test_checks_leave_the_namespace_history_and_outputs_untouched(kernel: Kernel) -> None:
@@ -317,7 +319,7 @@ def test_a_result_missing_from_the_reply_fails_that_check() -> None:
      "checks[1].min: must be a number, not '0'"),
     ([{"type": "in_range", "target": "x", "max": True}], "checks[0].max: must be a number"),
     ([{"type": "in_range", "target": "x", "min": float("nan")}], "checks[0].min: must be a "
-                                                                 "number, not NaN"),
+                                                                 "finite number, not nan"),
     ([{"type": "in_range", "target": "x"}], "checks[0].min: in_range needs min, max or both"),
     ([{"type": "in_range", "target": "x", "min": 2, "max": 1}], "checks[0].min: greater than"),
     ([{"type": "column_exists", "target": "df"}], "checks[0].columns: required"),
@@ -426,10 +428,20 @@ def test_failed_checks_become_blocking_findings() -> None:
     assert expression.to_dict()["severity"] == "medium"
 
 
-def test_a_check_without_a_result_is_a_finding() -> None:
-    checks = parse_checks(["x > 1"])
-    [finding] = check_findings(checks, [])
-    assert "not evaluated" in finding.explanation
+def test_a_check_without_a_verdict_is_reported_not_a_finding() -> None:
+    checks = parse_checks(["x > 1", "y > 1"])
+    results = [CheckResult(checks[1].name, False, error="not evaluated: out of time",
+                           evaluated=False)]
+    assert check_findings(checks, results) == []
+    assert unevaluated(checks, results) == [
+        f"self-check {checks[0].name}: no result",
+        f"self-check {checks[1].name}: not evaluated: out of time"]
+
+
+def test_bounds_must_be_finite() -> None:
+    for bad in (10**400, float("inf"), 1e999):
+        with pytest.raises(CheckSpecError, match=r"^checks\[0\]\.max: must be a finite number"):
+            parse_checks([{"type": "in_range", "target": "x", "max": bad}])
 
 
 # -- in process (the magics' local mode) -------------------------------------------------------

@@ -16,6 +16,7 @@ from services.lessons import Category, Lesson, LessonQuery
 router = APIRouter(prefix="/api", tags=["learning"])
 
 MARKDOWN_TYPES = ("text/markdown", "text/plain", "text/x-markdown")
+MAX_IMPORT = 5000  # each newcomer is compared with the stored lessons of its scope
 
 
 @router.get("/lessons")
@@ -90,10 +91,15 @@ async def import_lessons(request: Request, service: Service) -> dict[str, Any]:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ApiError(422, f"body: invalid JSON ({exc})", "validation_error") from None
+        except RecursionError:
+            raise ApiError(422, "body: JSON nested too deeply", "validation_error") from None
         lessons = from_json(data)
     else:
         raise ApiError(415, f"content-type {kind}: send application/json or text/markdown",
                        "unsupported_media_type")
+    if len(lessons) > MAX_IMPORT:
+        raise ApiError(422, f"lessons: at most {MAX_IMPORT} per import (got {len(lessons)}); "
+                       "split the file", "validation_error")
     counts = await service.learning.import_lessons(lessons)
     return {**counts, "counts": service.learning.lessons.counts()}
 
