@@ -70,6 +70,9 @@ TESTS: dict[str, StatTest] = {
     "statsmodels.stats.proportion.proportions_ztest": StatTest(
         "proportion", True, (0, 1, "count", "nobs")),  # counts and trials: their sizes
     "statsmodels.stats.proportion.proportions_chisquare": StatTest("proportion", False, ()),
+    # an interval, not a test: listed so the kernel reads its counts (Wald with few events)
+    "statsmodels.stats.proportion.proportion_confint": StatTest(
+        "interval", True, (0, 1, "count", "nobs")),
     "statsmodels.stats.contingency_tables.mcnemar": StatTest("contingency", False, ()),
     "statsmodels.stats.multicomp.pairwise_tukeyhsd": StatTest("posthoc", True, (0, "endog")),
     # pingouin (data-frame tests carry no sample arguments)
@@ -92,6 +95,8 @@ TESTS: dict[str, StatTest] = {
 
 # Kinds that check a test's assumptions rather than test a hypothesis of the analysis.
 ASSUMPTION_KINDS = frozenset({"normality", "variance"})
+# Kinds that are not hypothesis tests of the analysis at all (confidence intervals).
+NOT_A_TEST_KINDS = ASSUMPTION_KINDS | {"interval"}
 
 # Module paths under which the same functions are commonly reached.
 _ALIASES = {

@@ -883,3 +883,143 @@ def test_calibrator_fitted_on_a_validation_split_is_quiet():
         p_test = iso.predict(forest.predict_proba(X_test)[:, 1])
         print("Brier on test:", brier_score_loss(y_test, p_test))
     """))
+
+
+# -- coefficients solved on the test rows, then scored there (holdout4 round) ------------------
+
+COEF = "circular_validation.coefficients_fit_on_test"
+DECAY = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+from scipy.optimize import curve_fit
+from sklearn.metrics import mean_squared_error, r2_score
+rng = np.random.default_rng(17)
+t = np.linspace(0, 10, 120)
+signal = 3 * np.exp(-0.3 * t) + rng.normal(0, 0.2, 120)
+t_train, y_train = t[:60], signal[:60]
+t_val, y_val = t[60:90], signal[60:90]
+t_test, y_test = t[90:], signal[90:]
+def decay(x, a, k):
+    return a * np.exp(-k * x)
+"""
+
+
+def test_polyfit_on_the_test_points_then_mse_there_is_critical() -> None:
+    f = one(run("""
+coefs = np.polyfit(t_test, y_test, 5)
+pred = np.polyval(coefs, t_test)
+print("test MSE:", mean_squared_error(y_test, pred))
+""", DECAY), COEF)
+    assert f.severity == "critical" and f.confidence >= 0.8
+
+
+def test_curve_fit_on_the_holdout_then_scored_there_is_flagged() -> None:
+    f = one(run("""
+popt, _ = curve_fit(decay, t_test, y_test, p0=(1, 0.1))
+rmse = np.sqrt(np.mean((y_test - decay(t_test, *popt)) ** 2))
+r2 = r2_score(y_test, decay(t_test, *popt))
+print(f"held-out R2 = {r2:.3f}, RMSE = {rmse:.3f}")
+""", DECAY), COEF)
+    assert f.severity == "critical"
+
+
+def test_statsmodels_ols_fitted_on_test_rows_then_r2_there_is_flagged() -> None:
+    one(run("""
+X_test = sm.add_constant(np.column_stack([t_test, t_test ** 2]))
+res = sm.OLS(y_test, X_test).fit()
+print("test R2", r2_score(y_test, res.predict(X_test)))
+""", DECAY), COEF)
+
+
+def test_fit_on_train_or_validation_and_a_calibration_slope_stay_quiet() -> None:
+    found = run("""
+coefs = np.polyfit(t_train, y_train, 3)
+print("test MSE:", mean_squared_error(y_test, np.polyval(coefs, t_test)))
+""", DECAY)
+    assert not [f for f in found if f.rule_id == COEF]
+    found = run("""
+popt, _ = curve_fit(decay, t_val, y_val, p0=(1, 0.1))
+print("test MSE:", mean_squared_error(y_test, decay(t_test, *popt)))
+""", DECAY)
+    assert not [f for f in found if f.rule_id == COEF]
+    found = run("""
+coefs = np.polyfit(t_train, y_train, 3)
+pred_test = np.polyval(coefs, t_test)
+slope, intercept = np.polyfit(pred_test, y_test, 1)
+print(f"calibration slope on the test set: {slope:.2f}")
+""", DECAY)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == COEF]
+
+
+# -- picked by its association, then tested on the same rows ------------------------------------
+
+DIP = "circular_validation.selection_then_test_same_data"
+OMICS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.api as sm
+rng = np.random.default_rng(41)
+n = 80
+expr = pd.DataFrame(rng.normal(size=(n, 300)), columns=[f"gene{i}" for i in range(300)])
+outcome = rng.normal(size=n)                 # unrelated to every gene
+trial = pd.DataFrame({"segment": rng.choice(list("ABCDEFGH"), 800),
+                      "treated": rng.integers(0, 2, 800), "spend": rng.normal(50, 10, 800),
+                      "store_m2": rng.normal(400, 80, 800)})
+half = np.arange(n) < n // 2
+"""
+
+
+def test_genes_screened_by_correlation_then_correlated_again_is_critical() -> None:
+    f = one(run("""
+r = expr.corrwith(pd.Series(outcome))
+top = r.abs().nlargest(15).index
+score = expr[top].mean(axis=1)
+rho, p = stats.pearsonr(score, outcome)
+print(f"signature vs outcome: r = {rho:.2f}, p = {p:.1e}")
+""", OMICS), DIP)
+    assert f.severity == "critical" and f.evidence["values"]["candidates"] == 300
+
+
+def test_best_segment_by_uplift_then_t_tested_is_flagged() -> None:
+    f = one(run("""
+uplift = trial.groupby("segment").apply(
+    lambda g: g[g.treated == 1].spend.mean() - g[g.treated == 0].spend.mean())
+best = uplift.idxmax()
+seg = trial[trial.segment == best]
+t, p = stats.ttest_ind(seg[seg.treated == 1].spend, seg[seg.treated == 0].spend)
+print(f"segment {best}: t = {t:.2f}, p = {p:.3f}")
+""", OMICS), DIP)
+    assert f.severity in ("high", "critical")
+
+
+def test_p_value_screen_then_ols_p_values_is_flagged() -> None:
+    one(run("""
+keep = [c for c in expr.columns[:60] if stats.pearsonr(expr[c], outcome)[1] < 0.1]
+fit = sm.OLS(outcome, sm.add_constant(expr[keep])).fit()
+print(fit.pvalues.round(3))
+""", OMICS), DIP)
+
+
+def test_split_halves_unsupervised_filters_and_other_criteria_stay_quiet() -> None:
+    found = run("""
+disc, conf = expr[half], expr[~half]
+y_disc, y_conf = outcome[half], outcome[~half]
+r = disc.corrwith(pd.Series(y_disc, index=disc.index))
+top = r.abs().nlargest(15).index
+print(stats.pearsonr(conf[top].mean(axis=1), y_conf))
+""", OMICS)
+    assert not [f for f in found if f.rule_id == DIP]
+    found = run("""
+top = expr.var().nlargest(15).index
+print(stats.pearsonr(expr[top].mean(axis=1), outcome))
+""", OMICS)
+    assert not [f for f in found if f.rule_id == DIP]
+    found = run("""
+big = trial.groupby("segment").store_m2.mean().nlargest(3).index
+sub = trial[trial.segment.isin(big)]
+print(stats.ttest_ind(sub[sub.treated == 1].spend, sub[sub.treated == 0].spend))
+""", OMICS)
+    assert not [f for f in found if f.rule_id == DIP]

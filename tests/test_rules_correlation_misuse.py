@@ -551,3 +551,65 @@ fit = smf.ols("bill ~ wait_min + price", data=reviews).fit()
 print(fit.params)
 """
     silent(run([ORDRESP], code, _REVIEWS))
+
+
+# -- two ratios over the same denominator (holdout4 round) --------------------------------------
+
+from critics.rules.correlation_misuse import shared_denominator as RATIOS  # noqa: E402
+from tests.rule_helpers import one  # noqa: E402
+
+RATIO_ID = "correlation_misuse.shared_denominator"
+CITIES = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(8)
+n = 120
+cities = pd.DataFrame({"pop": rng.lognormal(11, 1.1, n).round(), "area_km2": rng.gamma(4, 30, n)})
+cities["burglaries"] = rng.poisson(5 + cities["pop"] / 4000)
+cities["officers"] = rng.poisson(3 + cities["pop"] / 900)
+"""
+
+
+def test_pearsonr_of_two_inline_per_capita_rates_is_flagged() -> None:
+    f = one(run([RATIOS], """
+r, p = stats.pearsonr(cities.burglaries / cities["pop"], cities.officers / cities["pop"])
+print(r, p)
+""", CITIES), RATIO_ID)
+    assert f.severity == "medium" and f.evidence["values"]["denominator"] == "pop"
+
+
+def test_corrcoef_of_named_ratio_arrays_is_flagged() -> None:
+    one(run([RATIOS], """
+pop = cities["pop"].to_numpy()
+burglary_rate = 1000 * cities.burglaries.to_numpy() / pop
+officer_rate = cities.officers.to_numpy() / pop * 1000
+print(np.corrcoef(burglary_rate, officer_rate)[0, 1])
+""", CITIES), RATIO_ID)
+
+
+def test_formula_regression_of_one_rate_on_another_is_flagged() -> None:
+    one(run([RATIOS], """
+cities["burg_pc"] = cities.burglaries.div(cities["pop"])
+cities["off_pc"] = cities.officers.div(cities["pop"])
+fit = smf.ols("burg_pc ~ off_pc", data=cities).fit()
+print(fit.params)
+""", CITIES), RATIO_ID)
+
+
+def test_different_denominators_non_ratios_and_partial_correlation_stay_quiet() -> None:
+    silent(run([RATIOS], """
+r, p = stats.pearsonr(cities.burglaries / cities["pop"], cities.officers / cities.area_km2)
+print(r)
+""", CITIES))
+    silent(run([RATIOS], """
+rate = cities.burglaries / cities["pop"]
+print(stats.spearmanr(rate, cities.area_km2))
+""", CITIES))
+    silent(run([RATIOS], """
+logpop = np.log(cities["pop"])
+res_b = smf.ols("np.log1p(burglaries) ~ np.log(pop)", data=cities).fit().resid
+res_o = smf.ols("np.log1p(officers) ~ np.log(pop)", data=cities).fit().resid
+print(stats.spearmanr(res_b, res_o))
+""", CITIES))

@@ -49,6 +49,7 @@ GROUPBY_NAN = "data_loss.groupby_drops_nan_keys"
 BAD_LINES = "data_loss.bad_lines_skipped"
 DEDUPE = "data_loss.dedupe_wrong_key"
 LOG_ZERO = "data_loss.log_of_zero_dropped"
+NAN_FILTER = "data_loss.nan_comparison_filter"
 
 
 def run(code: str, setup: str = SETUP) -> list[Finding]:
@@ -58,7 +59,7 @@ def run(code: str, setup: str = SETUP) -> list[Finding]:
 
 def test_rule_ids_are_stable() -> None:
     assert {r.id for r in RULES} == {DROPNA, FAILED, MERGE, GROUPBY_NAN, BAD_LINES, DEDUPE,
-                                     LOG_ZERO}
+                                     LOG_ZERO, NAN_FILTER}
 
 
 # -- missing values ----------------------------------------------------------------------------
@@ -750,3 +751,131 @@ print(f"dry days left out: {(rain.mm == 0).sum()} of {len(rain)}")
 print(log_mm.groupby(rain.station).mean())
 """
     silent([f for f in run(reported, SETUP + _RAIN) if f.rule_id == LOG_ZERO])
+
+
+# -- deduplication on measured values, the record id left out (holdout4 round) ---------------
+
+LEDGER = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 900
+tx = pd.DataFrame({"txn_id": np.arange(n), "day": rng.integers(1, 31, n),
+                   "shop": rng.choice(["north", "south"], n),
+                   "amount": rng.choice([4.5, 9.99, 12.0, 19.99, 25.0], n)})
+tx = pd.concat([tx, tx.sample(30, random_state=2)], ignore_index=True)  # 30 true re-sends
+catch = pd.DataFrame({"fish_tag": np.arange(600), "site": rng.choice(list("ABC"), 600),
+                      "species": rng.choice(["trout", "perch"], 600),
+                      "length_mm": rng.normal(240, 30, 600).round(-1)})
+"""
+
+
+def test_dedupe_on_day_and_amount_merges_distinct_transactions() -> None:
+    f = one(run("""
+clean = tx.drop_duplicates(subset=["day", "shop", "amount"])
+print(clean.groupby("shop").amount.sum())
+""", LEDGER), DEDUPE)
+    assert f.severity == "high" and "txn_id" in f.explanation
+
+
+def test_dedupe_of_a_column_selection_merges_distinct_fish() -> None:
+    f = one(run("""
+fish = catch.loc[:, ["site", "species", "length_mm"]].drop_duplicates()
+print(f"{len(fish)} fish after removing duplicates")
+print(fish.groupby("species").length_mm.mean())
+""", LEDGER), DEDUPE)
+    assert f.severity == "high" and "fish_tag" in f.explanation
+
+
+def test_dedupe_on_the_record_id_whole_rows_or_category_pairs_stays_quiet() -> None:
+    silent(check(RULES, run_and_gather("""
+clean = tx.drop_duplicates(subset="txn_id")
+print(clean.groupby("shop").amount.sum())
+""", LEDGER), DEDUPE))
+    silent(check(RULES, run_and_gather("""
+clean = tx.drop_duplicates()
+print(clean.groupby("shop").amount.sum())
+""", LEDGER), DEDUPE))
+    silent(check(RULES, run_and_gather("""
+pairs = catch[["site", "species"]].drop_duplicates()
+print(pairs.groupby("site").size())
+""", LEDGER), DEDUPE))
+
+
+# -- comparison filters that drop the NaN rows --------------------------------------------------
+
+ORDERS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(9)
+n = 500
+orders = pd.DataFrame({"region": rng.choice(["east", "west"], n),
+                       "basket": rng.gamma(4, 12, n).round(2),
+                       "coupon_eur": rng.choice([2.0, 5.0, 10.0, 20.0], n),
+                       "overtime_h": rng.gamma(2, 3, n).round(1)})
+orders.loc[rng.random(n) < 0.5, "coupon_eur"] = np.nan   # no coupon used: left empty
+orders.loc[rng.random(n) < 0.4, "overtime_h"] = np.nan   # no overtime logged: left empty
+exams = pd.DataFrame({"cohort": rng.choice(["2022", "2023"], n),
+                      "score": rng.normal(68, 12, n).round(), "hours": rng.gamma(3, 2, n)})
+exams.loc[rng.random(n) < 0.35, "score"] = np.nan       # absent: no score
+"""
+
+
+def test_small_coupon_filter_drops_the_orders_without_a_coupon() -> None:
+    f = one(run("""
+modest = orders[orders.coupon_eur < 8]
+print(modest.groupby("region").basket.mean())
+""", ORDERS), NAN_FILTER)
+    assert f.severity == "high" and f.evidence["values"]["missing"] > 150
+
+
+def test_query_and_between_filters_drop_the_unlogged_rows() -> None:
+    f = one(run("""
+normal_weeks = orders.query("overtime_h <= 10")
+normal_weeks.basket.describe()
+""", ORDERS), NAN_FILTER)
+    assert f.severity == "high"
+    f = one(run("""
+normal_weeks = orders.loc[orders.overtime_h.between(0, 10)]
+print(normal_weeks.basket.median())
+""", ORDERS), NAN_FILTER)
+    assert f.severity == "high"
+
+
+def test_nan_aware_filters_subgroups_thresholds_and_reported_counts_stay_quiet() -> None:
+    filled = """
+modest = orders[orders.coupon_eur.fillna(0) < 8]
+print(modest.basket.mean())
+"""
+    silent(check(RULES, run_and_gather(filled, ORDERS), NAN_FILTER))
+    explicit = """
+modest = orders[orders.coupon_eur.isna() | (orders.coupon_eur < 8)]
+print(modest.basket.mean())
+"""
+    silent(check(RULES, run_and_gather(explicit, ORDERS), NAN_FILTER))
+    subgroup = """
+big = orders[orders.coupon_eur >= 20]
+print(big.basket.mean())
+"""
+    silent(check(RULES, run_and_gather(subgroup, ORDERS), NAN_FILTER))
+    passed = """
+passed = exams.query("score >= 50")
+print(passed.groupby("cohort").hours.mean())
+"""
+    found = check(RULES, run_and_gather(passed, ORDERS), NAN_FILTER)
+    assert all(f.severity not in ("high", "critical") for f in found)
+    reported = """
+modest = orders[orders.coupon_eur < 8]
+print(f"kept {len(modest)} of {len(orders)} orders")
+print(modest.basket.mean())
+"""
+    silent(check(RULES, run_and_gather(reported, ORDERS), NAN_FILTER))
+
+
+def test_comparison_filter_inside_a_helper_is_flagged_at_its_call() -> None:
+    f = one(run("""
+def without_big_coupons(frame):
+    return frame[frame.coupon_eur < 8]
+
+modest = without_big_coupons(orders)
+print(modest.groupby("region").basket.mean())
+""", ORDERS), NAN_FILTER)
+    assert f.severity == "high" and "without_big_coupons" in f.explanation

@@ -952,3 +952,85 @@ def test_every_pair_of_a_fifty_line_cell_is_found():
     # one finding per leaky pair; the time per cell is measured by bench/critic_eval.py
     found = H.check(RULES, ev)
     assert len(found) == 24
+
+
+# -- rows of the same entity on both sides of a random split (holdout4 round) ----------------
+
+ENTITY = "leakage.repeated_entities_across_split"
+VISITS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.linear_model import Ridge
+from sklearn.metrics import mean_absolute_error
+from sklearn.model_selection import (GroupKFold, KFold, cross_val_score, train_test_split)
+rng = np.random.default_rng(21)
+patients = pd.DataFrame({"patient_id": np.arange(150), "age": rng.integers(20, 90, 150),
+                         "bmi": rng.normal(27, 4, 150).round(1)})
+visits = patients.loc[patients.index.repeat(rng.integers(2, 7, 150))].reset_index(drop=True)
+visits["sbp"] = (100 + 0.5 * visits.age + rng.normal(0, 8, len(visits))).round()
+visits["dose"] = rng.uniform(0, 10, len(visits)).round(2)
+# exact re-sends of the same order rows
+orders = pd.DataFrame({"order_id": np.arange(300), "qty": rng.integers(1, 9, 300),
+                       "price": rng.choice([2.5, 4.0, 7.5], 300)})
+orders["revenue"] = orders.qty * orders.price
+orders = orders.loc[orders.index.repeat(rng.integers(1, 4, 300))].reset_index(drop=True)
+"""
+
+
+def test_kfold_cross_validation_over_repeated_patient_visits_is_flagged() -> None:
+    found = run("""
+X = visits[["age", "bmi", "dose"]]
+scores = cross_val_score(GradientBoostingRegressor(random_state=0), X, visits.sbp,
+                         cv=KFold(5, shuffle=True, random_state=0),
+                         scoring="neg_mean_absolute_error")
+print(-scores.mean())
+""", VISITS)
+    f = one(found, ENTITY)
+    assert f.severity == "medium" and f.evidence["values"]["id_column"] == "patient_id"
+
+
+def test_train_test_split_of_copied_order_rows_is_flagged_high() -> None:
+    found = run("""
+tr, te = train_test_split(orders, test_size=0.3, random_state=1)
+model = Ridge().fit(tr[["qty", "price"]], tr.revenue)
+print(mean_absolute_error(te.revenue, model.predict(te[["qty", "price"]])))
+""", VISITS)
+    f = one(found, ENTITY)
+    assert f.severity == "high"
+
+
+def test_kfold_split_loop_over_repeated_patients_is_flagged() -> None:
+    found = run("""
+X, y = visits[["age", "bmi"]].to_numpy(), visits.sbp.to_numpy()
+errs = []
+for tr, te in KFold(4, shuffle=True, random_state=3).split(X):
+    m = Ridge().fit(X[tr], y[tr])
+    errs.append(mean_absolute_error(y[te], m.predict(X[te])))
+print(np.mean(errs))
+""", VISITS)
+    one(found, ENTITY)
+
+
+def test_grouped_splits_and_one_row_per_entity_stay_quiet() -> None:
+    grouped = run("""
+X = visits[["age", "bmi", "dose"]]
+scores = cross_val_score(GradientBoostingRegressor(random_state=0), X, visits.sbp,
+                         cv=GroupKFold(5), groups=visits.patient_id,
+                         scoring="neg_mean_absolute_error")
+print(-scores.mean())
+""", VISITS)
+    assert not [f for f in grouped if f.rule_id == ENTITY]
+    deduped = run("""
+unique_orders = orders.drop_duplicates(subset="order_id")
+tr, te = train_test_split(unique_orders, test_size=0.3, random_state=1)
+model = Ridge().fit(tr[["qty", "price"]], tr.revenue)
+print(mean_absolute_error(te.revenue, model.predict(te[["qty", "price"]])))
+""", VISITS)
+    assert not [f for f in deduped if f.rule_id == ENTITY]
+    per_patient = run("""
+tr, te = train_test_split(patients, test_size=0.3, random_state=1)
+model = Ridge().fit(tr[["age"]], tr.bmi)
+print(mean_absolute_error(te.bmi, model.predict(te[["age"]])))
+""", VISITS)
+    assert not [f for f in per_patient if f.rule_id == ENTITY]

@@ -620,3 +620,69 @@ def test_many_raw_p_values_without_a_threshold_are_only_medium():
     "q.query('p < ')\nfor c in cs:\n    m.fit().f_pvalue", "t['P>|t|'] < 0.05"])
 def test_odd_code_never_raises(code):
     silent(code_only([RULE], code))
+
+
+# -- p-values read off a distribution's tail (holdout4 round) -----------------------------------
+
+COUNTS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(12)
+genes = pd.DataFrame({"gene": [f"G{i}" for i in range(80)],
+                      "expected": rng.uniform(40, 400, 80)})
+genes["observed"] = rng.poisson(genes.expected)
+stores = pd.DataFrame({"store": [f"S{i}" for i in range(30)], "n": rng.integers(80, 300, 30)})
+stores["wins"] = rng.binomial(stores.n, 0.5)
+"""
+
+
+def test_vectorised_normal_tail_p_values_over_an_array_are_flagged() -> None:
+    f = only(check("""
+z = (genes.observed - genes.expected) / np.sqrt(genes.expected)
+p = 2 * stats.norm.sf(np.abs(z))
+hits = genes[p < 0.05]
+print(len(hits), "genes differ")
+""", COUNTS))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 80
+
+
+def test_binomial_tail_in_a_row_loop_is_flagged() -> None:
+    f = only(check("""
+flagged = []
+for r in stores.itertuples():
+    p_val = stats.binom.sf(r.wins - 1, r.n, 0.5)
+    if p_val < 0.05:
+        flagged.append(r.store)
+print("stores that beat a coin flip:", flagged)
+""", COUNTS))
+    assert f.evidence["values"]["n_tests"] == 30
+
+
+def test_tail_p_values_corrected_single_or_bonferroni_stay_quiet() -> None:
+    silent(check("""
+from statsmodels.stats.multitest import multipletests
+genes["p"] = 2 * stats.norm.sf(np.abs((genes.observed - genes.expected) / np.sqrt(genes.expected)))
+reject, genes["p_adj"], _, _ = multipletests(genes.p, method="fdr_bh")
+print(genes[reject])
+""", COUNTS))
+    silent(check("""
+total_obs, total_exp = genes.observed.sum(), genes.expected.sum()
+p = stats.poisson.sf(total_obs - 1, total_exp)
+print("excess overall:", p < 0.05)
+""", COUNTS))
+    silent(check("""
+genes["p"] = stats.poisson.sf(genes.observed - 1, genes.expected)
+print(genes[genes.p < 0.05 / len(genes)])
+""", COUNTS))
+
+
+def test_tail_p_value_from_a_helper_applied_per_row_is_flagged() -> None:
+    f = only(check("""
+def excess_p(row):
+    return stats.poisson.sf(row.observed - 1, row.expected)
+
+genes["p_excess"] = genes.apply(excess_p, axis=1)
+print(genes.query("p_excess < 0.01").gene.tolist())
+""", COUNTS))
+    assert f.evidence["values"]["n_tests"] == 80

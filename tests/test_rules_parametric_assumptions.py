@@ -534,3 +534,146 @@ print(p)
     silent(run([ZTEST], code, SETUP))
     silent(code_only([ZTEST], "from statsmodels.stats.proportion import proportions_ztest\n"
                               "proportions_ztest(12, 20, value=0.5)\n"))
+
+
+# -- pooled-variance t-test / ANOVA with unequal sizes and spreads (holdout4 round) ------------
+
+from critics.rules.parametric_assumptions import (  # noqa: E402
+    pooled_variance_unequal_spread as POOLED,
+)
+from critics.rules.parametric_assumptions import (  # noqa: E402
+    wald_interval_few_events as WALD,
+)
+
+POOLED_ID = "parametric_assumptions.pooled_variance_unequal_spread"
+WALD_ID = "parametric_assumptions.wald_interval_few_events"
+
+
+def test_statsmodels_pooled_ttest_small_noisy_vs_large_tight_is_flagged() -> None:
+    # a 10-patient pilot clinic with scattered readings against a 180-patient reference
+    code = """
+from statsmodels.stats.weightstats import ttest_ind
+pilot = rng.normal(141, 22, 10)
+reference = rng.normal(136, 4, 180)
+tstat, pvalue, dof = ttest_ind(pilot, reference)
+print(f"t = {tstat:.2f}, p = {pvalue:.4f}")
+"""
+    f = one(run([POOLED], code, SETUP), POOLED_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8
+    assert f.evidence["values"]["se_ratio"] >= 2
+
+
+def test_anova_with_one_small_scattered_group_is_flagged() -> None:
+    code = """
+line_a = rng.normal(50, 2, 80)
+line_b = rng.normal(51, 2, 80)
+line_c = rng.normal(53, 11, 7)
+F, p = stats.f_oneway(line_a, line_b, line_c)
+print(F, p)
+"""
+    f = one(run([POOLED], code, SETUP), POOLED_ID)
+    assert f.severity in ("high", "critical")
+
+
+def test_ttest_from_summary_statistics_with_unequal_spread_is_flagged() -> None:
+    code = """
+res = stats.ttest_ind_from_stats(mean1=12.4, std1=6.5, nobs1=8,
+                                 mean2=9.1, std2=1.2, nobs2=120)
+print(res.pvalue)
+"""
+    f = one(code_only([POOLED], code), POOLED_ID)
+    assert f.severity in ("high", "critical")
+
+
+def test_welch_equal_sizes_and_similar_spreads_stay_quiet() -> None:
+    welch = """
+small = rng.normal(420, 30, 9)
+big = rng.normal(412, 4, 160)
+print(stats.ttest_ind(small, big, equal_var=False))
+"""
+    silent(run([POOLED], welch, SETUP))
+    equal_n = """
+a = rng.normal(10, 1, 60)
+b = rng.normal(11, 5, 60)
+print(stats.ttest_ind(a, b))
+"""
+    silent(run([POOLED], equal_n, SETUP))
+    similar_sd = """
+a = rng.normal(10, 3.0, 15)
+b = rng.normal(11, 3.2, 300)
+print(stats.ttest_ind(a, b))
+"""
+    quiet(run([POOLED], similar_sd, SETUP))
+    unequal = """
+from statsmodels.stats.weightstats import ttest_ind
+pilot = rng.normal(141, 22, 10)
+reference = rng.normal(136, 4, 180)
+print(ttest_ind(pilot, reference, usevar="unequal"))
+"""
+    silent(run([POOLED], unequal, SETUP))
+
+
+# -- Wald intervals for proportions with few events ---------------------------------------------
+
+def test_proportion_confint_default_method_with_few_events_is_flagged() -> None:
+    code = """
+from statsmodels.stats.proportion import proportion_confint
+wards = pd.DataFrame({"ward": list("ABCDE"), "falls": [2, 0, 14, 31, 5],
+                      "bed_days": [180, 95, 1200, 2600, 410]})
+lo, hi = proportion_confint(wards.falls, wards.bed_days)
+wards.assign(lo=lo, hi=hi)
+"""
+    f = one(run([WALD], code, SETUP), WALD_ID)
+    assert f.severity == "high" and f.evidence["values"]["min_events"] == 0
+
+
+def test_hand_rolled_wald_interval_on_numpy_counts_is_flagged() -> None:
+    code = """
+k = np.array([1, 3, 22, 48])
+n = np.array([40, 35, 300, 510])
+p_hat = k / n
+se = np.sqrt(p_hat * (1 - p_hat) / n)
+lower, upper = p_hat - 1.96 * se, p_hat + 1.96 * se
+print(np.round(lower, 4), np.round(upper, 4))
+"""
+    f = one(run([WALD], code, SETUP), WALD_ID)
+    assert f.severity == "high" and "lower" in f.explanation
+
+
+def test_wald_interval_in_a_printed_pandas_table_is_flagged() -> None:
+    code = """
+crashes = pd.DataFrame({"model": ["X1", "X2", "X3"], "failures": [2, 1, 40],
+                        "units": [60, 25, 900]})
+crashes["rate"] = crashes.failures / crashes.units
+crashes["moe"] = 1.96 * (crashes.rate * (1 - crashes.rate) / crashes.units) ** 0.5
+crashes["lo"] = crashes.rate - crashes.moe
+crashes["hi"] = crashes.rate + crashes.moe
+print(crashes.round(4))
+"""
+    f = one(run([WALD], code, SETUP), WALD_ID)
+    assert f.severity == "high"
+
+
+def test_wilson_large_counts_and_difference_intervals_stay_quiet() -> None:
+    wilson = """
+from statsmodels.stats.proportion import proportion_confint
+lo, hi = proportion_confint([2, 0, 14], [180, 95, 1200], method="wilson")
+print(lo, hi)
+"""
+    silent(run([WALD], wilson, SETUP))
+    large = """
+k = np.array([120, 95, 230])
+n = np.array([1000, 900, 2100])
+p = k / n
+half = 1.96 * np.sqrt(p * (1 - p) / n)
+low, high = p - half, p + half
+print(low, high)
+"""
+    silent(run([WALD], large, SETUP))
+    difference = """
+p1, n1, p2, n2 = 0.12, 200, 0.15, 210
+se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+lo, hi = (p1 - p2) - 1.96 * se, (p1 - p2) + 1.96 * se
+print(lo, hi)
+"""
+    silent(run([WALD], difference, SETUP))

@@ -389,3 +389,73 @@ def test_bootstrap_of_independent_rows_without_clusters_is_silent():
         boots = [rng.choice(x, x.size).mean() for _ in range(1000)]
         print(np.percentile(boots, [2.5, 97.5]))
     """, WIDE))
+
+
+# -- a cluster-level predictor analysed over rows (holdout4 round) -------------------------------
+
+from critics.rules.pseudoreplication import (  # noqa: E402
+    cluster_level_predictor as CLUSTER,
+)
+
+CLUSTER_ID = "pseudoreplication.cluster_level_predictor"
+SCHOOLS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(33)
+schools = pd.DataFrame({"school": [f"sch{s}" for s in range(15)],
+                        "spend_k": rng.uniform(6, 14, 15).round(2),
+                        "policy": np.tile([0, 1], 8)[:15],
+                        "effect": rng.normal(0, 6, 15)})
+pupils = schools.loc[schools.index.repeat(40)].reset_index(drop=True)
+pupils["score"] = 60 + pupils.effect + rng.normal(0, 9, len(pupils))
+pupils["hours"] = rng.gamma(3, 2, len(pupils))
+pupils = pupils.drop(columns=["effect", "policy"])
+roster = pupils[["school"]].copy()
+roster["passed"] = (rng.random(len(roster)) < 0.6).astype(int)
+"""
+
+
+def test_pearsonr_of_pupils_on_school_spending_is_flagged() -> None:
+    f = one(run([CLUSTER], """
+r, p = stats.pearsonr(pupils.spend_k, pupils.score)
+print(f"r = {r:.2f}, p = {p:.2g}, n = {len(pupils)}")
+""", SCHOOLS), CLUSTER_ID)
+    assert f.severity == "high" and f.evidence["values"]["group_column"] == "school"
+
+
+def test_ols_formula_with_school_level_predictor_is_flagged() -> None:
+    f = one(run([CLUSTER], """
+fit = smf.ols("score ~ spend_k + hours", data=pupils).fit()
+print(fit.pvalues.round(4))
+""", SCHOOLS), CLUSTER_ID)
+    assert f.severity == "high" and f.evidence["values"]["predictor"] == "spend_k"
+
+
+def test_logit_on_a_policy_merged_from_the_school_table_is_flagged() -> None:
+    f = one(run([CLUSTER], """
+df = roster.merge(schools[["school", "policy"]], on="school")
+fit = smf.logit("passed ~ policy", data=df).fit(disp=0)
+print(fit.summary())
+""", SCHOOLS), CLUSTER_ID)
+    assert f.severity == "high" and "schools" in f.explanation
+
+
+def test_school_means_mixed_models_clustered_errors_and_row_predictors_stay_quiet() -> None:
+    silent(run([CLUSTER], """
+means = pupils.groupby("school").agg(spend_k=("spend_k", "first"), score=("score", "mean"))
+print(stats.pearsonr(means.spend_k, means.score))
+""", SCHOOLS))
+    silent(run([CLUSTER], """
+fit = smf.mixedlm("score ~ spend_k", data=pupils, groups=pupils["school"]).fit()
+print(fit.pvalues)
+""", SCHOOLS))
+    silent(run([CLUSTER], """
+fit = smf.ols("score ~ spend_k", data=pupils).fit(cov_type="cluster",
+                                                   cov_kwds={"groups": pupils["school"]})
+print(fit.pvalues)
+""", SCHOOLS))
+    silent(run([CLUSTER], """
+print(stats.pearsonr(pupils.hours, pupils.score))
+""", SCHOOLS))

@@ -65,7 +65,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.correlation_out_of_range",
         "suspicious_values.probability_out_of_range", "suspicious_values.perfect_score",
         "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup",
-        "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100"}
+        "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100",
+        "suspicious_values.negative_duration"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -910,3 +911,91 @@ sales_growth = 340.0 / 120.0
 print(occ, sales_growth)
 """
     silent(check(run_and_gather(code, SETUP + _BEDS), SHARE))
+
+
+# -- negative durations and ages (holdout4 round) ----------------------------------------------
+
+DURATION = "suspicious_values.negative_duration"
+STAYS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+n = 400
+admitted = pd.Timestamp("2023-01-01") + pd.to_timedelta(rng.integers(0, 300, n), unit="D")
+stays = pd.DataFrame({"ward": rng.choice(["med", "surg", "icu"], n),
+                      "admitted": admitted,
+                      "discharged": admitted + pd.to_timedelta(rng.gamma(2, 3, n).round(),
+                                                               unit="D")})
+# 8% of the records have the two dates keyed into the wrong fields
+swap = rng.random(n) < 0.08
+stays.loc[swap, ["admitted", "discharged"]] = stays.loc[swap, ["discharged",
+                                                                "admitted"]].to_numpy()
+"""
+
+
+def test_length_of_stay_with_swapped_dates_in_a_describe_is_flagged() -> None:
+    ev = gather("""
+stays["los_days"] = (stays.discharged - stays.admitted).dt.days
+print(stays.los_days.describe().round(1))
+""", STAYS)
+    f = one(check(ev, DURATION), DURATION)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert f.evidence["values"]["los_days"] < 0
+
+
+def test_numpy_durations_across_a_wrap_are_flagged_from_the_kernel_values() -> None:
+    ev = gather("""
+start_s = np.array([3590, 100, 2400, 3500, 1200, 3300])
+end_s = np.array([20, 340, 2700, 80, 1500, 3550])    # a stopwatch that wraps every hour
+durations = end_s - start_s
+print("mean session length:", durations.mean())
+""")
+    f = one(check(ev, DURATION), DURATION)
+    assert "kernel" in f.explanation
+
+
+def test_ages_from_birth_years_in_a_groupby_table_are_flagged() -> None:
+    ev = displayed("""
+people = pd.DataFrame({"sex": ["f", "m"] * 30,
+                       "birth_year": [1950 + i if i % 7 else 2050 + i % 3 for i in range(60)]})
+people["age"] = 2024 - people.birth_year
+people.groupby("sex").age.agg(["mean", "min", "max"])
+""")
+    one(check(ev, DURATION), DURATION)
+
+
+def test_sound_durations_signed_delays_and_wrapped_clocks_stay_quiet() -> None:
+    fixed = gather("""
+ok = stays.discharged >= stays.admitted
+stays["los_days"] = (stays.discharged - stays.admitted).dt.days.where(ok)
+print(stays.los_days.describe().round(1))
+""", STAYS)
+    quiet(check(fixed, DURATION))
+    assert not check(fixed, DURATION)
+    delays = gather("""
+flights = pd.DataFrame({"scheduled": [600, 615, 630, 700], "actual": [590, 640, 629, 730]})
+flights["delay_min"] = flights.actual - flights.scheduled
+print(flights.delay_min.describe())
+""")
+    assert not check(delays, DURATION)
+    wrapped = gather("""
+start_s = np.array([3590, 100, 2400, 3500, 1200, 3300])
+end_s = np.array([20, 340, 2700, 80, 1500, 3550])
+durations = (end_s - start_s) % 3600
+print("mean session length:", durations.mean())
+""")
+    assert not check(wrapped, DURATION)
+
+
+def test_duration_from_a_helper_function_over_midnight_is_flagged() -> None:
+    ev = displayed("""
+shifts = pd.DataFrame({"nurse": ["a", "b", "c", "d", "e", "f"],
+                       "clock_in": ["07:00", "19:00", "07:30", "22:00", "06:45", "20:00"],
+                       "clock_out": ["15:10", "07:05", "15:20", "06:10", "14:50", "08:00"]})
+def minutes_between(start, end):
+    to_min = lambda s: s.str[:2].astype(int) * 60 + s.str[3:].astype(int)
+    return to_min(end) - to_min(start)
+shifts["worked_minutes"] = minutes_between(shifts.clock_in, shifts.clock_out)
+shifts[["nurse", "worked_minutes"]]
+""")
+    f = one(check(ev, DURATION), DURATION)
+    assert f.evidence["values"]["worked_minutes"] < 0

@@ -12,13 +12,24 @@ flagged unless the selected validation score is the only result reported.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
-from ..code_model import CallSite, called_name, names_in
+from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
-from .leakage import Flow, LoopInfo, Selection, _has_split, _operand_root, flow_of, relevant
+from .leakage import (
+    METRIC_EXACT,
+    Flow,
+    LoopInfo,
+    Selection,
+    _has_split,
+    _operand_root,
+    flow_of,
+    relevant,
+    role_of_name,
+)
 
 _FIX = ("Select on data the test set never touches: cross-validation on the training set "
         "(cross_val_score / GridSearchCV(...).fit(X_train, y_train)) or a separate validation "
@@ -454,5 +465,424 @@ def fitted_on_test_set(ev: Evidence) -> Iterator[Finding]:
                        "score it once on the test split.")
 
 
+
+
+# -- coefficients solved on the test rows, then scored on them -----------------------------------
+
+
+_SOLVERS = {"lstsq": (0, 1), "polyfit": (0, 1), "nnls": (0, 1), "curve_fit": (1, 2),
+            "least_squares": (), "minimize": (), "minimize_scalar": (), "lsq_linear": (0, 1),
+            "pinv": (0,), "solve": (0, 1), "OLS": (0, 1), "WLS": (0, 1), "GLM": (0, 1),
+            "Logit": (0, 1), "ols": (), "wls": (), "glm": (), "logit": ()}
+_SOLVER_PREFIXES = ("numpy", "scipy", "statsmodels")
+_ERROR_NAMES = re.compile(r"(?i)(?:^|_)(?:r?mse|mae|mape|smape|wape|error|err|loss|score|r2|"
+                          r"rsq|corr|accuracy|acc|auc|deviance)(?:_|$)")
+
+
+def _test_names(node: ast.AST) -> set[str]:
+    return {n for n in names_in(node) if role_of_name(n) == "test"}
+
+
+def _held_names(node: ast.AST) -> set[str]:
+    return {n for n in names_in(node) if role_of_name(n) in ("train", "val")}
+
+
+def _solver_data(m, call: CallSite) -> list[ast.AST]:  # type: ignore[no-untyped-def]
+    """The data a solver fits: its positional data arguments, `args=(...)` of an optimiser,
+    the `data=` of a formula model."""
+    slots = _SOLVERS.get(call.last, ())
+    out: list[ast.AST] = [a for i in slots if (a := call.arg(i)) is not None]
+    for kw in ("args", "data", "xdata", "ydata", "endog", "exog"):
+        node = call.kwarg(kw)
+        if node is not None:
+            out.append(node)
+    return out
+
+
+def _is_error_call(m, c: CallSite) -> bool:  # type: ignore[no-untyped-def]
+    if c.last in METRIC_EXACT or c.last in ("corrcoef", "pearsonr", "r2_score"):
+        return True
+    return c.function is None and isinstance(c.node.func, ast.Name) and bool(
+        _ERROR_NAMES.search(c.node.func.id))
+
+
+@rule("circular_validation.coefficients_fit_on_test",
+      title="Weights or coefficients solved on the test rows and scored on them")
+def coefficients_fit_on_test(ev: Evidence) -> Iterator[Finding]:
+    """Blend weights, calibration coefficients or a curve solved by least squares or an
+    optimiser (`np.linalg.lstsq`, `np.polyfit`, `scipy.optimize.curve_fit` / `minimize`,
+    `sm.OLS(...).fit()`) on the test rows, and the resulting predictions then scored on those
+    same test rows: the test set both fitted the parameters and grades them, so the reported
+    error is in-sample. Test rows are recognised by name (`X_test`, `test_weeks`,
+    `holdout`); quiet when the fit uses training or validation rows. Critical (0.85) when the
+    score is reported, high (0.7) otherwise."""
+    if ev.tree is None or not any(w in ev.code for w in ("lstsq", "polyfit", "curve_fit",
+                                                         "minimize", "least_squares", "nnls",
+                                                         "OLS", "ols(", "pinv", "solve",
+                                                         "GLM", "glm(", "Logit", "logit(")):
+        return
+    m = ev.model
+    for call in m.calls:
+        if call.last not in _SOLVERS or not (call.name or "").startswith(_SOLVER_PREFIXES):
+            continue
+        data = _solver_data(m, call)
+        if call.last in ("minimize", "least_squares", "minimize_scalar") and call.node.args:
+            fn = call.node.args[0]  # the objective reads the data it closes over
+            if isinstance(fn, ast.Lambda):
+                data.append(fn.body)
+        tested = set().union(*(_test_names(d) for d in data)) if data else set()
+        held = set().union(*(_held_names(d) for d in data)) if data else set()
+        for d in data:
+            for n in names_in(d):
+                deps = m.dependencies(n)
+                tested |= {x for x in deps if role_of_name(x) == "test"}
+                held |= {x for x in deps if role_of_name(x) in ("train", "val")}
+        if not tested or held:
+            continue
+        params = {t for t in call.targets if not t.startswith("_")}
+        if not params:
+            for f in m.calls:  # smf.ols(...).fit() assigned: the fit holds the parameters
+                if f.method == "fit" and f.receiver is call.node:
+                    params |= set(f.targets)
+        if not params:
+            continue
+        for score in m.calls:
+            if score.line < call.line or not _is_error_call(m, score):
+                continue
+            args = [*score.node.args, *(k.value for k in score.node.keywords)]
+            uses_params = any(
+                names_in(a) & params or any(m.depends_on(n, p) for n in names_in(a)
+                                            for p in params) for a in args)
+            on_test = any(_test_names(a) or any(
+                role_of_name(x) == "test" for n in names_in(a) for x in m.dependencies(n))
+                for a in args)
+            if not (uses_params and on_test):
+                continue
+            reported = any(m.is_reported(t) for t in score.targets) or any(
+                any(sub is score.node for sub in ast.walk(e)) for e in m.reported_exprs) or (
+                isinstance(score.stmt, ast.Assign) and any(
+                    m.is_reported(r) for t in score.stmt.targets
+                    if (r := root_name(t)) is not None))
+            shape = next((ev.objects[p].shape for p in sorted(params)
+                          if p in ev.objects and ev.objects[p].shape), None)
+            n_params = shape[0] if shape else None
+            solver = call.name.rsplit(".", 2)[-2:] if call.name else [call.last]
+            text = (f"`{'.'.join(solver)}` (line {call.line}) solves "
+                    f"`{', '.join(sorted(params))}` on the test rows "
+                    f"(`{', '.join(sorted(tested))}`), and line {score.line} scores the "
+                    "predictions built from them on those same test rows: the parameters were "
+                    "chosen to fit exactly the data that grades them, so the reported error is "
+                    "in-sample and optimistic")
+            if n_params:
+                text += f" ({n_params} fitted parameters)"
+            text += "."
+            yield Finding(
+                explanation=text,
+                severity="critical" if reported else "high",
+                confidence=0.85 if reported else 0.7,
+                evidence={"lines": sorted({call.line, score.line}),
+                          "values": {"fitted_on": sorted(tested), "parameters": sorted(params),
+                                     "n_parameters": n_params}},
+                suggestion=("Solve the weights/coefficients on training or validation rows "
+                            "(or out-of-fold predictions), apply them unchanged to the test "
+                            "rows, and report the test error of that fixed combination."))
+            return
+
+
+
+# -- items selected by their effect, then tested on the same rows (double dipping) --------------
+
+_PICKERS = {"nlargest", "nsmallest", "idxmax", "idxmin", "argmax", "argmin", "nanargmax",
+            "nanargmin", "get_support"}
+_ORDERERS = {"argsort", "sort_values", "sorted"}
+_ASSOC_CALLS = {"corrwith", "corr", "pearsonr", "spearmanr", "kendalltau", "ttest_ind",
+                "mannwhitneyu", "f_classif", "f_regression", "mutual_info_classif",
+                "mutual_info_regression", "chi2", "fit", "fit_transform", "linregress",
+                "pointbiserialr", "f_oneway", "kruskal"}
+_SM_FITS = {"OLS", "Logit", "GLM", "WLS", "Probit", "ols", "logit", "glm", "wls", "probit"}
+_ROW_METHODS = {"head", "tail", "sample", "query"}
+
+
+def _row_mask(node: ast.AST, m) -> bool:  # type: ignore[no-untyped-def]
+    """A row mask: a comparison, `&`/`|`/`~` of masks, or a name bound to one."""
+    if isinstance(node, ast.Compare | ast.BoolOp):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert | ast.Not):
+        return True
+    if isinstance(node, ast.Call) and called_name(node) in ("isin", "between"):
+        return True
+    if isinstance(node, ast.Name):
+        f = m.evidence.objects.get(node.id)
+        if f is not None and f.dtypes.get("") == "bool":
+            return True
+        return any(isinstance(a.value, ast.Compare | ast.BoolOp | ast.UnaryOp)
+                   for a in m.assigned_at(node.id))
+    return False
+
+
+def _mask_of(value: ast.AST, m) -> ast.AST | None:  # type: ignore[no-untyped-def]
+    """The row mask or slice when `value` takes a subset of rows (`df[m]`, `x[:30]`,
+    `df.loc[m, cols]`, `df.iloc[a:b]`, `df.query(...)`, `df.head(30)`); None otherwise."""
+    if isinstance(value, ast.Subscript):
+        base, sl = value.value, value.slice
+        if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+            sl = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+            return sl
+        if isinstance(sl, ast.Slice) or _row_mask(sl, m):
+            return sl
+        return None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr in _ROW_METHODS:
+        return value
+    return None
+
+
+class _DoubleDip:
+    """Selections, labels and the rows they were computed on, for one cell."""
+
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.m = ev.model
+        self.values: dict[str, list[ast.AST]] = {}
+        self.subsets: dict[str, list[ast.AST]] = {}  # name -> masks it was subset by
+        for st in ast.walk(self.m.tree):
+            if not isinstance(st, ast.Assign):
+                continue
+            for t in st.targets:
+                pairs = [(t, st.value)]
+                if isinstance(t, ast.Tuple | ast.List) and isinstance(st.value, ast.Tuple) \
+                        and len(t.elts) == len(st.value.elts):
+                    pairs = list(zip(t.elts, st.value.elts, strict=True))
+                for tt, vv in pairs:
+                    for n in names_in(tt) if isinstance(tt, ast.Name | ast.Tuple) else ():
+                        self.values.setdefault(n, []).append(vv)
+                        mask = _mask_of(vv, self.m)
+                        if mask is not None:
+                            self.subsets.setdefault(n, []).append(mask)
+                        elif isinstance(vv, ast.Call) and called_name(vv) == "train_test_split":
+                            self.subsets.setdefault(n, []).append(vv)
+
+    def selections(self) -> dict[str, ast.AST]:
+        out: dict[str, ast.AST] = {}
+        for name, values in self.values.items():
+            for v in values:
+                calls = {called_name(n) for n in ast.walk(v) if isinstance(n, ast.Call)}
+                sliced = any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice)
+                             for n in ast.walk(v)) or bool(calls & {"head", "tail"})
+                filtered = isinstance(v, ast.ListComp | ast.SetComp | ast.GeneratorExp) and \
+                    any(g.ifs for g in v.generators)
+                masked_index = isinstance(v, ast.Attribute) and v.attr == "index" and \
+                    isinstance(v.value, ast.Subscript) and _row_mask(v.value.slice, self.m)
+                if calls & _PICKERS or (calls & _ORDERERS and sliced) or filtered or \
+                        masked_index:
+                    out[name] = v
+        return out
+
+    def labels(self, node: ast.AST, exclude: set[str], depth: int = 0,
+               skip: frozenset[str] = frozenset()) -> set[str]:
+        """Columns / names that split rows into groups (masks in subscripts) or serve as the
+        outcome of an association (`corrwith(y)`, `pearsonr(X[c], y)`), through the values
+        of the names `node` reads (three levels; not through `skip`)."""
+        out: set[str] = set()
+        for sub in ast.walk(node):
+            masks: list[ast.AST] = []
+            if isinstance(sub, ast.Subscript):
+                sl = sub.slice
+                if isinstance(sub.value, ast.Attribute) and sub.value.attr == "loc" and \
+                        isinstance(sl, ast.Tuple) and sl.elts:
+                    sl = sl.elts[0]
+                if _row_mask(sl, self.m) and not isinstance(sl, ast.Name):
+                    masks.append(sl)
+            elif isinstance(sub, ast.Call) and called_name(sub) in _ASSOC_CALLS:
+                args = list(sub.args)
+                outcome = args[:1] if called_name(sub) == "corrwith" else args[1:2]
+                masks += outcome
+            for mk in masks:
+                out |= self._refs(mk, exclude)
+        if depth < 3:
+            for n in names_in(node) - exclude - skip:
+                for v in self.values.get(n, []):
+                    if self.subsets.get(n):
+                        continue  # a row subset's own mask says which rows, not a label
+                    out |= self.labels(v, exclude | {n}, depth + 1, skip)
+        return out
+
+    def _refs(self, node: ast.AST, exclude: set[str]) -> set[str]:
+        out: set[str] = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and \
+                    sub.value.id not in exclude and sub.value.id not in self.m.aliases:
+                out.add(sub.attr)
+            elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
+                    isinstance(sub.slice.value, str):
+                out.add(sub.slice.value)
+            elif isinstance(sub, ast.Name) and sub.id not in exclude and \
+                    sub.id not in self.m.aliases and not self._is_frame(sub.id):
+                out.add(sub.id)
+        return out
+
+    def _is_frame(self, name: str) -> bool:
+        f = self.ev.objects.get(name)
+        return f is not None and f.kind == "dataframe"
+
+    def roots(self, names: set[str], stop: set[str], picked: set[str]) -> set[str]:
+        """The data a computation reads, followed back through the cell's assignments and
+        stopping at row subsets (`d_sens = sensors[discover]`) unless the subset was picked
+        by the selection itself (`sub = df[df.segment == best]`)."""
+        out: set[str] = set()
+        seen: set[str] = set()
+        stack = list(names)
+        while stack:
+            n = stack.pop()
+            if n in seen or n in stop or n in self.m.aliases:
+                continue
+            seen.add(n)
+            values = self.values.get(n)
+            if not values:
+                out.add(n)
+                continue
+            masks = self.subsets.get(n, [])
+            if masks and not any(names_in(mk) & picked or any(
+                    self.m.depends_on(x, p) for x in names_in(mk) for p in picked)
+                    for mk in masks):
+                out.add(n)
+                continue
+            for v in values:
+                stack += list(names_in(v))
+        return out
+
+
+def _tested(ev: Evidence) -> list[tuple[CallSite, list[ast.AST], str]]:
+    """(call, sample/data arguments, kind) of hypothesis tests and inference fits."""
+    out: list[tuple[CallSite, list[ast.AST], str]] = []
+    from ..stat_tests import sample_args, test_calls
+
+    for call, _full, spec in test_calls(ev.model):
+        if spec.kind in ("independent", "anova", "correlation", "regression"):
+            args = [a for _, a in sample_args(call, spec)] or list(call.node.args)
+            out.append((call, args, spec.kind))
+    for call in ev.model.calls:
+        if call.last in _SM_FITS and (call.name or "").startswith("statsmodels") and \
+                any(w in ev.code for w in (".pvalues", "summary", "conf_int", ".tvalues")):
+            args = list(call.node.args) + [k.value for k in call.node.keywords
+                                           if k.arg in ("data", "endog", "exog")]
+            out.append((call, args, "model"))
+    return out
+
+
+def _outcome_refs(dd: _DoubleDip, call: CallSite, args: list[ast.AST], kind: str,
+                  picked: set[str]) -> set[str]:
+    m = dd.m
+
+    def uses_pick(a: ast.AST) -> bool:
+        return any(n in picked or any(m.depends_on(n, p) for p in picked)
+                   for n in names_in(a))
+
+    if kind in ("correlation", "regression"):
+        return set().union(*(dd._refs(a, picked) for a in args if not uses_pick(a))) \
+            if args else set()
+    if kind == "model":
+        formula = call.arg(0, "formula")
+        if isinstance(formula, ast.Constant) and isinstance(formula.value, str):
+            return set(re.findall(r"[A-Za-z_]\w*", formula.value.split("~", 1)[0]))
+        endog = call.arg(0, "endog")
+        return dd._refs(endog, picked) if endog is not None else set()
+    return dd.labels(ast.Tuple(elts=list(args), ctx=ast.Load()), picked,
+                     skip=frozenset(_ancestors(dd, picked)))
+
+
+def _ancestors(dd: _DoubleDip, picked: set[str]) -> set[str]:
+    """What the selection was computed from in this cell (`gap` for `gap.nlargest(10)`);
+    the data it read (`sensors`) is not included: the test may read it too."""
+    out: set[str] = set()
+    for p in picked:
+        out |= {a for a in dd.m.dependencies(p) if a in dd.values}
+    return out
+
+
+@rule("circular_validation.selection_then_test_same_data",
+      title="Features or subgroups chosen by their effect, then tested on the same data")
+def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
+    """Channels, genes, items or a subgroup are picked for the largest difference or
+    correlation with an outcome (`nlargest`, `idxmax`, a p-value screen) and the picked ones
+    are then tested against that same outcome on the same rows: the selection guarantees a
+    large statistic, so the p-value is meaningless ("double dipping", circular analysis).
+    Quiet when the choice is made on one part of the rows and tested on another, or when the
+    choice does not use the outcome (a variance filter). Critical (0.85) when the kernel
+    shows many candidates for few picks and the test's result is reported; high (0.7)
+    otherwise."""
+    if ev.tree is None or not any(w in ev.code for w in (
+            "nlargest", "nsmallest", "idxmax", "idxmin", "argmax", "argmin", "argsort",
+            "sort_values", "get_support", " if ", "sorted")):
+        return
+    dd = _DoubleDip(ev)
+    picks = dd.selections()
+    if not picks:
+        return
+    m = dd.m
+    for call, args, kind in _tested(ev):
+        read: set[str] = set().union(*(names_in(a) for a in args)) if args else set()
+        picked = {p for p in picks if p in read or any(m.depends_on(n, p) for n in read)}
+        picked = {p for p in picked if (st := picks[p]) is not None and
+                  getattr(st, "lineno", 0) <= call.line}
+        if not picked:
+            continue
+        ancestors = _ancestors(dd, picked)
+        sel_labels: set[str] = set()
+        sel_roots: set[str] = set()
+        for p in picked:
+            sel_labels |= dd.labels(picks[p], {p})
+            sel_roots |= dd.roots(names_in(picks[p]), {p}, set())
+        test_labels = _outcome_refs(dd, call, args, kind, picked)
+        shared_labels = sel_labels & test_labels
+        test_roots = dd.roots(read, picked | ancestors, picked)
+        shared_rows = sel_roots & test_roots
+        if not shared_labels or not shared_rows:
+            continue
+        pick = sorted(picked)[0]
+        chooser = picks[pick]
+        candidates = chosen = None
+        for sub in ast.walk(chooser):
+            if isinstance(sub, ast.Call) and called_name(sub) in _PICKERS | _ORDERERS and \
+                    isinstance(sub.func, ast.Attribute):
+                f = ev.objects.get(root_name(sub.func.value) or "")
+                if f is not None and f.rows:
+                    candidates = f.rows if f.kind != "dataframe" else (
+                        f.shape[1] if f.shape and len(f.shape) > 1 else None)
+                break
+        pf = ev.objects.get(pick)
+        if pf is not None:
+            chosen = pf.length if pf.length is not None else (
+                pf.rows if pf.rows is not None else (1 if pf.kind == "scalar" else None))
+        reported = any(m.is_reported(t) for t in call.targets) or any(
+            any(sub is call.node for sub in ast.walk(e)) for e in m.reported_exprs) or \
+            kind == "model"
+        strong = candidates is not None and chosen is not None and candidates >= 3 * chosen
+        severity, confidence = ("critical", 0.85) if strong and reported else ("high", 0.7)
+        test = call.last
+        what = (f"{chosen} of {candidates} candidates" if strong else f"`{pick}`")
+        yield Finding(
+            explanation=(f"`{pick}` (line {getattr(chooser, 'lineno', '?')}) is chosen for its "
+                         f"association with `{sorted(shared_labels)[0]}` ({what}), and "
+                         f"`{test}` (line {call.line}) then tests the chosen ones against "
+                         f"`{sorted(shared_labels)[0]}` on the same rows "
+                         f"(`{', '.join(sorted(shared_rows))}`). The selection already "
+                         "guarantees a large difference or correlation, so the test statistic "
+                         "is inflated and its p-value is meaningless (double dipping): even "
+                         "pure noise passes."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({getattr(chooser, "lineno", call.line), call.line}),
+                      "values": {"selected": pick, "candidates": candidates,
+                                 "chosen": chosen, "label": sorted(shared_labels)[0]}},
+            suggestion=("Choose on one part of the data and test on another: split the rows "
+                        "(a discovery half to pick, a confirmation half to test), or put the "
+                        "selection inside a permutation test / cross-validation so the null "
+                        "distribution includes the selection step."))
+        return
+
+
 RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
-         selection_on_validation_reported, search_best_score_reported, fitted_on_test_set]
+         selection_on_validation_reported, search_best_score_reported, fitted_on_test_set,
+         coefficients_fit_on_test, selection_then_test_same_data]

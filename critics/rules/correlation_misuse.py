@@ -965,3 +965,160 @@ def ols_on_ordinal_response(ev: Evidence) -> Iterator[Finding]:
                         "(`statsmodels.miscmodels.ordinal_model.OrderedModel(..., "
                         "distr='logit')`) reporting odds ratios, or dichotomise it (e.g. "
                         "4-5 stars vs the rest) with a logistic regression."))
+
+
+# -- ratios that share a denominator --------------------------------------------------------------
+
+_PASS_THROUGH = {"round", "astype", "to_numpy", "fillna", "abs", "copy", "clip"}
+
+
+def _key_of(node: ast.AST) -> str | None:
+    """A comparable key for a column or variable: `df.pop`, `df["pop"]`, `pop` -> "pop"."""
+    while (isinstance(node, ast.Attribute) and node.attr in ("values", "array")) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _PASS_THROUGH):
+        node = node.value if isinstance(node, ast.Attribute) else node.func.value  # type: ignore[union-attr]
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript):
+        col = _str(node.slice)
+        if col is not None:
+            return col
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _ratio_parts(node: ast.AST) -> tuple[str, str] | None:
+    """(numerator key, denominator key) of `a / b`, `1e5 * a / b`, `a / b * 100`,
+    `(a / b).round(2)`, `a.div(b)`, `np.divide(a, b)`; None for anything else or a
+    constant denominator."""
+    for _ in range(6):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            if _number(node.left) is not None:
+                node = node.right
+                continue
+            if _number(node.right) is not None:
+                node = node.left
+                continue
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _PASS_THROUGH:
+            node = node.func.value
+            continue
+        break
+    num = den = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        num, den = node.left, node.right
+        while isinstance(num, ast.BinOp) and isinstance(num.op, ast.Mult) and (
+                _number(num.left) is not None or _number(num.right) is not None):
+            num = num.right if _number(num.left) is not None else num.left
+    elif isinstance(node, ast.Call) and called_name(node) in ("div", "truediv", "divide"):
+        if isinstance(node.func, ast.Attribute) and called_name(node) != "divide" and node.args:
+            num, den = node.func.value, node.args[0]
+        elif len(node.args) == 2:
+            num, den = node.args
+    if num is None or den is None or _number(den) is not None:
+        return None
+    nk, dk = _key_of(num), _key_of(den)
+    if nk is None or dk is None or nk == dk:
+        return None
+    return nk, dk
+
+
+def _ratio_defs(m: CodeModel) -> dict[str, tuple[str, str, int]]:
+    """Names and columns defined as a ratio (this cell and earlier ones):
+    key -> (numerator, denominator, line in this cell or 0)."""
+    out: dict[str, tuple[str, str, int]] = {}
+    for tree, here in ((m._prior_tree, False), (m.tree, True)):
+        for node in ast.walk(tree):
+            pairs: list[tuple[ast.AST, ast.AST, int]] = []
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    elts = t.elts if isinstance(t, ast.Tuple | ast.List) else [t]
+                    vals = node.value.elts if isinstance(node.value, ast.Tuple) and isinstance(
+                        t, ast.Tuple | ast.List) and len(node.value.elts) == len(elts) else None
+                    for i, e in enumerate(elts):
+                        pairs.append((e, vals[i] if vals else node.value, node.lineno))
+            elif isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg:
+                        pairs.append((ast.Name(id=kw.arg), kw.value, kw.value.lineno))
+            for target, value, line in pairs:
+                key = _key_of(target)
+                parts = _ratio_parts(value) if key else None
+                if key and parts:
+                    out[key] = (*parts, line if here else 0)
+    return out
+
+
+@rule("correlation_misuse.shared_denominator",
+      title="Correlation between two ratios that share a denominator")
+def shared_denominator(ev: Evidence) -> Iterator[Finding]:
+    """Correlating x/z with y/z (two per-capita rates, two shares of the same total) builds a
+    correlation in through the common, noisy denominator: even unrelated counts x and y give a
+    clear r once both are divided by the same varying z (Pearson's spurious correlation of
+    ratios). Found for scipy/numpy/pandas correlations and simple regressions whose two
+    variables are ratios with the same denominator, written inline or defined as names or
+    columns. Medium (0.5): per-capita comparisons can be what is meant, but the correlation
+    then needs the denominator controlled (a partial correlation, a count model with an
+    offset)."""
+    if ev.tree is None or ("/" not in ev.code + ev.prior_code and "div" not in ev.code):
+        return
+    sites = _sites(ev)
+    if not sites:
+        return
+    m = ev.model
+    defs: dict[str, tuple[str, str, int]] | None = None
+    for call, what, exprs, matrix in sites:
+        if defs is None:
+            defs = _ratio_defs(m)
+        variables: list[tuple[str, tuple[str, str, int]]] = []
+        if matrix and what != "np.corrcoef":
+            if what != "DataFrame.corr":
+                continue
+            _frame, cols = _matrix_columns(ev, exprs[0])
+            variables = [(c, defs[c]) for c in cols if c in defs]
+        else:
+            if what == "sm.OLS":
+                continue
+            if what == "smf.ols":  # "rate_a ~ rate_b": both sides of the formula
+                formula = _str(call.arg(0, "formula")) or ""
+                exprs = []
+                for ident in re.findall(r"[A-Za-z_]\w*", formula):
+                    if ident in defs and all(v[0] != ident for v in variables):
+                        variables.append((ident, defs[ident]))
+            for e in exprs:
+                inline = _ratio_parts(e)
+                key = _key_of(e)
+                if inline is not None:
+                    variables.append((_src(ev, e), (*inline, call.line)))
+                elif key is not None and key in defs:
+                    variables.append((key, defs[key]))
+        found = None
+        for i, (a, (an, ad, al)) in enumerate(variables):
+            for b, (bn, bd, bl) in variables[i + 1:]:
+                if ad == bd and an != bn:
+                    found = (a, b, ad, [x for x in (al, bl) if x])
+                    break
+            if found:
+                break
+        if found is None:
+            continue
+        a, b, den, lines = found
+        yield Finding(
+            explanation=(f"`{what}` (line {call.line}) correlates `{a}` with `{b}`, and both "
+                         f"are ratios over the same denominator `{den}`. Dividing two "
+                         f"unrelated quantities by a shared, varying `{den}` makes them "
+                         "correlated by itself (Pearson's spurious correlation of ratios): "
+                         "part or all of this correlation comes from the common denominator, "
+                         "not from a link between the numerators."),
+            severity="medium", confidence=0.5,
+            evidence={"lines": sorted({call.line, *lines}),
+                      "values": {"variables": [a, b], "denominator": den}},
+            suggestion=(f"Control for `{den}` instead of dividing both sides by it: a partial "
+                        f"correlation of the counts given `{den}` (correlate the residuals of "
+                        f"each count regressed on log `{den}`), or a count model with "
+                        f"`offset=np.log({den})`; at least show that the correlation survives "
+                        f"when `{den}` is held roughly fixed (within strata)."))
+        return

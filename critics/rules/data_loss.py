@@ -1042,7 +1042,10 @@ def _dedupe_keys(node: ast.AST) -> tuple[ast.AST, list[str], bool] | None:
             subset = node.args[0]
         keys = _str_list(subset)
         keep = next((k.value for k in node.keywords if k.arg == "keep"), None)
-        return (node.func.value, keys, isinstance(keep, ast.Constant) and keep.value is False) \
+        frame = node.func.value
+        if subset is None:  # whole rows of a column selection: `df[["a", "b"]]`
+            frame, keys = _projection(frame)
+        return (frame, keys, isinstance(keep, ast.Constant) and keep.value is False) \
             if keys else None
     if not isinstance(node, ast.Subscript):
         return None
@@ -1069,6 +1072,41 @@ def _dedupe_keys(node: ast.AST) -> tuple[ast.AST, list[str], bool] | None:
     keep = next((k.value for k in call.keywords if k.arg == "keep"), None)
     return (value, keys, isinstance(keep, ast.Constant) and keep.value is False) \
         if keys else None
+
+
+def _projection(node: ast.AST) -> tuple[ast.AST, list[str]]:
+    """(frame, columns) of `df[["a", "b"]]` / `df.loc[:, ["a", "b"]]`: deduplicating whole
+    rows of a column selection keys on those columns. ([] for anything else.)"""
+    if isinstance(node, ast.Subscript):
+        value, sl = node.value, node.slice
+        if isinstance(value, ast.Attribute) and value.attr == "loc" and \
+                isinstance(sl, ast.Tuple) and len(sl.elts) == 2 and \
+                isinstance(sl.elts[0], ast.Slice):
+            value, sl = value.value, sl.elts[1]
+        if isinstance(sl, ast.List | ast.Tuple):
+            cols = _str_list(sl)
+            if cols and len(cols) == len(sl.elts):
+                return value, cols
+    return node, []
+
+
+_RECORD_ID_TOKENS = _ID_TOKENS | {"tag", "uid", "serial", "barcode", "sku", "accession",
+                                  "ticket", "invoice", "receipt", "isbn", "guid"}
+
+
+def _record_ids(facts: ObjectFacts, keys: list[str], kept: int) -> list[tuple[str, int]]:
+    """Identifier columns left out of the key (`tree_tag`, `order_id`) with more distinct
+    values than the rows kept: rows with different identifiers were merged away."""
+    rows = facts.rows or 0
+    out: list[tuple[str, int]] = []
+    for c, dtype in facts.dtypes.items():
+        if c in keys or dtype.startswith("float"):
+            continue
+        n = facts.unique.get(c, 0)
+        named = bool(set(_tokens(c)) & _RECORD_ID_TOKENS) or c.lower().endswith("id")
+        if (named or (rows and n >= 0.95 * rows)) and n > max(1.2 * kept, kept + 5):
+            out.append((c, n))
+    return out
 
 
 def _sorted_first(ctx: _Ctx, frame_expr: ast.AST, line: int) -> bool:
@@ -1126,19 +1164,22 @@ def dedupe_wrong_key(ev: Evidence) -> Iterator[Finding]:
         frame_expr, keys, keep_none = found
         drop = ctx.sites._make("dedupe", node, st, frame_expr, keys)
         seen.add(drop.line)
-        if _sorted_first(ctx, frame_expr, drop.line) or ctx.reported(drop):
+        if _sorted_first(ctx, frame_expr, drop.line):
             continue
         summaries = [s for s in ctx.summaries_after(drop) if s[1] != "fit"]
         if not summaries:
             continue
-        f = _judge_dedupe(ctx, drop, keys, keep_none, summaries)
+        f = _judge_dedupe(ctx, drop, keys, keep_none, summaries, ctx.reported(drop))
         if f is not None:
             yield f
 
 
 def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
-                  summaries: list[tuple[int, str]]) -> Finding | None:
+                  summaries: list[tuple[int, str]], reported: bool = False) -> Finding | None:
+    """`reported`: the cell says how many rows remain. That answers silence, not a wrong
+    key, so only distinct record identifiers merged away still count then."""
     ev = ctx.ev
+    by_id = False
     src = drop.source or ""
     facts = ev.objects.get(src)
     rows = kept = None
@@ -1160,6 +1201,16 @@ def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
             used = _used_columns(ctx, drop, set(facts.dtypes) - set(keys))
             finer = [(c, facts.unique[c]) for c in used
                      if facts.unique.get(c, 0) > max(1.2 * kept, kept + 5)]
+            # the key is made of measured values (a float among them, no identifier): rows
+            # that merely share those values are merged, though their record ids differ
+            measured = any(facts.dtypes.get(k, "").startswith("float") for k in keys)
+            id_key = any(set(_tokens(k)) & _RECORD_ID_TOKENS or k.lower().endswith("id")
+                         for k in keys)
+            if not finer and measured and not id_key:
+                finer = _record_ids(facts, keys, kept)
+                by_id = bool(finer)
+    if reported and not by_id:
+        return None
     key_txt = ", ".join(f"`{k}`" for k in keys)
     lines = sorted({drop.line, *(ln for ln, _ in summaries[:3])})
     what = ", ".join(f"`{k}`" for _, k in summaries[:3])
@@ -1177,7 +1228,13 @@ def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
             return None  # only per-key attributes are used afterwards: one row per key is fine
         head = (f"Line {drop.line} keeps one row per {key_txt} and discards the rest: "
                 f"{rows - kept} of {rows} rows ({_pct(frac)}) of `{src}` are gone")
-        if finer:
+        if by_id:
+            col, n = max(finer, key=lambda cn: cn[1])
+            head += (f", although its record identifier `{col}` takes {n} distinct values: "
+                     f"rows of different records that merely share the measured values "
+                     f"{key_txt} were merged into one, not just copies removed (only {kept} "
+                     "rows remain)")
+        elif finer:
             col, n = max(finer, key=lambda cn: cn[1])
             head += (f", although `{col}` takes {n} distinct values in `{src}`: the discarded "
                      f"rows were distinct records, not copies (only {kept} rows remain)")
@@ -1196,9 +1253,10 @@ def _judge_dedupe(ctx: _Ctx, drop: _Drop, keys: list[str], keep_none: bool,
         values = {"other_identifier": other_ids[0]}
     else:
         return None  # several key columns: how many rows one per key keeps is not known
-    head += (f"; the cell then computes {what} on what is left without saying how many rows "
-             "were removed. Deduplicating on a key that does not identify a record silently "
-             "drops real rows and biases totals and means.")
+    head += (f"; the cell then computes {what} on what is left"
+             + (" without saying how many rows were removed" if not reported else "")
+             + ". Deduplicating on a key that does not identify a record silently drops real "
+             "rows and biases totals and means.")
     return Finding(
         explanation=head, severity=severity, confidence=conf,
         evidence={"lines": lines, "values": values},
@@ -1308,3 +1366,215 @@ def log_of_zero_dropped(ev: Evidence) -> Iterator[Finding]:
         suggestion=("Decide what zeros mean and say it: keep them (`np.log1p(x)`, or report "
                     "the share of zeros next to a summary of the positive values), or exclude "
                     "them explicitly (`x.where(x > 0)`) and print how many rows that drops."))
+
+
+# -- comparison filters that silently drop rows whose compared value is NaN ----------------------
+
+_CMP_METHODS = {"lt", "le", "gt", "ge", "eq", "between"}
+_QUERY_CMP = re.compile(r"`?([A-Za-z_]\w*)`?\s*(<=|>=|<|>|==)\s*[^&|<>=]+")
+
+
+def _nan_dropping_columns(mask: ast.AST, frame: str) -> list[str] | None:
+    """Columns of `frame` compared in a row mask that NaN fails (`df.x < 0.3`,
+    `(df.a > 1) & (df.b <= 2)`, `df.x.between(1, 2)`, `df.x.ge(5)`); None when the mask
+    handles missing values itself or an `|` / `~` / `!=` may keep them."""
+    if any(isinstance(n, ast.Call) and _call_last(n) in _NAN_AWARE | _MISSING_CALLS
+           for n in ast.walk(mask)):
+        return None
+    if isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd):
+        left = _nan_dropping_columns(mask.left, frame)
+        right = _nan_dropping_columns(mask.right, frame)
+        if left is None and right is None:
+            return None
+        return (left or []) + (right or [])
+    cols: list[str] = []
+    if isinstance(mask, ast.Compare):
+        if any(isinstance(op, ast.NotEq | ast.In | ast.NotIn | ast.Is | ast.IsNot)
+               for op in mask.ops):
+            return None
+        sides = [mask.left, *mask.comparators]
+    elif isinstance(mask, ast.Call) and isinstance(mask.func, ast.Attribute) and \
+            mask.func.attr in _CMP_METHODS:
+        sides = [mask.func.value]
+    else:
+        return None
+    for side in sides:
+        col = _column_of(side)
+        if col and _root(side) == frame:
+            cols.append(col)
+    return cols or None
+
+
+_OPS = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+        ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b}
+_METHOD_OPS = {"lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq}
+_TEXT_OPS = {"<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE, "==": ast.Eq}
+
+
+def _num(node: ast.AST | None) -> float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _num(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and \
+            not isinstance(node.value, bool):
+        return float(node.value)
+    return None
+
+
+def _zero_kept(node: ast.AST, col: str) -> bool | None:
+    """Whether the filter's conditions on `col` would keep a row whose `col` is 0: True
+    for `discount < 0.3` (a missing value that means "none" belongs to the kept rows), False
+    for `score >= 50`; None when a threshold is not a number."""
+    verdicts: list[bool] = []
+    if isinstance(node, ast.Call) and _call_last(node) == "query" and node.args and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        for mt in re.finditer(r"`?\b" + re.escape(col) + r"\b`?\s*(<=|>=|<|>|==)\s*"
+                              r"(-?\d+(?:\.\d*)?(?:e-?\d+)?)", node.args[0].value):
+            verdicts.append(_OPS[_TEXT_OPS[mt.group(1)]](0.0, float(mt.group(2))))
+        return all(verdicts) if verdicts else None
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Compare):
+            sides = [sub.left, *sub.comparators]
+            for i, op in enumerate(sub.ops):
+                a, b = sides[i], sides[i + 1]
+                fn = _OPS.get(type(op))
+                if fn is None:
+                    continue
+                if _column_of(a) == col:
+                    c = _num(b)
+                    if c is None:
+                        return None
+                    verdicts.append(fn(0.0, c))
+                elif _column_of(b) == col:
+                    c = _num(a)
+                    if c is None:
+                        return None
+                    verdicts.append(fn(c, 0.0))
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                _column_of(sub.func.value) == col:
+            if sub.func.attr in _METHOD_OPS and sub.args:
+                c = _num(sub.args[0])
+                if c is None:
+                    return None
+                verdicts.append(_OPS[_METHOD_OPS[sub.func.attr]](0.0, c))
+            elif sub.func.attr == "between" and len(sub.args) >= 2:
+                lo, hi = _num(sub.args[0]), _num(sub.args[1])
+                if lo is None or hi is None:
+                    return None
+                verdicts.append(lo <= 0.0 <= hi)
+    return all(verdicts) if verdicts else None
+
+
+def _nan_filters(ctx: _Ctx) -> list[tuple[_Drop, ast.AST]]:
+    """(drop, the filtering node) for every comparison filter, including one inside a
+    helper (`def shallow(df): return df[df.discount < 0.3]`), mapped to each call of it."""
+    out: list[tuple[_Drop, ast.AST]] = []
+    for node, st, fn in ctx.walk.items:
+        if st is None or isinstance(st, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        cols: list[str] | None = None
+        value: ast.AST | None = None
+        if isinstance(node, ast.Subscript):
+            value, mask = node.value, node.slice
+            if isinstance(value, ast.Attribute) and value.attr == "loc":
+                value = value.value
+                if isinstance(mask, ast.Tuple) and mask.elts:
+                    mask = mask.elts[0]
+            if not isinstance(value, ast.Name):
+                continue
+            cols = _nan_dropping_columns(mask, value.id)
+        elif isinstance(node, ast.Call) and _call_last(node) == "query" and \
+                isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.args and isinstance(node.args[0], ast.Constant) and \
+                isinstance(node.args[0].value, str):
+            q = node.args[0].value
+            if re.search(r"\bor\b|\||\bnot\b|~|!=|isna|isnull|notna|notnull|fillna|"
+                         r"\bin\b", q):
+                continue
+            value = node.func.value
+            cols = [m.group(1) for m in _QUERY_CMP.finditer(q)] or None
+        if not cols or value is None:
+            continue
+        drop = ctx.sites._make("nan_compare", node, st, value, cols)
+        if fn is None:
+            out.append((drop, node))
+        else:
+            out += [(d, node) for d in ctx.sites._through_function(drop, fn)]
+    return out
+
+
+@rule("data_loss.nan_comparison_filter",
+      title="Comparison filter silently drops the rows whose value is missing")
+def nan_comparison_filter(ev: Evidence) -> Iterator[Finding]:
+    """`df[df.discount < 0.3]`, `df.query("score >= 50")`, `df.loc[df.x.between(a, b)]`:
+    a comparison with NaN is False, so every row whose compared value is missing leaves the
+    frame along with the rows the filter meant to exclude - often a different population
+    (items never discounted, orders without a coupon). Judged from the kernel: the source
+    frame's NaN count in the compared column against the rows kept. High (0.8) when the
+    missing rows are at least 20% of the frame and at least as many as the rows the
+    comparison itself excluded, the condition would keep a value of 0 (so a missing value
+    meaning "none" belonged to the kept rows), and the rest is summarised without reporting
+    counts; medium otherwise (from 5% missing when 0 would be kept, from 20% when the
+    threshold is not a number). Quiet when 0 would fail the condition too (`>= 20`).
+    Quiet when the mask handles NaN (`fillna`, `isna() |`), the counts are reported, the
+    filter is mostly a subgroup selection, or the column has no missing values."""
+    if ev.tree is None or not any(op in ev.code for op in ("<", ">", "==", ".lt(", ".le(",
+                                                           ".gt(", ".ge(", ".eq(", "between")):
+        return
+    ctx = _ctx(ev)
+    seen: set[tuple[str | None, int]] = set()
+    for drop, filt in _nan_filters(ctx):
+        src = drop.source
+        facts = ev.objects.get(src or "")
+        if facts is None or facts.kind != "dataframe" or not facts.rows or \
+                drop.in_place or ctx.rebound_after(src or "", drop.line):
+            continue
+        nan_cols = [(c, facts.missing.get(c, 0)) for c in drop.columns]
+        nan_cols = [(c, k) for c, k in nan_cols if k]
+        if not nan_cols or (src, drop.line) in seen:
+            continue
+        col, missing = max(nan_cols, key=lambda ck: ck[1])
+        rows = facts.rows
+        frac = missing / rows
+        if frac < 0.05:
+            continue
+        summaries = [s for s in ctx.summaries_after(drop) if s[1] != "fit"]
+        if not summaries or ctx.reported(drop):
+            continue
+        kept = None
+        target = ev.objects.get(drop.target or "")
+        if drop.target and target is not None and target.rows is not None and \
+                not ctx.rebound_after(drop.target, drop.line):
+            kept = target.rows
+        by_value = max(0, rows - kept - missing) if kept is not None else None
+        if by_value is not None and missing < by_value:
+            continue  # mostly a deliberate subgroup; the NaN rows are a side effect
+        seen.add((src, drop.line))
+        at_zero = _zero_kept(filt, col)
+        if at_zero and frac >= 0.2 and by_value is not None:
+            severity, confidence = "high", (0.85 if frac >= 0.4 else 0.8)
+        elif at_zero or (at_zero is None and frac >= 0.2):
+            severity, confidence = "medium", 0.5 if at_zero else 0.4
+        else:
+            continue  # a value of 0 would fail the condition too: "none" is excluded anyway
+        where = ", ".join(f"`{k}` on line {ln}" for ln, k in summaries[:3])
+        kept_txt = (f"; {kept} of {rows} rows remain, and only {by_value} were excluded for "
+                    "their value" if kept is not None else "")
+        yield Finding(
+            explanation=(f"Line {drop.line}"
+                         + (f" (through `{drop.via}()`)" if drop.via else "")
+                         + f" filters `{src}` with a comparison on `{col}`, "
+                         f"which has {missing} missing values ({_pct(frac)} of {rows} rows): "
+                         "a comparison with NaN is False, so all of those rows are dropped "
+                         f"too{kept_txt}. The cell then computes {where} on what is left "
+                         "without saying so; the rows with a missing value are usually a "
+                         "different group (never discounted, never measured), not ones the "
+                         "condition meant to exclude."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({drop.line, *(ln for ln, _ in summaries[:3])}),
+                      "values": {"column": col, "missing": missing, "rows": rows,
+                                 "rows_kept": kept, "excluded_by_value": by_value}},
+            suggestion=(f"Decide what a missing `{col}` means and write it down: fill it "
+                        f"(`{src}['{col}'].fillna(0)` when missing means none) or keep those "
+                        f"rows explicitly (`{src}[{src}['{col}'].isna() | ({src}['{col}'] < "
+                        "x)]`), and print how many rows the filter keeps."))

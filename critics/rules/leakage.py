@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..code_model import CodeModel, root_name
-from ..evidence import Evidence
+from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding, Severity
 from ..rule import rule
 
@@ -2533,5 +2533,129 @@ def test_rows_in_training(ev: Evidence) -> Iterator[Finding]:
                        "the test rows.")
 
 
+# -- the same entity's rows on both sides of a row-level random split ---------------------------
+
+_ROW_SPLITTERS = {"KFold", "StratifiedKFold", "ShuffleSplit", "StratifiedShuffleSplit",
+                  "RepeatedKFold", "RepeatedStratifiedKFold"}
+_ENTITY_ID = re.compile(
+    r"(?i)^(?:\w+_)?(?:id|uuid|guid)$|^\w+id$|^(?:subject|patient|participant|user|customer|"
+    r"client|member|listing|driver|player|household|person)"
+    r"(?:_?(?:id|no|num|number|code|key))?$")
+_MIN_ENTITIES = 20  # fewer distinct values is a category (device type), not an identifier
+
+
+def _random_splits(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
+    """(line, what, data) of row-level random splits: train_test_split (shuffled), a
+    cross-validation helper with a plain or row splitter and no groups, `KFold(...).split(X)`."""
+    m = ev.model
+    out: list[tuple[int, str, ast.AST]] = []
+
+    def splitter_class(node: ast.AST | None) -> str | None:
+        if isinstance(node, ast.Name):
+            for a in reversed(m.assigned_at(node.id)):
+                if isinstance(a.value, ast.Call):
+                    node = a.value
+                    break
+        if isinstance(node, ast.Call):
+            return _last(m.dotted(node.func) or (
+                node.func.id if isinstance(node.func, ast.Name) else None))
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return "KFold"
+        return None
+
+    for c in m.calls:
+        if c.last == "train_test_split" and c.node.args:
+            if c.kwarg_value("shuffle", True) is False:
+                continue
+            out.append((c.line, "train_test_split", c.node.args[0]))
+        elif c.last in CV_FUNCS:
+            if c.has_kwarg("groups"):
+                continue
+            data = c.arg(1, "X")
+            cv = c.kwarg("cv")
+            cls = splitter_class(cv) if cv is not None else "KFold"
+            if data is None or cls not in _ROW_SPLITTERS:
+                continue
+            out.append((c.line, f"{c.last}(cv={cls})", data))
+        elif c.method == "split" and c.node.args and not c.has_kwarg("groups") and \
+                len(c.node.args) < 3:
+            cls = splitter_class(c.receiver)
+            if cls in _ROW_SPLITTERS:
+                out.append((c.line, f"{cls}.split", c.node.args[0]))
+    return out
+
+
+def _entity_frame(ev: Evidence, data: ast.AST) -> tuple[str, ObjectFacts, str, int] | None:
+    """(frame, facts, id column, distinct ids) of the frame the split rows come from, when an
+    identifier column repeats (several rows per listing, patient, customer)."""
+    m = ev.model
+    root = _operand_root(data)
+    if root is None:
+        return None
+    own = ev.objects.get(root)
+    rows = own.rows if own is not None else None
+    for name in [root, *sorted(m.dependencies(root))]:
+        f = ev.objects.get(name)
+        if f is None or f.kind != "dataframe" or not f.rows:
+            continue
+        if rows is not None and f.rows != rows:
+            continue
+        for col, dtype in f.dtypes.items():
+            if dtype.startswith("float") or not _ENTITY_ID.match(col):
+                continue
+            k = f.unique.get(col, 0)
+            if k >= _MIN_ENTITIES and f.rows / k >= 1.3:
+                return name, f, col, k
+    return None
+
+
+@rule("leakage.repeated_entities_across_split",
+      title="Rows of the same entity on both sides of a random split")
+def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
+    """A row-level random split (train_test_split, KFold / cross_val_score without groups)
+    of data in which an identifier repeats - reposted listings, several visits per patient,
+    many transactions per customer - puts rows of the same entity in training and test, so
+    the test score rewards recognising entities the model has already seen. Judged from the
+    kernel: the id column's distinct values against the rows. High (0.8) when no other
+    column takes more distinct values than the id (the repeated rows look like copies);
+    medium (0.55) otherwise (whether new entities is the question depends on use)."""
+    if ev.tree is None or not any(w in ev.code for w in ("split", "cross_val", "Fold")):
+        return
+    m = ev.model
+    splits = _random_splits(ev)
+    if not splits:
+        return
+    scored = any(c.last in METRIC_EXACT or c.last in CV_FUNCS or c.method == "score"
+                 for c in m.calls)
+    if not scored:
+        return
+    for line, what, data in splits:
+        found = _entity_frame(ev, data)
+        if found is None:
+            continue
+        frame, f, col, k = found
+        rows = f.rows or 0
+        others = {c: n for c, n in f.unique.items() if c != col}
+        copies = bool(others) and max(others.values()) <= k
+        severity, confidence = ("high", 0.8) if copies else ("medium", 0.55)
+        text = (f"`{what}` (line {line}) splits the rows of `{frame}` at random, but "
+                f"`{col}` has only {k} distinct values in {rows} rows ({rows / k:.1f} rows "
+                "per entity): rows of the same entity land in both training and test, so the "
+                "test score partly measures recognising entities already seen in training.")
+        if copies:
+            text += (f" No other column takes more distinct values than `{col}`: the repeated "
+                     "rows look like copies, and the model is scored on rows it memorised.")
+        yield Finding(
+            explanation=text, severity=severity, confidence=confidence,
+            evidence={"lines": [line], "values": {"id_column": col, "distinct_ids": k,
+                                                  "rows": rows}},
+            suggestion=(f"Split by entity: `GroupShuffleSplit(test_size=0.25).split(X, y, "
+                        f"groups={frame}['{col}'])` or `GroupKFold` with `groups=` in "
+                        f"cross-validation (or drop exact duplicates first: "
+                        f"`{frame}.drop_duplicates(subset='{col}')`)."))
+        return
+
+
 RULES = [preprocessing_before_split, feature_selection_before_split,
-         target_encoding_before_split, resampling_before_split, test_rows_in_training]
+         target_encoding_before_split, resampling_before_split, test_rows_in_training,
+         repeated_entities_across_split]

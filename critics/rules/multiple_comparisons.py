@@ -23,7 +23,7 @@ from ..code_model import CallSite, root_name
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
 from ..rule import rule
-from ..stat_tests import ASSUMPTION_KINDS, StatTest, sample_args, test_calls
+from ..stat_tests import NOT_A_TEST_KINDS, StatTest, sample_args, test_calls
 
 # p-values: p, ps, p1, pval, pvals, p_value, pvalues, "p-value", p_raw, pv…
 _P_RE = re.compile(
@@ -673,6 +673,65 @@ def _corrections(a: _Analysis) -> list[int]:
     return lines
 
 
+_TAIL_METHODS = {"sf", "cdf", "logsf", "logcdf"}
+
+
+def _stmt_p_keys(stmt: ast.stmt) -> tuple[set[str], set[str]]:
+    """(p-like names or columns the statement assigns, the roots they live in)."""
+    keys: set[str] = set()
+    roots: set[str] = set()
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+        [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else [])
+    for t in targets:
+        for sub in ast.walk(t):
+            key = None
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                key = sub.id
+            elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
+                    isinstance(sub.slice.value, str):
+                key = sub.slice.value
+            if key and _P_RE.search(key) and not _CORRECTED_RE.search(key):
+                keys.add(key)
+                root = root_name(sub)
+                if root:
+                    roots.add(root)
+    return keys, roots
+
+
+def _tail_sites(a: _Analysis) -> list[tuple[_Site, set[str]]]:
+    """Tail probabilities of a scipy distribution stored as p-values (`df["p"] =
+    df.apply(lambda r: stats.poisson.sf(r.k - 1, r.mu), axis=1)`, `p = 2 *
+    stats.norm.sf(np.abs(z))`): one test per row, element or loop pass."""
+    out: list[tuple[_Site, set[str]]] = []
+    for c in a.m.calls:
+        name = c.name or ""
+        if c.last not in _TAIL_METHODS or not name.startswith("scipy.stats.") or \
+                name.count(".") < 3:
+            continue
+        keys, roots = _stmt_p_keys(c.stmt)
+        if not keys and c.function is not None:  # `def tail_p(row): return stats.x.sf(...)`
+            by_node = {id(x.node): x for x in a.m.calls}
+            for node, _via in a._callers(c.function):
+                site = by_node.get(id(node))
+                if site is not None:
+                    more, more_roots = _stmt_p_keys(site.stmt)
+                    keys, roots = keys | more, roots | more_roots
+        if not keys:
+            continue
+        count, looped, simulated = a.multiplier(c.node)
+        if simulated or (count.n == 0 and not looped):
+            continue
+        if not looped:  # vectorised: as many tests as the p-values it produced
+            sizes = [n for k in keys | roots if (f := a.facts(k)) is not None
+                     and f.kind in ("series", "ndarray", "dataframe") and (n := f.rows)]
+            if not sizes or max(sizes) < 2:
+                continue
+            count = _Count(max(sizes), True)
+        out.append((_Site(c.line, count, True, roots | {k for k in keys if a.facts(k)}),
+                    keys | roots))
+    return out
+
+
 def _columns_tested(a: _Analysis, call: CallSite, spec: StatTest) -> _Count:
     """scipy tests vectorise over columns: `stats.ttest_ind(tumor, normal)` with two
     24 x 300 frames runs 300 tests (axis=0; axis=1 tests each row)."""
@@ -747,9 +806,10 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         return
     a = _Analysis(ev)
     tests = [(c, full, spec) for c, full, spec in test_calls(a.m)
-             if spec.kind not in ASSUMPTION_KINDS]
+             if spec.kind not in NOT_A_TEST_KINDS]
     a.test_nodes = {id(c.node) for c, _, _ in tests}
-    if not tests and not a.nodes[ast.Compare] and "P>|" not in ev.code and \
+    tails = _tail_sites(a)
+    if not tests and not tails and not a.nodes[ast.Compare] and "P>|" not in ev.code and \
             "(>F)" not in ev.code and not any(
             isinstance(n, ast.Attribute) and n.attr in _P_ATTRS for n in a.nodes[ast.Attribute]):
         return  # neither a test, a fitted model's p-values, nor a comparison
@@ -773,6 +833,11 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         colls = a.collections_of(call) if looped else set()
         p_names |= set(call.targets) | colls
         sites.append(_Site(call.line, count, looped, colls))
+    # p-values read off a distribution's tail: `stats.poisson.sf(k - 1, mu)` per row,
+    # `2 * stats.norm.sf(abs(z))` over an array of z-scores
+    for site, keys in tails:
+        sites.append(site)
+        p_names |= keys
     # fitted models: `res.pvalues < 0.05` over many coefficients; `.pvalue(s)` in loops
     seen_attrs: set[tuple[str, str, int]] = set()
     for node in sorted(a.nodes[ast.Attribute] + _p_columns(a),

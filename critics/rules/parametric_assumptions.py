@@ -926,3 +926,316 @@ def ztest_small_counts(ev: Evidence) -> Iterator[Finding]:
 
 def _const(node: ast.AST) -> object:
     return node.value if isinstance(node, ast.Constant) else None
+
+
+# -- Student's pooled-variance test with unequal spreads and unequal group sizes -----------------
+
+_POOLED_FIX = ("Use Welch's test, which keeps each group's own variance: "
+               "`stats.ttest_ind(a, b, equal_var=False)` (statsmodels: `usevar='unequal'`; "
+               "for several groups `scipy.stats.alexandergovern(*groups)` or "
+               "`pingouin.welch_anova`), and report each group's n and SD.")
+
+
+def _pooled_call(call: CallSite, full: str) -> bool:
+    """Whether this test pools the group variances (Student's t, classic one-way ANOVA)."""
+    if full in ("scipy.stats.ttest_ind", "scipy.stats.ttest_ind_from_stats",
+                "scipy.stats.f_oneway"):
+        return call.kwarg_value("equal_var", True) is True
+    if full.startswith("statsmodels") and full.endswith(("ttest_ind", "ztest")):
+        return call.kwarg_value("usevar", "pooled") == "pooled"
+    if full.startswith("statsmodels ") and full.endswith(("ttest_ind", "tconfint_diff",
+                                                          "ztest_ind", "zconfint_diff")):
+        return call.kwarg_value("usevar", "pooled") == "pooled"
+    if full == "pingouin.ttest":
+        return call.kwarg_value("correction", "auto") is False
+    return full == "pingouin.anova"
+
+
+def _se_inflation(groups: list[tuple[float, float]]) -> tuple[float, int, int] | None:
+    """How much larger the standard error of a mean difference really is than the pooled one
+    the test uses: max over pairs of sqrt((s_i²/n_i + s_j²/n_j) / (s_p² (1/n_i + 1/n_j))),
+    with the pooled variance s_p² of all groups. (ratio, i, j); 1.0 when sizes or spreads
+    are equal, above 1 when the smaller group has the larger spread (the test is liberal)."""
+    usable = [(n, s) for n, s in groups if n >= 2 and s is not None and s >= 0]
+    if len(usable) != len(groups) or len(groups) < 2:
+        return None
+    total = sum(n for n, _ in groups)
+    pooled = sum((n - 1) * s * s for n, s in groups) / max(1, total - len(groups))
+    if pooled <= 0:
+        return None
+    best: tuple[float, int, int] | None = None
+    for i, (ni, si) in enumerate(groups):
+        for j, (nj, sj) in enumerate(groups[i + 1:], i + 1):
+            ratio = math.sqrt((si * si / ni + sj * sj / nj) / (pooled * (1 / ni + 1 / nj)))
+            if best is None or ratio > best[0]:
+                best = (ratio, i, j)
+    return best
+
+
+def _from_stats_groups(ev: Evidence, call: CallSite) -> list[tuple[float, float]] | None:
+    """(n, sd) of both groups of `ttest_ind_from_stats(mean1, std1, nobs1, mean2, std2,
+    nobs2)` from literals or the kernel's scalars."""
+    slots = [(1, "std1"), (2, "nobs1"), (4, "std2"), (5, "nobs2")]
+    nums = [_numbers_of(ev, call.arg(i, k)) for i, k in slots]
+    if any(not v or len(v) != 1 for v in nums):
+        return None
+    (s1,), (n1,), (s2,), (n2,) = nums  # type: ignore[misc]
+    return [(n1, s1), (n2, s2)]
+
+
+@rule("parametric_assumptions.pooled_variance_unequal_spread",
+      title="Pooled-variance t-test / ANOVA on groups of unequal size and spread")
+def pooled_variance_unequal_spread(ev: Evidence) -> Iterator[Finding]:
+    """Student's t-test (`ttest_ind`'s default `equal_var=True`, statsmodels' `usevar=
+    'pooled'`) and the classic one-way ANOVA pool the groups' variances. With equal group
+    sizes that is robust; when the groups differ in size and the smaller one is the more
+    scattered, the pooled standard error is far too small and the p-value far too small
+    (Welch's test exists for this). Judged from the kernel's n and SD of each sample: the
+    ratio of the correct (unpooled) standard error to the pooled one. Critical (0.85) when it
+    is at least 2 and the result is reported, high (0.75) from 1.4, medium (0.5) from 1.2."""
+    if ev.tree is None or not any(w in ev.code for w in ("ttest", "f_oneway", "anova",
+                                                         "CompareMeans")):
+        return
+    seen: set[int] = set()
+    for site in _sites(ev):
+        call, full = site.call, site.full
+        if call.line in seen or site.kind not in ("independent", "anova") or \
+                not _pooled_call(call, full):
+            continue
+        if full.endswith("ttest_ind_from_stats"):
+            groups = _from_stats_groups(ev, call)
+            described = "the summary statistics passed"
+        else:
+            facts = [s for s in site.facts if s.std is not None and s.n >= 2]
+            if len(facts) < 2 or len(facts) != len(site.facts):
+                continue
+            groups = [(float(s.n), float(s.std)) for s in facts]  # type: ignore[arg-type]
+            described = "; ".join(f"`{s.expr}` n={s.n}, SD={s.std:.3g}" for s in facts[:4])
+        if not groups:
+            continue
+        found = _se_inflation(groups)
+        if found is None or found[0] < 1.2:
+            continue
+        ratio, i, j = found
+        (ni, si), (nj, sj) = groups[i], groups[j]
+        reported = any(ev.model.is_reported(t) for t in call.targets) or any(
+            any(sub is call.node for sub in ast.walk(e)) for e in ev.model.reported_exprs)
+        if ratio >= 2:
+            severity, confidence = ("critical", 0.85) if reported else ("high", 0.8)
+        elif ratio >= 1.4:
+            severity, confidence = "high", 0.75
+        else:
+            severity, confidence = "medium", 0.5
+        seen.add(call.line)
+        test = full if " " in full else full.rsplit(".", 1)[-1]
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) pools the group variances (Student's "
+                         f"test), but the groups differ in both size and spread ({described}): "
+                         f"the group of {ni:.0f} has SD {si:.3g} and the group of {nj:.0f} has "
+                         f"SD {sj:.3g}. The standard error of the difference is really "
+                         f"{ratio:.1f}x the pooled one, so the test statistic is inflated by "
+                         f"that factor and the p-value is far too small."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"se_ratio": round(ratio, 2), "n": [ni, nj],
+                                 "sd": [round(si, 4), round(sj, 4)]}},
+            suggestion=_POOLED_FIX)
+
+
+# -- Wald (normal-approximation) intervals for proportions with few events -----------------------
+
+_WALD_FIX = ("Use an interval that holds for few events: Wilson or exact Clopper-Pearson "
+             "(`statsmodels.stats.proportion.proportion_confint(k, n, method='wilson')` or "
+             "`method='beta'`; `scipy.stats.binomtest(k, n).proportion_ci(method="
+             "'wilson')`), and show the counts behind each rate.")
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
+def _one_minus(node: ast.AST) -> ast.AST | None:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and \
+            _const(node.left) in (1, 1.0):
+        return node.right
+    return None
+
+
+def _wald_parts(node: ast.AST) -> tuple[ast.AST, ast.AST] | None:
+    """(p, n) of the Wald standard error `p * (1 - p) / n` (either order of the product)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and
+            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult)):
+        return None
+    a, b = node.left.left, node.left.right
+    for p, q in ((a, b), (b, a)):
+        inner = _one_minus(q)
+        if inner is not None and _same(inner, p):
+            return p, node.right
+    return None
+
+
+def _wald_sites(tree: ast.AST) -> list[tuple[ast.AST, ast.AST, ast.AST]]:
+    """(sqrt node, p, n) for `sqrt(p * (1 - p) / n)` and `(p * (1 - p) / n) ** 0.5`."""
+    out: list[tuple[ast.AST, ast.AST, ast.AST]] = []
+    for node in ast.walk(tree):
+        inner = None
+        if isinstance(node, ast.Call) and called_name(node) == "sqrt" and node.args:
+            inner = node.args[0]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
+                _const(node.right) == 0.5:
+            inner = node.left
+        parts = _wald_parts(inner) if inner is not None else None
+        if parts is not None:
+            out.append((node, *parts))
+    return out
+
+
+def _stmt_keys(stmt: ast.stmt) -> list[str]:
+    """Names and string-keyed columns a statement assigns (`lo`, `df["ci_low"]`)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+        [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else [])
+    keys: list[str] = []
+    for t in targets:
+        for sub in ast.walk(t):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                keys.append(sub.id)
+            elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
+                    isinstance(sub.slice.value, str):
+                keys.append(sub.slice.value)
+    return keys
+
+
+def _refs(node: ast.AST) -> set[str]:
+    """Names, and columns read as `df.col` / `df["col"]`, in an expression."""
+    out = names_in(node)
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            out.add(sub.attr)
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
+                isinstance(sub.slice.value, str):
+            out.add(sub.slice.value)
+    return out
+
+
+def _observed(ev: Evidence, key: str) -> list[float]:
+    """Values of a name (kernel facts) or of a printed column named `key`."""
+    f = ev.objects.get(key)
+    if f is not None and f.kind in ("series", "ndarray", "sequence", "scalar"):
+        vals = [float(v) for v in (f.values or [])]
+        if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+            vals.append(float(f.value))
+        if vals:
+            return vals
+    if ev.text and key in ev.text:
+        from .suspicious_values import _column_in_text
+
+        return [v for v in _column_in_text(ev.text, key) if v == v]
+    return []
+
+
+@rule("parametric_assumptions.wald_interval_few_events",
+      title="Wald (normal-approximation) interval for a proportion with few events")
+def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
+    """`p ± z·sqrt(p(1-p)/n)` (by hand, or `proportion_confint`'s default method='normal')
+    needs several events and non-events per group: with 0 events it has zero width, and with
+    fewer than about 4 events its lower limit falls below 0. Flagged from evidence only: the
+    kernel's counts passed to `proportion_confint` (some group with <= 3 events: high; < 10:
+    medium), or interval bounds computed by hand whose values (kernel facts or the printed
+    table) go below 0 or whose half-widths are exactly 0."""
+    if ev.tree is None or not ("1 -" in ev.code or "1-" in ev.code or
+                               "proportion_confint" in ev.code):
+        return
+    m = ev.model
+    for call, full, _spec in test_calls(m):
+        if not full.endswith("proportion_confint"):
+            continue
+        if call.kwarg_value("method", "normal") != "normal":
+            continue
+        counts = next((s for s in ev.samples if s.line == call.line and s.arg in (0, "count")
+                       and s.n > 0 and s.min is not None), None)
+        nobs = next((s for s in ev.samples if s.line == call.line and s.arg in (1, "nobs")
+                     and s.n > 0 and s.min is not None), None)
+        if counts is None:
+            nums = _numbers_of(ev, call.arg(0, "count"))
+            k_min = min(nums) if nums else None
+        else:
+            k_min = counts.min
+        if k_min is None:
+            continue
+        if nobs is not None and counts is not None and counts.max is not None and \
+                nobs.max is not None and counts.n == nobs.n == 1:
+            k_min = min(k_min, nobs.max - counts.max)  # non-events count as well
+        if k_min >= 10:
+            continue
+        severity, confidence = ("high", 0.8) if k_min <= 3 else ("medium", 0.5)
+        yield Finding(
+            explanation=(f"`proportion_confint` (line {call.line}) uses its default "
+                         f"method='normal' (Wald), but some group has only {k_min:.0f} "
+                         "events: the normal approximation fails there - with 0 events the "
+                         "interval has zero width, with 1-3 its lower limit is below 0 - "
+                         "and its coverage is well under the nominal 95%."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line], "values": {"min_events": k_min}},
+            suggestion=_WALD_FIX)
+        return
+    sites = _wald_sites(m.tree)
+    if not sites:
+        return
+    # names / columns holding the half-width or standard error, then the bounds built on them
+    se_keys: set[str] = set()
+    bound_keys: list[tuple[str, int]] = []
+    se_nodes = {id(s) for s, _, _ in sites}
+    for st in ast.walk(m.tree):
+        if not isinstance(st, ast.Assign):
+            continue
+        keys = _stmt_keys(st)
+        holds_se = any(id(n) in se_nodes for n in ast.walk(st.value))
+        if not holds_se and not _refs(st.value) & se_keys:
+            continue
+
+        def has_se(node: ast.AST, keys_so_far: set[str] = se_keys) -> bool:
+            return any(id(n) in se_nodes for n in ast.walk(node)) or bool(
+                _refs(node) & keys_so_far)
+
+        # p ± (something with the standard error): a bound of the interval
+        bound = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub) and any(
+            any(_same(side, p) for _, p, _ in sites) and has_se(other)
+            for side, other in ((n.left, n.right), (n.right, n.left)))
+            for n in ast.walk(st.value))
+        if bound:
+            bound_keys += [(k, st.lineno) for k in keys]
+        elif holds_se:
+            se_keys |= set(keys)
+    evidence: list[str] = []
+    values: dict[str, object] = {}
+    lines = sorted({getattr(s, "lineno", 0) for s, _, _ in sites})
+    for key, line in bound_keys:
+        vals = _observed(ev, key)
+        neg = [v for v in vals if v < 0]
+        if neg:
+            evidence.append(f"`{key}` has {len(neg)} value(s) below 0 (lowest {min(neg):.3g})")
+            values[key] = round(min(neg), 4)
+            lines.append(line)
+    for key in se_keys:
+        vals = _observed(ev, key)
+        zeros = [v for v in vals if v == 0]
+        if zeros:
+            evidence.append(f"`{key}` is exactly 0 for {len(zeros)} group(s) (0 or all events)")
+            values[key + "_zero"] = len(zeros)
+    for _, p, _n in sites:  # p = k / n with the event counts in the kernel
+        if isinstance(p, ast.BinOp) and isinstance(p.op, ast.Div):
+            ks = _numbers_of(ev, p.left)
+            if ks and min(ks) <= 3:
+                evidence.append(f"`{m.src(p.left)}` has as few as {min(ks):.0f} events")
+                values["min_events"] = min(ks)
+    if not evidence:
+        return
+    yield Finding(
+        explanation=(f"Line {lines[0]} builds a Wald interval p ± z·sqrt(p(1-p)/n) for a "
+                     f"proportion, and the groups have too few events for it: "
+                     f"{'; '.join(evidence[:3])}. The normal approximation needs several "
+                     "events and non-events per group; here the intervals leave [0, 1] or "
+                     "collapse to zero width, and their coverage is far below 95%."),
+        severity="high", confidence=0.8,
+        evidence={"lines": sorted(set(lines)), "values": values},
+        suggestion=_WALD_FIX)

@@ -17,7 +17,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from ..code_model import CallSite, CodeModel, root_name
+from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
 from ..rule import rule
@@ -656,3 +656,196 @@ def _p_values_read(ev: Evidence) -> bool:
     """The cell reads a fitted model's p-values (`.pvalues`, `summary()`, `anova_lm`)."""
     return any(s in ev.code for s in (".pvalues", "summary", "anova_lm", ".f_pvalue",
                                       "t_test", "p-unc", "PR(>F)"))
+
+
+# -- a predictor that varies only between clusters, analysed row by row ---------------------------
+
+# columns naming a group of rows that share conditions: the unit a treatment or exposure is
+# assigned to or measured on (stands, depots, schools, stores, sites)
+_GROUP_NAME = re.compile(
+    r"(?i)^(?:depot|garage|stand|store|shop|branch|outlet|route|station|district|county|"
+    r"municipality|commune|parish|team|squad|crew|facility|plant|factory|site|clinic|"
+    r"hospital|school|classroom|class|teacher|ward|practice|village|farm|field|lake|pond|"
+    r"stream|river|reef|forest|catchment|watershed|herd|flock|colony|hive|pen|cage|tank|"
+    r"litter|batch|lot|plate|well|region|city|town|country|state|province|company|firm|"
+    r"cohort|centre|center|lab|laboratory|court|prison|camp|estate|building|floor|block|"
+    r"cluster|unit|area|zone|tract|neighbo(?:u)?rhood|office|warehouse|fleet|vessel|ship)"
+    r"(?:_?(?:id|no|num|number|code|name|key|idx))?$")
+_FORMULA_FITS = {"ols", "logit", "probit", "glm", "poisson", "negativebinomial", "wls", "rlm",
+                 "quantreg"}
+_NUMERIC = ("int", "uint", "float", "Int", "UInt", "Float", "bool")
+
+
+def _cluster_candidates(f: ObjectFacts, x: str, used: set[str]
+                        ) -> tuple[str, int, bool] | None:
+    """(group column, groups, strong) for a predictor `x` of frame facts `f` that looks
+    measured per group: a continuous `x` with about as many distinct values as some grouping
+    column has levels (strong), or any `x` with a group-named column of many rows per level."""
+    rows = f.rows or 0
+    ux = f.unique.get(x)
+    dtype = f.dtypes.get(x, "")
+    if not rows or not ux:
+        return None
+    best: tuple[str, int, bool] | None = None
+    for g, gtype in f.dtypes.items():
+        if g == x or g in used or gtype.startswith("float") or _UNIT_ID.match(g):
+            continue
+        k = f.unique.get(g, 0)
+        if k < 3 or rows / k < 3:
+            continue
+        # a continuous value repeated as often as a grouping column's levels: measured per
+        # group. A group-like name (or an exact match of the counts) rules out a coincidence
+        # (ten price points in a frame with twelve stores).
+        named = bool(_GROUP_NAME.match(g) or _CLUSTER_ID.match(g))
+        strong = dtype.startswith("float") and ux >= 8 and 0.8 * k <= ux <= k \
+            and rows / ux >= 5 and (named or ux == k)
+        named = named and rows / k >= 5 and ux <= k
+        if strong or named:
+            cand = (g, k, strong)
+            if best is None or (strong and not best[2]):
+                best = cand
+    return best
+
+
+def _formula_sides(formula: str) -> tuple[set[str], set[str]]:
+    if "~" not in formula:
+        return set(), set()
+    lhs, rhs = formula.split("~", 1)
+    return set(re.findall(r"[A-Za-z_]\w*", lhs)), set(re.findall(r"[A-Za-z_]\w*", rhs))
+
+
+def _provenance(m: CodeModel, frame: str, x: str) -> str | None:
+    """The smaller table `x` was defined in, when `frame` was built by repeating or merging
+    it onto the rows (`trips = depots.loc[depots.index.repeat(n)]`, `df.merge(stands)`)."""
+    owners: set[str] = set()
+    for tree in (m._prior_tree, m.tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                t = node.targets[0]
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and \
+                        t.slice.value == x and isinstance(t.value, ast.Name):
+                    owners.add(t.value.id)
+                elif isinstance(t, ast.Name) and isinstance(node.value, ast.Call) and \
+                        called_name(node.value) == "DataFrame" and node.value.args and \
+                        isinstance(node.value.args[0], ast.Dict) and any(
+                            isinstance(k, ast.Constant) and k.value == x
+                            for k in node.value.args[0].keys):
+                    owners.add(t.id)
+    owners.discard(frame)
+    if not owners:
+        return None
+    for tree in (m._prior_tree, m.tree):
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == frame for t in node.targets)):
+                continue
+            names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            spreads = any(isinstance(n, ast.Call) and called_name(n) in (
+                "repeat", "merge", "join", "reindex", "explode") for n in ast.walk(node.value))
+            hit = names & owners
+            if hit and spreads:
+                return sorted(hit)[0]
+    return None
+
+
+@rule("pseudoreplication.cluster_level_predictor",
+      title="A predictor that varies only between clusters, tested over individual rows")
+def cluster_level_predictor(ev: Evidence) -> Iterator[Finding]:
+    """A regression, correlation or GLM over individual rows (trees, trips, pupils) of a
+    predictor that was assigned or measured per cluster (the stand's deposition, the depot's
+    training programme, the school's policy): the predictor has as many independent values
+    as there are clusters, not rows, so the p-value and CI counting rows are far too small.
+    Judged from the kernel: a continuous predictor with about as many distinct values as a
+    group-named column (stand, depot, school, site…) has levels (high, 0.75), or a predictor
+    defined in a per-cluster table that was repeated or merged onto the rows (high, 0.7),
+    when p-values or intervals are read; a group-named column with many rows per level and a
+    predictor of no more levels gives medium (0.5). Quiet with cluster
+    terms, `groups=`, cluster-robust errors, mixed models / GEE, or data aggregated to one
+    row per cluster."""
+    if ev.tree is None:
+        return
+    m = ev.model
+    sites: list[tuple[CallSite, str, list[str], set[str], bool]] = []
+    for call, _full, spec in test_calls(m):
+        if spec.kind not in ("regression", "correlation"):
+            continue
+        cols: list[str] = []
+        frame = None
+        for a in (call.arg(0, "x"), call.arg(1, "y")):
+            if a is None:
+                continue
+            fr, col, filtered = _arg_columns(a)
+            if fr is None or col is None or filtered:
+                break
+            frame = frame or fr
+            if fr != frame:
+                break
+            cols.append(col)
+        else:
+            if frame and len(cols) == 2:
+                sites.append((call, frame, cols, set(cols), True))
+    for call in m.calls:
+        if call.last not in _FORMULA_FITS or not (call.name or "").startswith(
+                "statsmodels.formula"):
+            continue
+        formula = _formula_terms(call)
+        data = call.kwarg("data") or call.arg(1)
+        if not formula or not isinstance(data, ast.Name):
+            continue
+        lhs, rhs = _formula_sides(formula)
+        sites.append((call, data.id, sorted(rhs), lhs | rhs, _p_values_read(ev)))
+    seen: set[int] = set()
+    for call, frame, predictors, used, inference in sites:
+        if call.line in seen or call.kwarg("groups") is not None or _clustered(m, call):
+            continue
+        f = _frame_facts(ev, frame)
+        if f is None or not f.rows:
+            continue
+        best: tuple[str, str, int, bool, str | None] | None = None
+        for x in predictors:
+            if x not in f.dtypes or not f.dtypes[x].startswith(_NUMERIC):
+                continue
+            found = _cluster_candidates(f, x, used)
+            if found is None:
+                continue
+            g, k, strong = found
+            source = None if strong else _provenance(m, frame, x)
+            if best is None or ((strong or source) and not (best[3] or best[4])):
+                best = (x, g, k, strong, source)
+        if best is None:
+            continue
+        x, g, k, strong, source = best
+        rows = f.rows
+        if (strong or source) and inference:
+            severity, confidence = "high", 0.75 if strong else 0.7
+        else:
+            severity, confidence = "medium", 0.5
+        seen.add(call.line)
+        test = call.last
+        if strong:
+            why = (f"`{x}` takes only {f.unique.get(x)} distinct values over {rows} rows - about "
+                   f"as many as the {k} `{g}` groups - so it is measured per `{g}`")
+        elif source:
+            why = (f"`{x}` comes from `{source}`, a table of `{g}`-level values repeated or "
+                   f"merged onto the rows, so it varies only between the {k} `{g}` groups")
+        else:
+            why = (f"the {rows} rows come in {k} `{g}` groups ({rows / k:.0f} rows each) and "
+                   f"`{x}` has no more levels than there are groups; if it was assigned per "
+                   f"`{g}`, the groups are the units")
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) treats the {rows} rows of `{frame}` as "
+                         f"independent observations of `{x}`, but {why}. Rows in one group "
+                         "share its conditions, so the effective sample size is the number of "
+                         "groups and the p-value and confidence interval are far too small "
+                         "(pseudoreplication)."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"frame": frame, "predictor": x, "group_column": g,
+                                 "rows": rows, "groups": k,
+                                 "predictor_values": f.unique.get(x)}},
+            suggestion=(f"Analyse at the level `{x}` varies: average to one row per `{g}` "
+                        f"(`{frame}.groupby('{g}').mean(numeric_only=True)`) and fit on those "
+                        f"{k} rows, or keep the rows and model the grouping "
+                        f"(`smf.mixedlm(..., groups={frame}['{g}'])`, GEE with "
+                        f"`groups='{g}'`, or `.fit(cov_type='cluster', cov_kwds={{'groups': "
+                        f"{frame}['{g}']}})`)."))

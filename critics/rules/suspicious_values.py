@@ -2088,3 +2088,260 @@ def share_over_100(ev: Evidence) -> Iterator[Finding]:
             suggestion=("Aggregate numerator and denominator the same way (sum both over the "
                         "same games/rows, or average both), and check that every share lies "
                         "in [0, 1] (`assert share.between(0, 1).all()`)."))
+
+
+# -- negative durations and ages ------------------------------------------------------------------
+
+# names of quantities that cannot be negative: ages, durations, lengths of stay
+_NONNEG_TOKENS = {"age", "ages", "duration", "durations", "elapsed", "los", "tenure", "runtime",
+                  "lifetime", "latency", "turnaround", "tat", "dwell", "stay", "lengthofstay"}
+_TIME_QUALIFIERS = {"trip", "travel", "ride", "commute", "journey", "wait", "waiting",
+                    "response", "cycle", "processing", "process", "lead", "run", "service",
+                    "handling", "resolution", "transit", "delivery", "flight", "survival",
+                    "session", "watch", "call", "visit", "treatment", "repair", "shift"}
+_UNIT_TOKENS = {"minutes", "minute", "mins", "hours", "hour", "hrs", "days", "seconds", "secs",
+                "sec", "weeks", "months", "years", "yrs", "ms", "millis"}
+# quantities that may legitimately be negative (a signed gap, a delay, time to a deadline)
+_SIGNED_TOKENS = {"diff", "delta", "change", "offset", "lag", "delay", "early", "late",
+                  "lateness", "until", "remaining", "left", "overdue", "before", "after",
+                  "relative", "rel", "error", "err", "resid", "residual", "gap", "deviation",
+                  "bias", "slack", "margin", "balance", "net", "shift", "drift", "skew", "tz",
+                  "utc", "signed", "vs", "minus", "from"}
+_LATER_TOKENS = {"end", "ended", "stop", "stopped", "finish", "finished", "off", "out", "exit",
+                 "arrival", "arrive", "arrived", "discharge", "discharged", "close", "closed",
+                 "completed", "complete", "completion", "return", "returned", "visit", "death",
+                 "died", "resolved", "delivered", "last", "to", "dropoff", "checkout"}
+_EARLIER_TOKENS = {"start", "started", "begin", "began", "on", "in", "entry", "enter",
+                   "entered", "departure", "depart", "departed", "admit", "admission",
+                   "admitted", "open", "opened", "created", "birth", "born", "dob", "first",
+                   "submitted", "ordered", "request", "requested", "from", "pickup",
+                   "checkin", "onset", "enrol", "enrolled", "hire", "hired", "join", "joined"}
+_DURATION_GUARDS = {"abs", "clip", "where", "mask", "maximum", "fmax", "absolute", "max"}
+
+
+def _duration_key(key: str) -> str | None:
+    """'nonneg' for names of quantities that cannot be negative (age, duration, length of
+    stay, trip_time), 'unit' for a bare unit (minutes, days) whose sign depends on what was
+    subtracted, None otherwise."""
+    toks = _tokens(key)
+    if not toks or set(toks) & _SIGNED_TOKENS:
+        return None
+    if set(toks) & _NONNEG_TOKENS or (
+            "time" in toks and set(toks) & (_TIME_QUALIFIERS | {"to"})):
+        return "nonneg"
+    if set(toks) & _UNIT_TOKENS:
+        return "unit"
+    return None
+
+
+def _operand_tokens(node: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            out |= set(_tokens(sub.id))
+        elif isinstance(sub, ast.Attribute):
+            out |= set(_tokens(sub.attr))
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            out |= set(_tokens(sub.value))
+    return out
+
+
+def _elapsed_sub(value: ast.AST, kind: str,
+                 helpers: dict[str, list[ast.AST]] | None = None) -> ast.BinOp | None:
+    """The subtraction that makes `value` an elapsed time: `end - start`, `visit - dob`,
+    `2024 - birth_year`, or one returned by a helper the value calls (`minutes_between(a,
+    b)`); None when a guard keeps it non-negative (`% (24 * 60)`, abs, clip, where) or
+    nothing later-minus-earlier is subtracted."""
+    for sub in ast.walk(value):
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod):
+            return None
+        if isinstance(sub, ast.Call) and _call_last(sub) in _DURATION_GUARDS:
+            return None
+    for sub in ast.walk(value):
+        if not (isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub)):
+            continue
+        left, right = sub.left, sub.right
+        if isinstance(right, ast.Constant):
+            continue  # `x - 1`: an offset, not an elapsed time
+        if isinstance(left, ast.Constant) and not (
+                isinstance(left.value, int | float) and 1800 <= left.value <= 2200):
+            continue
+        if kind == "nonneg":
+            return sub
+        lt, rt = _operand_tokens(left), _operand_tokens(right)
+        if lt & _LATER_TOKENS and rt & _EARLIER_TOKENS:
+            return sub
+    for sub in ast.walk(value) if helpers else ():
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and \
+                sub.func.id in helpers:  # type: ignore[operator]
+            for ret in helpers[sub.func.id]:  # type: ignore[index]
+                found = _elapsed_sub(ret, kind)
+                if found is not None:
+                    return found
+    return None
+
+
+def _helper_returns(tree: ast.AST) -> dict[str, list[ast.AST]]:
+    """What the cell's helper functions and named lambdas return."""
+    out: dict[str, list[ast.AST]] = {}
+    for fn in _of(tree, ast.FunctionDef):
+        out[fn.name] = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value]
+    for node in _of(tree, ast.Assign):
+        if isinstance(node.value, ast.Lambda):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    out[t.id] = [node.value.body]
+    return out
+
+
+def _duration_defs(tree: ast.AST) -> list[tuple[str, int]]:
+    """(name or column, line) of elapsed times the cell computes by subtraction."""
+    out: list[tuple[str, int]] = []
+    helpers = _helper_returns(tree)
+    for node in _of(tree, ast.Assign):
+        for t in node.targets:
+            for key in _target_key(t):
+                kind = _duration_key(key)
+                if kind and _elapsed_sub(node.value, kind, helpers) is not None:
+                    out.append((key, node.lineno))
+    for node in _of(tree, ast.Call):
+        for kw in node.keywords:
+            if kw.arg and (kind := _duration_key(kw.arg)) and \
+                    _elapsed_sub(kw.value, kind, helpers) is not None:
+                out.append((kw.arg, kw.value.lineno))
+    return out
+
+
+def _footer_blocks(text: str, key: str) -> list[tuple[str, float]]:
+    """(row label, value) of each printed Series named `key` ('Name: age, dtype: float64'):
+    a describe() gives count/mean/std/min/…, a groupby mean gives one row per group."""
+    lines = text[:_MAX_TEXT].splitlines()[:_MAX_LINES]
+    out: list[tuple[str, float]] = []
+    for i, line in enumerate(lines):
+        m = _SERIES_FOOTER.match(line)
+        if not m or m.group(1).strip() != key:
+            continue
+        j = i - 1
+        while j >= 0 and len(out) < 500:
+            parts = lines[j].split()
+            v = _to_float(parts[-1]) if parts else None
+            if v is None:
+                break
+            out.append((" ".join(parts[:-1]), v))
+            j -= 1
+    return out
+
+
+def _chain_columns(node: ast.AST) -> set[str]:
+    """Columns named along a method chain: `df.groupby("g").minutes.agg` -> {"minutes"}."""
+    cols: set[str] = set()
+    called: set[int] = set()
+    cur: ast.AST | None = node
+    while cur is not None:
+        if isinstance(cur, ast.Call):
+            called.add(id(cur.func))
+            cur = cur.func
+        elif isinstance(cur, ast.Attribute):
+            if id(cur) not in called:
+                cols.add(cur.attr)
+            cur = cur.value
+        elif isinstance(cur, ast.Subscript):
+            cols |= _str_consts(cur.slice)
+            cur = cur.value
+        else:
+            cur = None
+    return cols
+
+
+def _summary_of(tree: ast.AST, key: str) -> bool:
+    """The cell aggregates `key` into a table (`df.groupby(g).key.agg([... "min" ...])`,
+    `df[key].describe()`) and summarises nothing else, so the printed table's `min`/`mean`
+    columns speak for it."""
+    found = False
+    for node in _of(tree, ast.Call):
+        if _call_last(node) not in ("agg", "aggregate", "describe", "min", "mean", "median"):
+            continue
+        recv = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if recv is None:
+            continue
+        cols = _chain_columns(recv) - {"str", "dt", "values", "loc", "iloc", "T"}
+        if key in cols or key in _str_consts(node):
+            found = True
+        elif cols:
+            return False  # another column is summarised too: the table may be its
+    return found
+
+
+def _str_consts(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)}
+
+
+def _negative_evidence(ev: Evidence, key: str) -> tuple[list[float], str] | None:
+    f = ev.objects.get(key)
+    if f is not None:
+        vals = [float(v) for v in (f.values or [])]
+        if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+            vals.append(float(f.value))
+        neg = [v for v in vals if v < 0]
+        if neg:
+            return neg, f"the kernel's values of `{key}` ({len(neg)} of {len(vals)} negative)"
+    text = ev.text or ""
+    if not text or "-" not in text:
+        return None
+    rows = _footer_blocks(text, key)
+    if rows:
+        labelled = {lab: v for lab, v in rows}
+        if "min" in labelled and "max" in labelled:  # a describe()
+            low = labelled["min"]
+            if low < 0:
+                return [low], f"the printed summary of `{key}` (min {low:g})"
+        else:
+            neg = [v for _, v in rows if v < 0]
+            if neg:
+                return neg, f"the printed values of `{key}`"
+    vals = _column_in_text(text, key)
+    neg = [v for v in vals if v < 0]
+    if neg:
+        return neg, f"the printed column `{key}`"
+    if _summary_of(ev.tree, key) if ev.tree is not None else False:
+        for col in ("min", "mean", "median", "amin"):
+            neg = [v for v in _column_in_text(text, col) if v < 0]
+            if neg:
+                return neg, f"the printed `{col}` of `{key}`"
+    return None
+
+
+@rule("suspicious_values.negative_duration",
+      title="Negative durations or ages in the results")
+def negative_duration(ev: Evidence) -> Iterator[Finding]:
+    """An age, duration or length of stay computed by subtracting two times (`end - start`,
+    `visit - dob`, clock minutes) cannot be negative; negative values in the output mean the
+    subtraction is wrong for some rows - a trip across midnight on bare clock times, a
+    two-digit year parsed into the wrong century, swapped or mis-parsed dates - and every
+    mean or band built from them is wrong. Flagged only from evidence: the kernel's values of
+    the quantity or the printed summary (describe, a groupby's min/mean, the column) showing
+    negatives. Quiet when the subtraction is guarded (`% (24 * 60)`, abs, clip, where)."""
+    if ev.tree is None or "-" not in ev.code:
+        return
+    for key, line in _duration_defs(ev.tree):
+        found = _negative_evidence(ev, key)
+        if found is None:
+            continue
+        neg, where = found
+        yield Finding(
+            explanation=(f"`{key}` (line {line}) is an elapsed time computed by subtraction, "
+                         f"yet {where} shows negative values (as low as {min(neg):.4g}). "
+                         "A duration or age cannot be negative: the subtraction is wrong for "
+                         "some rows (a time that wraps past midnight, a two-digit year put in "
+                         "the wrong century, swapped or mis-parsed dates), and the means, "
+                         "bands and totals computed from it are wrong too."),
+            severity="high", confidence=0.8,
+            evidence={"lines": [line], "values": {key: round(min(neg), 4),
+                                                  "n_negative_shown": len(neg)}},
+            suggestion=("Find the rows with `df[df[col] < 0]` and fix the cause: add a day "
+                        "when the end clock time is before the start (`(end - start) % "
+                        "(24 * 60)` or full timestamps), move two-digit years past the "
+                        "reference date back a century, parse dates with the right format "
+                        "/ dayfirst; then `assert (df[col] >= 0).all()` before summarising."))
+        return
