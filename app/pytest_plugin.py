@@ -459,7 +459,8 @@ class NbcriticHarness:
         the code). `metadata`: the cell's metadata (`{"tags": ["raises-exception"]}`,
         `{"nbcritic": {"disabled_rules": [...]}}`). `options`: `ExecuteOptions` fields
         (`timeout`, `critic`, `disabled_rules`, `override_critic`, `auto_fix`,
-        `max_error_retries`, `max_critique_retries`, `replay_before_retry`, ...)."""
+        `max_error_retries`, `max_critique_retries`, `replay_before_retry`, `checks` (self-
+        checks: dicts as in cell metadata, or expression strings), ...)."""
         __tracebackhide__ = True
         execute = self._options(options)  # before anything runs
         if setup is not None:
@@ -512,7 +513,20 @@ class NbcriticHarness:
             values["disabled_rules"] = (values["disabled_rules"],)
         if "disabled_rules" in values:
             values["disabled_rules"] = tuple(values["disabled_rules"])
+        if "checks" in values:  # specs as in cell metadata: dicts, or expression strings
+            from services.self_checks import SelfCheck, parse_checks
+
+            raw = values["checks"]
+            raw = [raw] if isinstance(raw, str | dict) else list(raw)
+            values["checks"] = tuple(c if isinstance(c, SelfCheck) else parse_checks([c])[0]
+                                     for c in raw)
         return ExecuteOptions(**values)
+
+    @property
+    def lessons(self) -> Any:
+        """The test's lessons store (`services.lessons.LessonStore`): what fixed retries,
+        escalations and reflections wrote."""
+        return self.service.learning.lessons
 
     # the assertion helpers, as methods (no import needed in a test)
     assert_status = staticmethod(assert_status)

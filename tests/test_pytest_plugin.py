@@ -207,6 +207,19 @@ async def test_one_notebook_fixes_overrides_prompts_and_metadata(
     assert len(nbcritic.service.list_notebooks()) == 1
 
 
+@pytest.mark.nbcritic(builtin_rules=False)
+async def test_self_checks_and_lessons_through_the_harness(
+        nbcritic: NbcriticHarness, nbcritic_generator: ScriptedGenerator) -> None:
+    nbcritic.queue("rows = [1, 2, 3]")
+    result = await nbcritic.run("rows = [1, 2]", checks=["len(rows) == 3"])
+    nbcritic.assert_attempts(result, 2, statuses=["scientific_validity_error", "ok"])
+    assert nbcritic_generator.calls[0].feedback.count("self_check.") >= 1
+    (lesson,) = nbcritic.lessons.list()
+    assert lesson.category == "fix" and lesson.scope.rule_ids[0].startswith("self_check.")
+    with pytest.raises(ValueError, match=r"checks\[0\]\.min"):
+        await nbcritic.run("x = 1", checks={"type": "in_range", "target": "x", "min": "a"})
+
+
 @pytest.mark.nbcritic(cell_timeout=7)
 class TestMarkers:
     @pytest.mark.nbcritic(cell_timeout=9, pool_size=0)
