@@ -4,6 +4,7 @@ generator share it). `critics` never imports `anthropic`: it gets this client in
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from typing import Any
 
@@ -80,3 +81,43 @@ def make_async_client(api_key: str, *, base_url: str | None = None, timeout: flo
         api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
         middleware=[RetryAfterCap(max_retry_wait)],
     )
+
+
+# -- reading a forced-tool reply (the generator, the planner, the lesson pruner) ------------
+
+def field_of(obj: Any, key: str) -> Any:
+    """A reply field, from the SDK's objects or from plain dicts (tests, raw JSON)."""
+    if isinstance(obj, dict):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+def forced_tool_input(response: Any, tool: str, who: str, error: type[Exception], *,
+                      max_tokens: int | None = None, cut_off: str = "") -> dict[str, Any]:
+    """The input of the reply's `tool` call as a dict, or `error` saying why not: cut off
+    at max_tokens, refused, no such call, or an input that is not an object."""
+    stop = field_of(response, "stop_reason")
+    content = field_of(response, "content")
+    blocks = content if isinstance(content, list) else []
+    kinds = [str(field_of(b, "type")) for b in blocks]
+    if stop == "max_tokens":
+        raise error(f"{who}: the reply was cut off at max_tokens={max_tokens} "
+                    f"(content={kinds}){'; ' + cut_off if cut_off else ''}")
+    if stop == "refusal":
+        raise error(f"{who}: the model refused (content={kinds})")
+    call = next((b for b in blocks
+                 if field_of(b, "type") == "tool_use" and field_of(b, "name") == tool), None)
+    if call is None:
+        names = [str(field_of(b, "name")) for b in blocks if field_of(b, "type") == "tool_use"]
+        detail = f", tools called={names}" if names else ""
+        raise error(f"{who}: the reply has no {tool} tool call "
+                    f"(stop_reason={stop!r}, content={kinds}{detail})")
+    data = field_of(call, "input")
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        raise error(f"{who}: {tool} input is not an object (got {type(data).__name__})")
+    return data

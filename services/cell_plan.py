@@ -17,7 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import anthropic
 
-from .claude_generator import _api_error_text, _context_section, _get, _int
+from .anthropic_client import field_of, forced_tool_input
+from .claude_generator import _api_error_text, _context_section, _int
 from .code_generator import GenerationContext, GeneratorError, TokenUsage
 from .self_checks import CHECK_TYPES, CheckSpecError, SelfCheck, parse_check
 
@@ -314,10 +315,10 @@ class ClaudePlanner:
             raise GeneratorError(f"Claude planner: the API reply is not valid JSON ({exc})"
                                  ) from exc
         plan = parse_plan_reply(response, max_tokens=self.max_tokens)
-        usage = _get(response, "usage")
-        plan.usage = TokenUsage(_int(_get(usage, "input_tokens")),
-                                _int(_get(usage, "output_tokens")))
-        plan.model = _get(response, "model") or self.model
+        usage = field_of(response, "usage")
+        plan.usage = TokenUsage(_int(field_of(usage, "input_tokens")),
+                                _int(field_of(usage, "output_tokens")))
+        plan.model = field_of(response, "model") or self.model
         return plan
 
 
@@ -334,29 +335,8 @@ def plan_message(prompt: str, context: GenerationContext) -> str:
 
 def parse_plan_reply(response: Any, *, max_tokens: int | None = None) -> Plan:
     """The Plan in the reply's submit_plan call, or `GeneratorError`."""
-    stop = _get(response, "stop_reason")
-    content = _get(response, "content")
-    blocks = content if isinstance(content, list) else []
-    kinds = [str(_get(b, "type")) for b in blocks]
-    if stop == "max_tokens":
-        raise GeneratorError(f"Claude planner: the reply was cut off at max_tokens={max_tokens} "
-                             f"(content={kinds}); the plan would be incomplete")
-    if stop == "refusal":
-        raise GeneratorError(f"Claude planner: the model refused (content={kinds})")
-    call = next((b for b in blocks
-                 if _get(b, "type") == "tool_use" and _get(b, "name") == TOOL_NAME), None)
-    if call is None:
-        raise GeneratorError(f"Claude planner: the reply has no {TOOL_NAME} tool call "
-                             f"(stop_reason={stop!r}, content={kinds})")
-    data = _get(call, "input")
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except ValueError:
-            data = None
-    if not isinstance(data, dict):
-        raise GeneratorError(f"Claude planner: {TOOL_NAME} input is not an object "
-                             f"(got {type(data).__name__})")
+    data = forced_tool_input(response, TOOL_NAME, "Claude planner", GeneratorError,
+                             max_tokens=max_tokens, cut_off="the plan would be incomplete")
     try:
         # usage and model come from the reply itself; extra keys the model invented are
         # ignored rather than failing the cell

@@ -21,6 +21,7 @@ import anthropic
 
 from critics.claude_critic import middle_out, numbered_lines
 
+from .anthropic_client import field_of, forced_tool_input
 from .code_generator import (
     AttemptSummary,
     Generation,
@@ -138,14 +139,14 @@ class ClaudeCodeGenerator:
         except json.JSONDecodeError as exc:  # the SDK parses the body with json.loads
             raise GeneratorError(
                 f"Claude code generator: the API reply is not valid JSON ({exc})") from exc
-        self.last_stop_reason = _get(response, "stop_reason")
+        self.last_stop_reason = field_of(response, "stop_reason")
         code, explanation = parse_reply(response, max_tokens=self.max_tokens)
-        usage = _get(response, "usage")
+        usage = field_of(response, "usage")
         return Generation(
             code=code, explanation=explanation,
-            usage=TokenUsage(_int(_get(usage, "input_tokens")),
-                             _int(_get(usage, "output_tokens"))),
-            model=_get(response, "model") or self.model,
+            usage=TokenUsage(_int(field_of(usage, "input_tokens")),
+                             _int(field_of(usage, "output_tokens"))),
+            model=field_of(response, "model") or self.model,
         )
 
 
@@ -239,32 +240,8 @@ def _attempt_line(item: AttemptSummary) -> str:
 
 def parse_reply(response: Any, *, max_tokens: int | None = None) -> tuple[str, str]:
     """`(code, explanation)` from the reply's submit_code call, or `GeneratorError`."""
-    stop = _get(response, "stop_reason")
-    content = _get(response, "content")
-    blocks = content if isinstance(content, list) else []
-    kinds = [str(_get(b, "type")) for b in blocks]
-    if stop == "max_tokens":
-        raise GeneratorError(
-            f"Claude code generator: the reply was cut off at max_tokens={max_tokens} "
-            f"(content={kinds}); the code would be incomplete")
-    if stop == "refusal":
-        raise GeneratorError(f"Claude code generator: the model refused (content={kinds})")
-    call = next((b for b in blocks
-                 if _get(b, "type") == "tool_use" and _get(b, "name") == TOOL_NAME), None)
-    if call is None:
-        names = [str(_get(b, "name")) for b in blocks if _get(b, "type") == "tool_use"]
-        detail = f", tools called={names}" if names else ""
-        raise GeneratorError(f"Claude code generator: the reply has no {TOOL_NAME} tool call "
-                             f"(stop_reason={stop!r}, content={kinds}{detail})")
-    data = _get(call, "input")
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except ValueError:
-            data = None
-    if not isinstance(data, dict):
-        raise GeneratorError(f"Claude code generator: {TOOL_NAME} input is not an object "
-                             f"(got {type(data).__name__})")
+    data = forced_tool_input(response, TOOL_NAME, "Claude code generator", GeneratorError,
+                             max_tokens=max_tokens, cut_off="the code would be incomplete")
     code = data.get("code")
     if code is None:
         raise GeneratorError(f"Claude code generator: {TOOL_NAME} input has no 'code' "
@@ -316,12 +293,6 @@ def _api_error_text(exc: anthropic.APIError) -> str:
     if len(message) > 500:
         message = message[:499] + "…"
     return f"Claude code generator: {what} ({kind}): {message}"
-
-
-def _get(obj: Any, key: str) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(key)
-    return getattr(obj, key, None)
 
 
 def _int(value: Any) -> int:

@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import anthropic
 
-from .claude_generator import _get
+from .anthropic_client import forced_tool_input
 from .lessons import SCOPE_FIELDS, Category, Lesson, LessonStore, severity_rank
 
 TOOL_NAME = "remove_lessons"
@@ -199,17 +199,7 @@ class ClaudeLessonPruner:
 
 def parse_reply(response: Any) -> tuple[list[str], str]:
     """`(ids, reason)` from the reply's remove_lessons call, or LessonPrunerError."""
-    stop = _get(response, "stop_reason")
-    if stop == "max_tokens":
-        raise LessonPrunerError("Claude lesson pruner: the reply was cut off at max_tokens")
-    content = _get(response, "content")
-    blocks = content if isinstance(content, list) else []
-    call = next((b for b in blocks
-                 if _get(b, "type") == "tool_use" and _get(b, "name") == TOOL_NAME), None)
-    if call is None:
-        raise LessonPrunerError(f"Claude lesson pruner: no {TOOL_NAME} tool call "
-                                f"(stop_reason={stop!r})")
-    data = _get(call, "input")
+    data = forced_tool_input(response, TOOL_NAME, "Claude lesson pruner", LessonPrunerError)
     ids = data.get("ids") if isinstance(data, dict) else None
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         raise LessonPrunerError(f"Claude lesson pruner: {TOOL_NAME} 'ids' is not a list of "
