@@ -111,6 +111,59 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         facts["unique"] = {str(c): int(v) for c, v in sample.nunique().items()}
     except TypeError:  # unhashable cells (lists)
         facts["unique"] = {}
+    with contextlib.suppress(Exception):
+        found = _outcome_indicators(part, facts["unique"])
+        if found:
+            facts["params"] = {"outcome_indicators": found}
+
+
+INDICATOR_ROWS = 5000
+INDICATOR_TARGETS = 3
+
+
+def _outcome_indicators(df: Any, unique: dict[str, int]) -> dict[str, dict[str, list[Any]]]:
+    """Numeric columns that are 0 or missing for (almost) every row of one class of a
+    two-valued column and set for most rows of the other class: a record that exists only
+    once that outcome happened (a closing bill, a refund, a rework count). For each
+    two-valued column: {column: [share unset in class a, share unset in class b, a, b]}."""
+    import numpy as np
+
+    n = len(df)
+    if n < 40:
+        return {}
+    binary = [c for c in df.columns if unique.get(str(c)) == 2][:INDICATOR_TARGETS]
+    if not binary:
+        return {}
+    numeric = [c for c in df.columns if getattr(df[c].dtype, "kind", "") in "iuf"
+               and unique.get(str(c), 0) >= 2]
+    if not numeric:
+        return {}
+    rows = df if n <= INDICATOR_ROWS else df.iloc[:: -(-n // INDICATOR_ROWS)]
+    x = rows[numeric].to_numpy(dtype=float)
+    unset = (x == 0) | np.isnan(x)
+    out: dict[str, dict[str, list[Any]]] = {}
+    for b in binary:
+        col = rows[b]
+        levels = [v for v in col.dropna().unique().tolist()][:2]
+        if len(levels) != 2:
+            continue
+        with contextlib.suppress(TypeError):
+            levels = sorted(levels)
+        in_a = (col == levels[0]).to_numpy()
+        in_b = (col == levels[1]).to_numpy()
+        if in_a.sum() < 10 or in_b.sum() < 10:
+            continue
+        za, zb = unset[in_a].mean(axis=0), unset[in_b].mean(axis=0)
+        hits = ((za >= 0.95) & (zb <= 0.25)) | ((zb >= 0.95) & (za <= 0.25))
+        found = {str(c): [round(float(za[i]), 3), round(float(zb[i]), 3),
+                          _number(levels[0]) if _number(levels[0]) is not None
+                          else str(levels[0])[:40],
+                          _number(levels[1]) if _number(levels[1]) is not None
+                          else str(levels[1])[:40]]
+                 for i, c in enumerate(numeric) if hits[i] and c != b}
+        if found:
+            out[str(b)] = found
+    return out
 
 
 def _series_facts(s: Any, facts: dict[str, Any]) -> None:

@@ -16,7 +16,10 @@ domains and idioms used by none of the earlier splits. `holdout4/` is a fourth f
 written after holdout3's misses were fixed, again by an author who did not read the rules.
 `holdout5/` is a fifth fresh split, written after holdout4 by an author who did not read the
 rules, in new domains and idioms (helper functions, comprehension-built results, numpy-only code,
-sklearn utilities used wrongly).
+sklearn utilities used wrongly). `holdout6/` is a sixth fresh split, written after holdout5 by an
+author who did not read the rules, in ten further domains (ecology, marketing attribution, HR
+analytics, climate, retail pricing, web A/B tests, pharmacology, seismology, real estate,
+public-health surveys).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -41,7 +44,9 @@ FAMILIES: tuple[str, ...] = (
     "unseeded_randomness",
 )
 
-SPLITS: tuple[str, ...] = ("dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5")
+SPLITS: tuple[str, ...] = (
+    "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
+)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
+from . import _columns
 
 _ORDINAL_WORDS = re.compile(
     r"(?i)^(?:very\s*)?(?:low|lower|medium|mid|middle|moderate|high|higher|small|large|"
@@ -611,6 +612,16 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
         else:
             for e in exprs:
                 v = _var_of(m, e)
+                looped = _loop_column_vars(ev, call, e) if v.column is None else None
+                if looped:  # pearsonr(df[col], df[y]) for every column of a frame
+                    for lv in looped:
+                        c = _classify(ev, enc, lv, None)
+                        # a sweep over every numeric column: a few distinct integers are as
+                        # often counts (stops, children) as codes, so only named/encoded codes
+                        if c is not None and c.kind != "few":
+                            flagged.append((lv, c))
+                    matrix = True
+                    continue
                 inline = enc._kind_of_value(e) if isinstance(e, ast.Call | ast.Attribute) \
                     else None  # pearsonr(LabelEncoder().fit_transform(df.city), …)
                 if inline is not None:
@@ -687,6 +698,38 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                 "coding": [fc.how for _, fc in flagged][:8]}},
             suggestion=fix[0].upper() + fix[1:] + ".",
         )
+
+
+def _loop_column_vars(ev: Evidence, call: CallSite, e: ast.AST) -> list[_Var] | None:
+    """`df[col]` where `col` walks the columns of a frame (`for col in
+    df.select_dtypes("number").columns.drop(target)`, a comprehension, a list of names),
+    possibly inside a helper called with the frame: one variable per column it visits."""
+    node = e
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("to_numpy", "astype", "dropna", "fillna", "copy"):
+            node = node.func.value
+        else:
+            break
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name)):
+        return None
+    var = node.slice.id
+    it = _columns.enclosing_loop_iter(ev, call.node, var)
+    if it is None:
+        return None
+    binds = _columns.bindings_of(ev, call.function) if call.function else [{}]
+    for bind in binds:
+        found = _columns.frame_facts(ev, node.value, bind)
+        cols = _columns.columns(ev, it, bind)
+        if found is None or cols is None:
+            continue
+        frame, f = found
+        if cols[0] not in (None, frame):
+            continue
+        return [_Var(f"{frame}[{c!r}]", frame, c, None) for c in cols[1] if c in f.dtypes]
+    return None
 
 
 def _selects(call: CallSite, cols: list[str | None]) -> bool:
@@ -1121,4 +1164,217 @@ def shared_denominator(ev: Evidence) -> Iterator[Finding]:
                         f"each count regressed on log `{den}`), or a count model with "
                         f"`offset=np.log({den})`; at least show that the correlation survives "
                         f"when `{den}` is held roughly fixed (within strata)."))
+        return
+
+
+# -- a part correlated with a whole that contains it -------------------------------------------
+
+_ROW_TOTALS = {"sum", "mean", "nansum", "nanmean", "average"}
+
+
+@dataclass
+class _Total:
+    key: str  # the total's name or column
+    frame: str | None  # the frame it is a column of (None for a plain variable)
+    source: str | None  # the frame/matrix whose columns were summed (None: named terms)
+    parts: list[str] | None  # the summed columns (None: every column of `source`)
+    line: int  # line in this cell (0: an earlier cell)
+
+
+def _row_total_parts(ev: Evidence, value: ast.AST) -> tuple[str | None, list[str] | None] | None:
+    """(source, parts) when `value` adds up (or averages) several columns row by row:
+    `df[cols].sum(axis=1)`, `np.sum(M, axis=1)`, `M.mean(1)`, `df.a + df.b + df.c`."""
+    if isinstance(value, ast.Call) and called_name(value) in ("round", "astype") and \
+            isinstance(value.func, ast.Attribute):
+        value = value.func.value
+    if isinstance(value, ast.Call) and called_name(value) in _ROW_TOTALS:
+        f = value.func
+        module = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+            f.value.id in ("np", "numpy")
+        if isinstance(f, ast.Attribute) and not module:
+            data = f.value
+            axis = next((k.value for k in value.keywords if k.arg == "axis"),
+                        value.args[0] if value.args else None)
+        elif value.args:
+            data = value.args[0]
+            axis = next((k.value for k in value.keywords if k.arg == "axis"),
+                        value.args[1] if len(value.args) > 1 else None)
+        else:
+            return None
+        if not (isinstance(axis, ast.Constant) and axis.value in (1, "columns")):
+            return None
+        if isinstance(data, ast.Subscript):
+            base, sl = data.value, data.slice
+            if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+                if base.attr == "iloc" or not (isinstance(sl, ast.Tuple) and len(sl.elts) == 2):
+                    return None
+                base, sl = base.value, sl.elts[1]
+            cols = _columns.columns(ev, sl)
+            if cols is None or len(cols[1]) < 2 or not isinstance(base, ast.Name):
+                return None
+            return base.id, cols[1]
+        if isinstance(data, ast.Name):
+            return data.id, None
+        return None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        terms: list[ast.AST] = []
+        stack: list[ast.AST] = [value]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+                stack += [n.right, n.left]
+            else:
+                terms.append(n)
+        keys = [_key_of(t) for t in terms]
+        frames = {root_name(t) for t in terms if isinstance(t, ast.Attribute | ast.Subscript)}
+        if len(terms) < 2 or None in keys or len(set(keys)) < len(keys) or len(frames) > 1:
+            return None
+        return (next(iter(frames)) if frames else None), [k for k in keys if k]
+    return None
+
+
+def _totals(ev: Evidence) -> dict[str, _Total]:
+    m = ev.model
+    out: dict[str, _Total] = {}
+    for tree, here in ((m._prior_tree, False), (m.tree, True)):
+        for node in ast.walk(tree):
+            pairs: list[tuple[ast.AST, ast.AST]] = []
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                pairs.append((node.targets[0], node.value))
+            elif isinstance(node, ast.Call) and called_name(node) == "assign":
+                pairs += [(ast.Name(id=k.arg), k.value) for k in node.keywords if k.arg]
+            for target, value in pairs:
+                key = _key_of(target) if isinstance(target, ast.Name | ast.Subscript |
+                                                    ast.Attribute) else None
+                if key is None:
+                    continue
+                found = _row_total_parts(ev, value)
+                if found is None:
+                    continue
+                source, parts = found
+                frame = root_name(target) if not isinstance(target, ast.Name) else None
+                out[key] = _Total(key, frame, source, parts,
+                                  getattr(value, "lineno", 0) if here else 0)
+    return out
+
+
+def _component(ev: Evidence, call: CallSite, node: ast.AST, total: _Total) -> list[str]:
+    """The parts of `total` that `node` stands for: `df["essay"]`, `M[:, j]`, `df[s]` for a
+    loop over parts, `df[parts]` (several)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in _PASS_THROUGH:
+        node = node.func.value
+    if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+        node = node.value
+    if not isinstance(node, ast.Subscript | ast.Attribute):
+        return []
+    root = root_name(node)
+    if total.parts is None:  # every column of a matrix / frame: M[:, j], df.iloc[:, j]
+        base = node.value if isinstance(node, ast.Subscript) else None
+        if isinstance(base, ast.Attribute) and base.attr == "iloc":
+            base = base.value
+        if isinstance(base, ast.Name) and base.id == total.source:
+            return [ast.unparse(node)]
+        return []
+    if total.source is not None and root != total.source and not (
+            total.frame is not None and root == total.frame):
+        return []
+    key = _key_of(node)
+    if key is not None and key in total.parts:
+        return [key]
+    if isinstance(node, ast.Subscript):
+        sl = node.slice
+        if isinstance(sl, ast.Name):
+            it = _columns.enclosing_loop_iter(ev, call.node, sl.id)
+            cols = _columns.columns(ev, it) if it is not None else None
+            if cols is not None:
+                return [c for c in cols[1] if c in total.parts]
+        cols = _columns.columns(ev, sl) if not isinstance(sl, ast.Constant) else None
+        if cols is not None:
+            return [c for c in cols[1] if c in total.parts]
+    return []
+
+
+def _is_total(node: ast.AST, total: _Total) -> bool:
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in _PASS_THROUGH:
+        node = node.func.value
+    if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+        node = node.value
+    if _key_of(node) != total.key:
+        return False
+    if total.frame is None:
+        return isinstance(node, ast.Name)
+    return root_name(node) == total.frame
+
+
+@rule("correlation_misuse.part_whole",
+      title="A component correlated with a total that contains it")
+def part_whole(ev: Evidence) -> Iterator[Finding]:
+    """Correlating each part of a sum with the sum itself (an exam section with the total
+    mark, a spending category with total spending, an item with its scale score): the part
+    is on both sides, so r is inflated by construction, and most for the parts with the
+    largest variance, whatever their real relation to the others. Found for scipy/numpy/
+    pandas correlations whose one side is a row total (`df[cols].sum(axis=1)`, `a + b + c`,
+    `M.sum(axis=1)`, a mean of columns) and whose other side is one of its columns, including
+    loops over the parts and `df[parts].corrwith(df.total)`. High (0.7) for a total of at most
+    ten parts, medium (0.5) for more (the inflation shrinks). Quiet for part-rest
+    correlations (`total - part`)."""
+    if ev.tree is None or not any(k in ev.code + ev.prior_code for k in
+                                  ("sum", "mean", "average", "+")):
+        return
+    sites = _sites(ev)
+    if not sites:
+        return
+    totals = _totals(ev)
+    if not totals:
+        return
+    for call, what, exprs, matrix in sites:
+        pairs: list[tuple[ast.AST, ast.AST]] = []
+        if what == "DataFrame.corrwith":
+            other = call.arg(0, "other")
+            if other is not None:
+                pairs.append((exprs[0], other))
+        elif not matrix and len(exprs) == 2:
+            pairs += [(exprs[0], exprs[1]), (exprs[1], exprs[0])]
+        hit = None
+        for part, whole in pairs:
+            for total in totals.values():
+                if not _is_total(whole, total):
+                    continue
+                parts = _component(ev, call, part, total)
+                if parts:
+                    hit = (total, parts, part, whole)
+                    break
+            if hit:
+                break
+        if hit is None:
+            continue
+        total, parts, part, whole = hit
+        n_parts = len(total.parts) if total.parts is not None else None
+        if total.parts is None:
+            f = ev.objects.get(total.source or "")
+            n_parts = f.shape[1] if f is not None and f.shape and len(f.shape) == 2 else None
+        few = n_parts is not None and n_parts <= 10
+        severity, confidence = ("high", 0.7) if few else ("medium", 0.5)
+        shown = ", ".join(f"`{p}`" for p in parts[:4]) + (" …" if len(parts) > 4 else "")
+        where = f"line {total.line}" if total.line else "an earlier cell"
+        of = (f"the {n_parts} columns {', '.join(total.parts[:6])}"
+              + (" …" if len(total.parts) > 6 else "") if total.parts is not None else
+              f"every column of `{total.source}`")
+        yield Finding(
+            explanation=(f"`{what}` (line {call.line}) correlates {shown} with "
+                         f"`{ev.source_of(whole)}`, a total of {of} ({where}) that contains "
+                         f"{'it' if len(parts) == 1 else 'them'}. The part is on both sides of "
+                         "the correlation, so r is inflated by construction - most for the "
+                         "parts with the largest variance - and says little about how well "
+                         "the part tracks the rest (a part-whole correlation)."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({call.line, *([total.line] if total.line else [])}),
+                      "values": {"total": total.key, "parts": parts[:8],
+                                 "n_parts": n_parts}},
+            suggestion=("Correlate each part with the total of the other parts (the corrected "
+                        "item-rest correlation: `pearsonr(df[c], df[parts].sum(axis=1) - "
+                        "df[c])`), or compare parts with an external criterion rather than "
+                        "with a sum they belong to."))
         return

@@ -195,8 +195,79 @@ class _Sites:
                 self.drops += self._through_function(drop, fn)
             else:
                 self.drops.append(drop)
+        self.drops += self._swallowed_in_loops()
+        self.drops += self._swallowing_parsers()
         self.drops.sort(key=lambda d: d.line)
         self._mark_coerced()
+
+    # -- records skipped by an exception handler ---------------------------------------------
+
+    def _swallowed_in_loops(self) -> list[_Drop]:
+        """`for row in df.itertuples(): try: out.append(parse(row)) except ValueError:
+        continue`: every record that raises is skipped without a trace, and `out` (what the
+        summary is computed from) holds only the records that parsed."""
+        out: list[_Drop] = []
+        for loop in self.walk.of(ast.For):
+            inner = [n for st in loop.body for n in ast.walk(st)]
+            tries = [n for n in inner if isinstance(n, ast.Try)]
+            if not tries or any(isinstance(n, ast.For | ast.While) for n in inner):
+                continue
+            source = _iter_source(loop.iter)
+            if source is None or source in self.model.aliases:
+                continue
+            for t in tries:
+                if not any(_silent_skip(h) for h in t.handlers) or any(
+                        not _silent_skip(h) for h in t.handlers):
+                    continue
+                bound_in_loop = {n.id for n in inner if isinstance(n, ast.Name)
+                                 and isinstance(n.ctx, ast.Store)}
+                target = None
+                for n in (x for st in t.body for x in ast.walk(st)):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                            n.func.attr in ("append", "add", "insert") and isinstance(
+                            n.func.value, ast.Name) and n.func.value.id not in bound_in_loop:
+                        target = n.func.value.id
+                        break
+                if target is None:
+                    continue
+                h = t.handlers[0]
+                out.append(_Drop("skipped", h.lineno, loop, h, source, target, False,
+                                 plain=True))
+                break
+        return out
+
+    def _swallowing_parsers(self) -> list[_Drop]:
+        """A helper whose `except` returns None/NaN (`def parse(s): try: return float(s)
+        except ValueError: return np.nan`) applied to a column: a hand-written
+        `errors="coerce"`, so its NaNs are rows a later summary skips."""
+        parsers = {f.name for f in self.functions.values() if _coercing_function(f)}
+        if not parsers:
+            return []
+        out: list[_Drop] = []
+        for node, st, fn in self.walk.items:
+            if fn is not None or not isinstance(node, ast.Call) or not isinstance(
+                    node.func, ast.Attribute) or node.func.attr not in ("apply", "map") or \
+                    not node.args or not isinstance(node.args[0], ast.Name) or \
+                    node.args[0].id not in parsers:
+                continue
+            recv = node.func.value
+            col = _column_of(recv)
+            source = _root(recv)
+            target = None
+            if isinstance(st, ast.Assign) and len(st.targets) == 1:
+                t = st.targets[0]
+                if isinstance(t, ast.Name):
+                    target = t.id
+                else:
+                    col = _column_of(t) or col
+                    target = _root(t)
+            drop = _Drop("coerce", node.lineno, st, node, source, target, target == source,
+                         [col] if col else [], via=node.args[0].id)
+            drop.inline_summary = self._consumed_inline(node, st)
+            if drop.inline_summary is not None:
+                drop.target, drop.in_place = None, False
+            out.append(drop)
+        return out
 
     # -- recognising one site --------------------------------------------------------------
 
@@ -378,6 +449,57 @@ class _Sites:
                 if c.target and c.line <= d.line and c.target in (d.source, d.target):
                     d.coerced = True
                     c.kind = "coerce_then_dropped"
+
+
+def _silent_skip(h: ast.ExceptHandler) -> bool:
+    """An except clause that only moves on (`continue`, `pass`, `...`): nothing is logged,
+    counted or recorded about the record that failed."""
+    if not h.body:
+        return False
+    for st in h.body:
+        if isinstance(st, ast.Continue | ast.Pass):
+            continue
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            continue
+        return False
+    return True
+
+
+def _is_nan_literal(node: ast.AST | None) -> bool:
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return True
+    if isinstance(node, ast.Attribute) and node.attr in ("nan", "NaN", "NA", "NaT"):
+        return True
+    return isinstance(node, ast.Call) and _call_last(node) == "float" and bool(node.args) and \
+        isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() == "nan"
+
+
+def _coercing_function(fn: ast.FunctionDef) -> bool:
+    """A helper with a try whose every handler only returns None/NaN."""
+    tries = [n for n in ast.walk(fn) if isinstance(n, ast.Try)]
+    if not tries:
+        return False
+    for t in tries:
+        for h in t.handlers:
+            if not (len(h.body) == 1 and isinstance(h.body[0], ast.Return)
+                    and _is_nan_literal(h.body[0].value)):
+                return False
+    return True
+
+
+def _iter_source(node: ast.AST) -> str | None:
+    """The collection a loop walks: `df` for `df.itertuples()`, `df.iterrows()`, `zip(df.a,
+    df.b)`, `enumerate(files)`, `range(len(df))`, `df["raw"]`."""
+    for _ in range(4):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+                "zip", "enumerate", "range", "len", "list", "sorted", "reversed", "tqdm") \
+                and node.args:
+            node = node.args[-1] if node.func.id == "range" else node.args[0]
+            continue
+        break
+    if isinstance(node, ast.Constant):
+        return None
+    return _root(node)
 
 
 def _kw_str(node: ast.Call, name: str) -> str | None:
@@ -621,6 +743,8 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
     src, tgt = drop.source, drop.target
     if drop.kind == "coerce":
         return _coerce_loss(ctx, drop)
+    if drop.kind == "skipped":
+        return _skipped_loss(ctx, drop)
     if drop.in_place and src:
         before = _rows(ev.before.get(src))
         together = sorted({d.line for d in ctx.drops if d.in_place and d.source == src})
@@ -643,6 +767,21 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
             return _Loss(before, after, max(0, before - after) / before,
                          how=f"rows of `{src}` and `{tgt}`")
     return _missing_bound(ctx, drop)
+
+
+def _skipped_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """Records walked against records kept: the source's rows (or length) and the length
+    of the collection the loop appends to."""
+    src = ctx.ev.objects.get(drop.source or "")
+    tgt = ctx.ev.objects.get(drop.target or "")
+    if src is None or tgt is None or ctx.rebound_after(drop.target or "", drop.line):
+        return _Loss()
+    before = src.rows if src.kind in ("dataframe", "series", "ndarray", "sequence") else None
+    after = tgt.length if tgt.kind == "sequence" else None
+    if not before or after is None or after > before:
+        return _Loss()
+    return _Loss(before, after, (before - after) / before,
+                 how=f"records in `{drop.source}` against entries appended to `{drop.target}`")
 
 
 def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
@@ -699,6 +838,7 @@ _WHAT = {
               "skips",
     "failed": "keeps only successful / valid rows",
     "merge": "inner-merges, which drops rows without a match",
+    "skipped": "skips every record whose processing raises (an `except` that only moves on)",
 }
 
 
@@ -794,6 +934,9 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  "runs that succeeded.")
     elif drop.kind == "merge":
         head += " Unmatched keys often mean inconsistent IDs rather than absent data."
+    elif drop.kind == "skipped":
+        head += (" The records that fail to parse are rarely a random sample (an unhandled "
+                 "format, unit or range), so the summary describes only the easy cases.")
     elif frac is not None and frac >= 0.10:
         head += " If missingness relates to the outcome, the summary is biased."
     return Finding(explanation=head, severity=severity, confidence=conf,
@@ -812,6 +955,9 @@ _SUGGEST = {
               "condition), and consider whether failures depend on the condition you compare.",
     "merge": "Check the merge: `merged = a.merge(b, on=key, how='left', indicator=True)` and "
              "print `merged._merge.value_counts()`, or `assert len(merged) == len(a)`.",
+    "skipped": "Record what fails instead of skipping it: append the failing records to a "
+               "list in the `except` clause and print how many (and a few examples) before "
+               "summarising; better, fix the parser for the formats it misses.",
 }
 
 
@@ -826,9 +972,10 @@ def silent_dropna(ev: Evidence) -> Iterator[Finding]:
 @rule("data_loss.failed_rows_filtered",
       title="Failed or invalid runs filtered out silently before a summary")
 def failed_rows_filtered(ev: Evidence) -> Iterator[Finding]:
-    """Keeping only `status == 'ok'` rows (or `~failed`, `converged`, …) and summarising them
-    without reporting how many were excluded."""
-    yield from _findings(ev, {"failed"})
+    """Keeping only `status == 'ok'` rows (or `~failed`, `converged`, …), or skipping every
+    record whose parsing raises (`except ...: continue` in the loop that builds the data), and
+    summarising what is left without reporting how many were excluded."""
+    yield from _findings(ev, {"failed", "skipped"})
 
 
 @rule("data_loss.inner_merge_loss",
@@ -1578,3 +1725,175 @@ def nan_comparison_filter(ev: Evidence) -> Iterator[Finding]:
                         f"(`{src}['{col}'].fillna(0)` when missing means none) or keep those "
                         f"rows explicitly (`{src}[{src}['{col}'].isna() | ({src}['{col}'] < "
                         "x)]`), and print how many rows the filter keeps."))
+
+
+# -- NaN-skipping aggregates over data with missing values -----------------------------------------
+
+_NAN_EXTREMES = {"nanmax", "nanmin", "nanpercentile", "nanquantile", "nanargmax", "nanargmin"}
+_NAN_CENTRAL = {"nanmean", "nanmedian", "nansum", "nanstd", "nanvar", "nancumsum"}
+_PD_EXTREMES = {"max", "min", "quantile", "idxmax", "idxmin"}
+_NAN_COUNTERS = {"isnan", "isna", "isnull", "notna", "notnull", "count_nonzero", "isfinite",
+                 "count", "info", "value_counts"}
+
+
+def _loop_source(ev: Evidence, call_node: ast.AST, name: str) -> ast.AST | None:
+    """What a loop variable stands for: `peaks` for `row` in `for f, row in zip(names,
+    peaks)` / `{f: ... for f, row in zip(names, peaks)}` / `for row in peaks`."""
+    for n in ast.walk(ev.model.tree):
+        gens: list[tuple[ast.AST, ast.AST, list[ast.AST]]] = []
+        if isinstance(n, ast.For):
+            gens = [(n.target, n.iter, list(n.body))]
+        elif isinstance(n, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            body = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
+            gens = [(g.target, g.iter, body) for g in n.generators]
+        for target, it, body in gens:
+            if not any(sub is call_node for b in body for sub in ast.walk(b)):
+                continue
+            if isinstance(target, ast.Name) and target.id == name:
+                return it
+            if isinstance(target, ast.Tuple) and isinstance(it, ast.Call) and isinstance(
+                    it.func, ast.Name) and it.func.id == "zip":
+                for elt, arg in zip(target.elts, it.args, strict=False):
+                    if isinstance(elt, ast.Name) and elt.id == name:
+                        return arg
+    return None
+
+
+def _missing_in(ev: Evidence, data: ast.AST, call_node: ast.AST) -> tuple[str, int, int] | None:
+    """(source, missing values, values) of the data an aggregate reads, from the kernel."""
+    node = data
+    for _ in range(3):
+        if isinstance(node, ast.Name) and node.id not in ev.objects:
+            src = _loop_source(ev, call_node, node.id)
+            if src is None:
+                return None
+            node = src
+        else:
+            break
+    col = _column_of(node)
+    root = _root(node)
+    facts = ev.objects.get(root or "")
+    if facts is None or not facts.shape:
+        return None
+    if facts.kind == "dataframe":
+        if col is None or col not in facts.missing:
+            return None
+        return f"{root}.{col}", facts.missing[col], facts.shape[0]
+    if facts.kind in ("ndarray", "series"):
+        size = 1
+        for d in facts.shape:
+            size *= d
+        return root or "", facts.missing.get("", 0), size
+    return None
+
+
+def _feeds_verdict(ev: Evidence, call: ast.Call, stmt: ast.stmt) -> int | None:
+    """Line of a threshold comparison (`max <= spec`, `s["max"] > limit`) on the aggregate's
+    value: through the names it is assigned to or the dict key it is stored under."""
+    m = ev.model
+    keys: set[str] = set()
+    names: set[str] = set()
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Dict):
+            for k, v in zip(n.keys, n.values, strict=False):
+                if v is not None and any(x is call for x in ast.walk(v)) and isinstance(
+                        k, ast.Constant) and isinstance(k.value, str):
+                    keys.add(k.value)
+    if isinstance(stmt, ast.Assign):
+        names |= {t for tg in stmt.targets for t in _names(tg)}
+    downstream = set(names)
+    for a in m.assignments:
+        if a.loaded & downstream:
+            downstream |= set(a.targets)
+    for n in ast.walk(m.tree):
+        if not (isinstance(n, ast.Compare) and isinstance(
+                n.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)):
+            continue
+        for side in (n.left, *n.comparators):
+            if any(x is call for x in ast.walk(side)):
+                return n.lineno
+            if isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Constant) and \
+                    side.slice.value in keys:
+                return n.lineno
+            if isinstance(side, ast.Name) and side.id in downstream:
+                return n.lineno
+    return None
+
+
+@rule("data_loss.nan_skipping_aggregate",
+      title="NaN-skipping maximum, percentile or mean over data with missing values")
+def nan_skipping_aggregate(ev: Evidence) -> Iterator[Finding]:
+    """`np.nanmax`, `np.nanpercentile`, `np.nanmean` (or a pandas `.max()`) over data the
+    kernel says holds missing values, with nothing in the cell counting them: the result
+    describes only the values that were recorded. Missing readings are often the extreme
+    ones (over range, below detection, failed), so a maximum or tail percentile is then
+    biased exactly where it is read. High (0.7) when the extreme decides a pass/fail
+    comparison (`max <= spec`), medium (0.5) for an extreme reported as such, medium (0.45)
+    for a mean or median when at least 10% of the values are missing. Quiet when the cell
+    counts the missing values (`np.isnan(x).sum()`, `isna()`, `count()`) or says so."""
+    if ev.tree is None or not any(k in ev.code for k in ("nan", ".max(", ".min(", "quantile")):
+        return
+    m = ev.model
+    if any(c.last in _NAN_COUNTERS for c in m.calls):
+        return
+    if any(_REPORT_TEXT.search(line) and _INT_RE.search(line) and re.search(
+            r"(?i)\b(?:nan|missing|over.?range|out of range|no reading|unrecorded)\b", line)
+            for line in ev.text[:20_000].splitlines()[:300]):
+        return
+    best: tuple[int, float, str, Finding] | None = None
+    for c in m.calls:
+        last = c.last
+        numpy_nan = (c.name or "").startswith("numpy.") and (
+            last in _NAN_EXTREMES or last in _NAN_CENTRAL)
+        pandas_ext = last in _PD_EXTREMES and c.receiver is not None and not (
+            c.name or "").startswith(("numpy.", "builtins")) and c.kwarg_value("skipna") \
+            is not False and c.receiver_root not in m.aliases
+        if not (numpy_nan or pandas_ext):
+            continue
+        data = c.node.args[0] if numpy_nan and c.node.args else c.receiver
+        if pandas_ext and isinstance(data, ast.Subscript | ast.Attribute):
+            inner = data.value
+            if isinstance(inner, ast.Call) and _call_last(inner) == "groupby":
+                data = ast.Subscript(value=inner.func.value, slice=data.slice) if isinstance(
+                    data, ast.Subscript) and isinstance(inner.func, ast.Attribute) else data
+        if data is None:
+            continue
+        found = _missing_in(ev, data, c.node)
+        if found is None or found[1] == 0:
+            continue
+        source, missing, total = found
+        frac = missing / total if total else 0.0
+        extreme = last in _NAN_EXTREMES or pandas_ext
+        verdict = _feeds_verdict(ev, c.node, c.stmt) if extreme else None
+        if pandas_ext and verdict is None:
+            continue  # pandas skips NaN by default everywhere: only a decision on it counts
+        if extreme and verdict is not None:
+            sev, conf = "high", 0.7
+        elif extreme:
+            sev, conf = "medium", 0.5
+        elif frac >= 0.10:
+            sev, conf = "medium", 0.45
+        else:
+            continue
+        what = (f"`{ev.source_of(c.node.func)}` (line {c.line}) skips the {missing} missing "
+                f"values of `{source}` ({_pct(frac)} of {total})")
+        tail = (f", and its result decides the comparison on line {verdict}" if verdict else "")
+        f = Finding(
+            explanation=(f"{what}{tail}; nothing in the cell counts or reports them. The "
+                         "result describes only the values that were recorded: when the "
+                         "missing ones are readings that failed or fell out of range, a "
+                         "maximum or tail percentile is biased exactly where it is read, and a "
+                         "pass verdict cannot be confirmed."),
+            severity=sev, confidence=conf,
+            evidence={"lines": sorted({c.line, *([verdict] if verdict else [])}),
+                      "values": {"data": source, "missing": missing, "values": total}},
+            suggestion=(f"Count the missing values per group (`np.isnan({source}).sum()`) and "
+                        "report them next to the result; if they are censored readings (over "
+                        "range, below detection), treat them as such (e.g. as at least the "
+                        "limit) instead of skipping them, and do not call a group within "
+                        "spec while it has unread values."))
+        rank = (2 if sev == "high" else 1, conf)
+        if best is None or rank > (best[0], best[1]):
+            best = (rank[0], rank[1], source, f)
+    if best is not None:
+        yield best[3]

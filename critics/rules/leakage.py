@@ -443,6 +443,9 @@ class Flow:
         self._imported = self.m._imported_names
         self._cur_stmt: ast.stmt | None = None
         self._cur_target: str | None = None
+        # hand-rolled cross-validation loops being walked: (split, loop variable, mask roles)
+        self._mcv: list[tuple[SplitEvent, str, dict[str, str]]] = []
+        self._mcv_checked: set[tuple[int, str]] = set()
         self._cell_lines = [ln.encode() for ln in ev.code.split("\n")]
         self._prior_lines: list[bytes] | None = None
         self._prior_text = ""
@@ -731,11 +734,24 @@ class Flow:
         self.loop_nodes[self._loop_n] = LoopInfo(s.target, s.iter, list(s.body))
         it = self.expr(s.iter)
         self._bind_loop_target(s.target, it | {loop}, s.iter)
+        manual = _manual_cv_loop(s)
+        if manual is not None:
+            var, masks, kind = manual
+            key = self.key("mcv", s.lineno, s.col_offset)
+            split = self._keys.get(key)
+            if split is None:
+                split = SplitEvent(len(self.splits), "cv", s.lineno, self.in_cell, kind, EMPTY,
+                                   "")
+                self.splits.append(split)
+                self._keys[key] = split
+            self._mcv.append((split, var, masks))  # type: ignore[arg-type]
         self._ctx.append(frozenset({loop}))
         try:
             self.body(s.body)
         finally:
             self._ctx.pop()
+            if manual is not None:
+                self._mcv.pop()
         self.body(s.orelse)
 
     def _bind_loop_target(self, target: ast.expr, lab: frozenset, it: ast.expr) -> None:
@@ -851,6 +867,9 @@ class Flow:
                 self._strengthen(lab, None)
             elif isinstance(node.op, ast.Sub):
                 self._strengthen(lab, _CENTERING)
+                contrast = _class_contrast(node)
+                if contrast is not None:
+                    lab = self._contrast_fit(node, contrast, lab)
             return lab
         if isinstance(node, ast.Compare):
             lab = self.expr(node.left)
@@ -895,6 +914,19 @@ class Flow:
         if isinstance(node, ast.Await | ast.Yield | ast.YieldFrom):
             return self.expr(node.value)
         return EMPTY
+
+    def _contrast_fit(self, node: ast.BinOp, contrast: tuple[ast.expr, str],
+                      lab: frozenset) -> frozenset:
+        """`X[y == 1].mean(0) - X[y == 0].mean(0)`: a per-feature statistic that compares
+        the classes of a label, i.e. a supervised screen of the features (like a t-test)."""
+        data_node, by = contrast
+        data = frozenset(t for t in lab if t[0] not in ("fit", "score"))
+        tag = self._new_fit(node, "corr", f"a difference of class means by `{by}`", data,
+                            data_node, None)  # type: ignore[arg-type]
+        if tag is None:
+            return lab
+        self.fit(tag).supervised = True
+        return lab | {tag}
 
     def lambda_(self, node: ast.Lambda, param_lab: frozenset) -> frozenset:
         saved = {}
@@ -964,7 +996,27 @@ class Flow:
         # for; column lists chosen with the target are (feature selection).
         idx = frozenset(t for t in idx if t[0] != "fit" or self.fit(t).tier in (
             "supervised", "corr", "target", "model"))
+        if self._mcv:
+            lab = self._manual_fold(node, lab)
         return lab | idx
+
+    def _manual_fold(self, node: ast.Subscript, lab: frozenset) -> frozenset:
+        """Inside a hand-rolled cross-validation loop, rows picked with the fold's mask are
+        that fold's training or held-out rows; the data they come from is cross-validated."""
+        split, var, masks = self._mcv[-1]
+        sl = node.slice
+        rows = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        role = _fold_role(rows, var, masks)
+        if role is None:
+            return lab
+        base = root_name(node.value)
+        data = frozenset(t for t in lab if t[0] != "split" or t[1] != split.id)
+        if base and (split.id, base) not in self._mcv_checked:
+            self._mcv_checked.add((split.id, base))
+            split.input_labels = split.input_labels | data
+            split.input_src = split.input_src or base
+            self._check_split_input(split, data, node.lineno, how="cv_input")
+        return data | {("split", split.id, role)}
 
     # ---- calls -------------------------------------------------------------------------------
 
@@ -1067,6 +1119,7 @@ class Flow:
             out = None
             if node.func.id in self.funcs:
                 fn = self.funcs[node.func.id]
+                args = _align_starred(node, args, len(fn.params))
                 out = self.call_user(node, fn, args, kws)
                 on = None
                 for i in sorted(fn.metric_params):
@@ -1169,6 +1222,9 @@ class Flow:
             if r:
                 self.env[r] = self.env.get(r, EMPTY) | _union(args) | _union(kws.values()) \
                     | self._ctx_labels()
+                if method in ("append", "extend", "insert") and any(
+                        self._residual(a) for a in node.args):
+                    self._residual_names.add(r)  # errs.append(y_te - pred): a list of errors
         if recv is not None and _literal(_kw(node, "inplace"), False) is True:
             r = root_name(recv)
             if r:
@@ -1236,10 +1292,12 @@ class Flow:
             if isinstance(n, ast.Name) and (is_y_like(n.id) or n.id in self.target_cols
                                             or n.id in self.target_vars):
                 return True
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
-                    n.value in self.target_cols:
-                return True
-            if isinstance(n, ast.Attribute) and n.attr in self.target_cols:
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and (
+                    n.value in self.target_cols or is_y_like(n.value)):
+                return True  # df["label"]: a column named as a target
+            if isinstance(n, ast.Attribute) and (n.attr in self.target_cols or (
+                    isinstance(n.value, ast.Name) and n.value.id not in self._imported
+                    and is_y_like(n.attr))):
                 return True
         return False
 
@@ -1950,6 +2008,152 @@ def _keep_cols(lab: frozenset, cols: list[str]) -> frozenset:
 
 def _has_split(lab: frozenset, sid: int, role: str) -> bool:
     return ("split", sid, role) in lab
+
+
+_CONTRAST_STATS = {"mean", "median", "nanmean", "nanmedian", "average", "sum", "nansum"}
+
+
+def _class_subset(node: ast.AST) -> tuple[ast.expr, str, str] | None:
+    """(data, class variable, data root) for `X[y == 1]`, `X[lab != 0]`, `X[y]`, `X[~y]`,
+    `df[df.label == 1][cols]`, `X[(y == 1) & keep]`: rows of the data picked by a label."""
+    while isinstance(node, ast.Subscript):
+        sl = node.slice
+        rows = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        for c in ast.walk(rows):
+            if isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(
+                    c.ops[0], ast.Eq | ast.NotEq):
+                sides = [c.left, c.comparators[0]]
+                consts = [x for x in sides if isinstance(x, ast.Constant)]
+                var = [x for x in sides if not isinstance(x, ast.Constant)]
+                if len(consts) == 1 and len(var) == 1 and isinstance(
+                        var[0], ast.Name | ast.Attribute | ast.Subscript):
+                    base = root_name(node.value)
+                    if base:
+                        return node.value, ast.unparse(var[0]), base
+        plain = rows.operand if isinstance(rows, ast.UnaryOp) and isinstance(
+            rows.op, ast.Invert | ast.Not) else rows
+        if isinstance(plain, ast.Name) and root_name(node.value):
+            return node.value, plain.id, root_name(node.value) or ""
+        node = node.value
+    return None
+
+
+def _stat_of(node: ast.AST) -> ast.AST | None:
+    """The data of a per-column location statistic: `d.mean(axis=0)`, `np.mean(d, 0)`,
+    `d.mean()`."""
+    if not isinstance(node, ast.Call):
+        return None
+    f = node.func
+    last = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if last not in _CONTRAST_STATS:
+        return None
+    module = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+        f.value.id in ("np", "numpy", "pd", "statistics")
+    if isinstance(f, ast.Attribute) and not module:
+        data, axis = f.value, _kw(node, "axis") or (node.args[0] if node.args else None)
+    elif node.args:
+        data, axis = node.args[0], _kw(node, "axis") or (
+            node.args[1] if len(node.args) > 1 else None)
+    else:
+        return None
+    if axis is not None and _literal(axis, "?") not in (0, "index", "rows"):
+        return None
+    return data
+
+
+def _class_contrast(node: ast.BinOp) -> tuple[ast.expr, str] | None:
+    """(data, class variable) for the same statistic of the same data over two classes of
+    one variable: `X[y == 1].mean(axis=0) - X[y == 0].mean(axis=0)`."""
+    sides = []
+    for side in (node.left, node.right):
+        data = _stat_of(side)
+        found = _class_subset(data) if data is not None else None
+        if found is None:
+            return None
+        sides.append(found)
+    (d1, v1, b1), (_d2, v2, b2) = sides
+    if v1 != v2 or b1 != b2:
+        return None
+    return d1, v1
+
+
+def _manual_cv_loop(s: ast.For | ast.AsyncFor) -> tuple[str, dict[str, str], str] | None:
+    """(loop variable, mask name -> role, description) for a hand-rolled cross-validation
+    loop: `for i in range(n): keep = idx != i; ... X[keep] ... X[i]` (leave-one-out) or
+    `for k in range(5): te = folds == k; ... X[~te] ... X[te]` (k-fold). Both a training
+    selection (`!= i`) and a held-out one (`== k`, `X[i]`) of the rows must occur."""
+    if not isinstance(s.target, ast.Name):
+        return None
+    var = s.target.id
+    masks: dict[str, str] = {}
+    body = ast.Module(body=list(s.body), type_ignores=[])
+    for st in ast.walk(body):
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(
+                st.targets[0], ast.Name):
+            role = _fold_role(st.value, var, masks, bare=False)
+            if role is not None:
+                masks[st.targets[0].id] = role
+    roles: set[str] = set()
+    for n in ast.walk(body):
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
+            sl = n.slice
+            rows = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+            role = _fold_role(rows, var, masks)
+            if role is not None:
+                roles.add(role)
+    if roles != {"train", "test"}:
+        return None
+    loo = any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name)
+              and n.slice.id == var for n in ast.walk(body))
+    return var, masks, "hand-rolled leave-one-out loop" if loo else "hand-rolled k-fold loop"
+
+
+def _fold_role(node: ast.AST, var: str, masks: dict[str, str], bare: bool = True
+               ) -> str | None:
+    """"train" or "test" for a row selector of a hand-rolled CV fold: `idx != i` (train),
+    `folds == k` (test), a mask name, `~mask`, `mask & other`, `np.where(mask)[0]`, or the
+    loop variable itself (`X[i]`: the held-out row, when `bare`)."""
+    if isinstance(node, ast.Name):
+        if node.id == var:
+            return "test" if bare else None
+        return masks.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert | ast.Not):
+        inner = _fold_role(node.operand, var, masks, bare=False)
+        return {"train": "test", "test": "train"}.get(inner or "")
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
+            node.ops[0], ast.Eq | ast.NotEq):
+        sides = [node.left, node.comparators[0]]
+        if any(isinstance(x, ast.Name) and x.id == var for x in sides):
+            other = next(x for x in sides if not (isinstance(x, ast.Name) and x.id == var))
+            if isinstance(other, ast.Constant):
+                return None
+            return "train" if isinstance(node.ops[0], ast.NotEq) else "test"
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+        roles = {_fold_role(x, var, masks, bare=False) for x in (node.left, node.right)} - {None}
+        return next(iter(roles)) if len(roles) == 1 else None
+    if isinstance(node, ast.Subscript):  # np.where(mask)[0], np.flatnonzero(mask)
+        return _fold_role(node.value, var, masks, bare=False)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name):
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        if last in ("where", "flatnonzero", "nonzero", "argwhere") and node.args:
+            return _fold_role(node.args[0], var, masks, bare=False)
+    return None
+
+
+def _align_starred(node: ast.Call, args: list[frozenset], n_params: int) -> list[frozenset]:
+    """Argument labels by parameter position for a call with one unpacked argument
+    (`score(*cfg, train, test)`): the arguments after the star fill the last parameters, the
+    star fills the ones before them."""
+    stars = [i for i, a in enumerate(node.args) if isinstance(a, ast.Starred)]
+    if len(stars) != 1 or node.keywords:
+        return args
+    k = stars[0]
+    after = args[k + 1:]
+    n_star = n_params - k - len(after)
+    if n_star < 0:
+        return args
+    return [*args[:k], *[args[k]] * n_star, *after]
 
 
 def _first(args: list[frozenset], kws: dict, kw: str) -> frozenset:

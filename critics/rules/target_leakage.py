@@ -24,6 +24,7 @@ from ..code_model import root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
+from . import _columns
 from .leakage import (
     CV_FUNCS,
     NON_COLUMN_ATTRS,
@@ -580,6 +581,15 @@ class _Analysis:
                 return col in strs, "code"
             if isinstance(sl, ast.Name):
                 a = self.last_assign(sl.id, pos)
+                if a is not None and isinstance(a[1], ast.ListComp | ast.Call) and \
+                        self.stmts[a[0]].in_cell:
+                    # [c for c in df.columns if c.startswith(("usage_", "bill_"))]: the
+                    # columns it keeps, from the frame's columns in the kernel
+                    exact = _columns.columns(self.ev, a[1])
+                    if exact is not None and exact[0] is not None:
+                        added = _appended_strings(self.m, sl.id)
+                        if added is not None:
+                            return col in exact[1] or col in added, "kernel: column names"
                 if a is not None and isinstance(a[1], ast.expr):
                     excl = _excludes(a[1], col)
                     if excl is not None:
@@ -941,6 +951,31 @@ def _name_exclusion(cond: ast.AST, var: str) -> bool:
     return False
 
 
+def _appended_strings(m, name: str) -> list[str] | None:  # type: ignore[no-untyped-def]
+    """Column names added to list `name` in the cell (`cols.append("x")`, `cols +=
+    ["y"]`); None when something else is added or removed."""
+    out: list[str] = []
+    for c in m.calls:
+        if c.receiver_root != name or not isinstance(c.receiver, ast.Name):
+            continue
+        if c.method in ("append", "extend", "insert"):
+            arg = c.node.args[-1] if c.node.args else None
+            strs = _const_strs(arg)
+            if strs is None:
+                return None
+            out += strs
+        elif c.method in ("remove", "pop", "clear"):
+            return None
+    for node in ast.walk(m.tree):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
+                node.target.id == name:
+            strs = _const_strs(node.value)
+            if strs is None:
+                return None
+            out += strs
+    return out
+
+
 def _excludes(node: ast.AST, col: str) -> bool | None:
     """For a column-list expression: True if it visibly excludes `col`
     ([c for c in df.columns if c != col], df.columns.drop(col), …), False if it is "all
@@ -1045,12 +1080,27 @@ def _x_columns(an: _Analysis, pair: Pair) -> list[str] | None:
 
 @dataclass
 class _Hit:
-    kind: str  # "target" | "source" | "derived" | "named"
+    kind: str  # "target" | "source" | "derived" | "named" | "indicator"
     col: str
     target: str
     pair: Pair
     how: str
     extra: dict = field(default_factory=dict)
+
+
+def _indicators(ev: Evidence, frame: str | None, target: str) -> dict[str, list]:
+    """Columns the kernel found 0/missing for (almost) all rows of one class of `target`
+    and set for most rows of the other (`outcome_indicators` of the frame's facts)."""
+    frames = [frame] if frame else []
+    frames += [n for n, f in ev.objects.items() if f.kind == "dataframe" and n != frame]
+    for name in frames:
+        f = ev.objects.get(name or "")
+        if f is None or f.kind != "dataframe":
+            continue
+        found = (f.params or {}).get("outcome_indicators", {})
+        if isinstance(found, dict) and isinstance(found.get(target), dict):
+            return found[target]
+    return {}
 
 
 def _analyse(ev: Evidence) -> list[_Hit]:
@@ -1145,6 +1195,18 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                              {"line": line, "in_cell": in_cell, "random": random,
                               "simulated": simulated, "via": src if src != root else None,
                               "x_line": _x_line(an, pair)}))
+        # columns the kernel sees set only for rows of one class of the target
+        for t in sorted(targets):
+            for c, shares in _indicators(ev, tgt.frame, t).items():
+                if c in reported or any((k, c) in seen for k in (
+                        "target", "source", "derived", "indicator")):
+                    continue
+                ans, how = has(c)
+                if ans:
+                    seen.add(("indicator", c))
+                    reported.add(c)
+                    hits.append(_Hit("indicator", c, t, pair, how,
+                                     {"shares": shares, "x_line": _x_line(an, pair)}))
         # columns named after the target
         if x_cols:
             for t in targets:
@@ -1361,6 +1423,48 @@ def target_named_feature(ev: Evidence) -> Iterator[Finding]:
                                                          "target": h.target}},
             suggestion=f"If `{h.col}` is only known once `{h.target}` is, drop it from the "
                        "features.")
+
+
+@rule("target_leakage.outcome_only_feature",
+      title="A feature recorded only for rows that have the outcome")
+def outcome_only_feature(ev: Evidence) -> Iterator[Finding]:
+    """A feature that the kernel finds 0 or missing for (almost) every row of one class of the
+    target and set for most rows of the other: a record that exists because of the outcome (a
+    closing bill issued to leavers, the rework passes of units that failed inspection, a
+    refund, a cancellation date, a chargeback count), typically merged in from a log kept
+    after the event. The model reads the outcome from whether the record exists. High: 0.8
+    when the split is clean (at least 99% unset in one class, at most 10% in the other), 0.7
+    otherwise; the data show the pattern, only the timeline can prove it is post-outcome."""
+    for h in _analyse(ev):
+        if h.kind != "indicator":
+            continue
+        za, zb, a, b = (h.extra["shares"] + [None, None, None, None])[:4]
+        if not isinstance(za, int | float) or not isinstance(zb, int | float):
+            continue
+        if za >= zb:
+            unset_cls, set_cls, unset, set_share = a, b, za, 1 - zb
+        else:
+            unset_cls, set_cls, unset, set_share = b, a, zb, 1 - za
+        clean = unset >= 0.99 and set_share >= 0.9
+        yield Finding(
+            explanation=(f"Feature `{h.col}` is 0 or missing for {unset:.0%} of the rows with "
+                         f"`{h.target}` = {unset_cls!r} but set for {set_share:.0%} of those with "
+                         f"`{h.target}` = {set_cls!r} (kernel), and it is passed to "
+                         f"`{h.pair.call}` (line {h.pair.line}; {h.how}). A value that exists "
+                         "almost only for one outcome is usually recorded because of it (a "
+                         "closing bill, a refund, a rework or follow-up log merged in after the "
+                         "event): the model reads the label from whether the record exists, so "
+                         "the score will not hold when predicting before the outcome."),
+            severity="high", confidence=0.8 if clean else 0.7,
+            evidence={"lines": _lines(h),
+                      "values": {"column": h.col, "target": h.target,
+                                 f"unset share ({h.target}={unset_cls!r})": unset,
+                                 f"set share ({h.target}={set_cls!r})": round(set_share, 3),
+                                 "known_from": h.how}},
+            suggestion=(f"Check when `{h.col}` is recorded; if it is only known after "
+                        f"`{h.target}` (or because of it), drop it and rebuild the features "
+                        "from what is known at prediction time (cut any event log at the "
+                        "prediction date before merging it)."))
 
 
 def an_src(ev: Evidence, node: ast.AST) -> str:
@@ -1592,4 +1696,4 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
 
 
 RULES = [target_in_features, feature_derived_from_target, target_named_feature,
-         centered_window_feature, whole_period_aggregate]
+         outcome_only_feature, centered_window_feature, whole_period_aggregate]

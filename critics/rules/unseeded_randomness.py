@@ -67,6 +67,11 @@ ESTIMATORS_IF = {
     "HistGradientBoostingClassifier": ("early_stopping", {True}),
     "HistGradientBoostingRegressor": ("early_stopping", {True}),
 }
+# Solvers of a convex problem with a unique optimum: random_state only orders the coordinate
+# updates (liblinear's dual coordinate descent, sag/saga's sampling), so a converged fit gives
+# the same model, up to the solver's tolerance, whatever the seed.
+CONVEX_SOLVERS = {"LinearSVC", "LinearSVR", "LogisticRegression", "LogisticRegressionCV",
+                  "Ridge"}
 # Functions that draw from the global numpy RNG unless given random_state (or rng).
 RANDOM_FUNCTIONS = {"bootstrap": "scipy", "permutation_test": "scipy",
                     "monte_carlo_test": "scipy", "resample": "sklearn", "shuffle": "sklearn",
@@ -179,6 +184,7 @@ class _Site:
     resampling: bool = False  # a bootstrap / permutation draw: what it feeds is inference
     earlier: bool = False  # the randomness was introduced in an earlier cell
     note: str = ""
+    convex: bool = False  # a convex solver: the seed matters only if it did not converge
 
 
 @dataclass
@@ -346,6 +352,7 @@ class _Finder:
             site = self._global("estimator", c, short)
             if site is not None:
                 site.confirmed = bool(confirmed)
+                site.convex = last in CONVEX_SOLVERS
             return site
         # numpy -------------------------------------------------------------------------
         generator_call = c.receiver_root in self.seeds.generators or (
@@ -450,7 +457,7 @@ class _Finder:
                     site = _Site("estimator", c.line, c.node, src, confirmed=True,
                                  global_rng=True, earlier=True,
                                  note=f"refits `{name}`, a {cls} built with "
-                                 "`random_state=None`")
+                                 "`random_state=None`", convex=cls in CONVEX_SOLVERS)
                     site.origins = {name} | set(c.targets)
                     site.function = c.function
                     out.append(site)
@@ -700,6 +707,10 @@ def _findings(ev: Evidence, kind: str) -> Iterator[Finding]:
     conf = 0.8 if confirmed else 0.7
     if any(s.global_rng for s in mine) and not ev.prior_code.strip():
         conf -= 0.1  # an earlier cell we cannot see may have called np.random.seed
+    convex_only = all(s.convex for s in mine) and not any(
+        w.category == "ConvergenceWarning" for w in ev.warnings)
+    if convex_only:
+        severity, conf = "low", 0.3
     seen: set[str] = set()
     listed = []
     for s in mine:
@@ -720,6 +731,12 @@ def _findings(ev: Evidence, kind: str) -> Iterator[Finding]:
             "cannot be reproduced.")
     if confirmed:
         expl += " The kernel confirms `random_state=None`."
+    if convex_only:
+        expl = (f"{result} printed on line{'s' if len(use_lines) > 1 else ''} "
+                f"{', '.join(map(str, use_lines))} comes from a convex solver fitted without "
+                f"`random_state` ({shown}). The seed only orders the solver's updates and the "
+                "fit converged (no ConvergenceWarning), so the result changes at most within "
+                "the solver's tolerance; seed it anyway for bit-for-bit reproducibility.")
     yield Finding(explanation=expl, severity=severity, confidence=conf,
                   evidence={"lines": sorted({s.line for s in mine} | set(use_lines)),
                             "values": {"random_state": None} if confirmed else {}},
