@@ -459,3 +459,45 @@ print(fit.pvalues)
     silent(run([CLUSTER], """
 print(stats.pearsonr(pupils.hours, pupils.score))
 """, SCHOOLS))
+
+
+SEGMENTS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(9)
+n = 4000
+ab = pd.DataFrame({"device": rng.choice(["desktop", "mobile", "tablet"], n),
+                   "variant": rng.choice(["control", "new"], n)})
+ab["converted"] = (rng.random(n) < 0.05).astype(int)
+"""
+
+
+def test_a_category_named_like_an_object_is_not_a_unit() -> None:
+    # `device` here is desktop/mobile/tablet: a category of users, not a device measured
+    # again and again; neither the whole frame nor one group of a groupby loop is clustered
+    found = run([REPEATED], """
+        import statsmodels.formula.api as smf
+        whole = smf.logit("converted ~ C(variant)", data=ab).fit(disp=0)
+        print(whole.pvalues)
+        for device, seg in ab.groupby("device"):
+            fit = smf.logit("converted ~ C(variant)", data=seg).fit(disp=0)
+            print(device, fit.pvalues.iloc[1])
+    """, SEGMENTS)
+    silent(found)
+
+
+def test_a_device_id_with_many_readings_is_a_unit() -> None:
+    found = run([REPEATED], """
+        import statsmodels.formula.api as smf
+        fit = smf.ols("kwh ~ C(arm)", data=readings).fit()
+        print(fit.pvalues)
+    """, """
+        import numpy as np
+        import pandas as pd
+        rng = np.random.default_rng(2)
+        readings = pd.DataFrame({"device": np.repeat([f"M{i:02d}" for i in range(12)], 50),
+                                 "arm": np.repeat(["a", "b"] * 6, 50)})
+        readings["kwh"] = rng.normal(3, 1, len(readings))
+    """)
+    f = one(found, REPEATED.id)
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "device"

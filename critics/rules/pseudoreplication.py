@@ -34,12 +34,22 @@ _PAIR_WORDS = [("pre", "post"), ("before", "after"), ("left", "right"),
                ("morning", "evening"), ("initial", "final"), ("start", "end"),
                ("first", "second"), ("baseline", ""), ("pretest", "posttest")]
 # columns that identify a sampling unit measured more than once
+_ID_SUFFIX = r"(?:_?(?:id|no|num|number|code|idx|index|name|key))"
 _UNIT_ID = re.compile(
     r"(?i)^(?:subject|subj|participant|patient|animal|mouse|mice|rat|fish|plot|individual|"
     r"person|donor|litter|cage|tank|pot|plant|tree|volunteer|child|student|user|customer|"
     r"pid|sid|uid|worker|horse|dog|monkey|pig|cow|infant|twin|family|household|eye|sub|"
     r"ppt|colony|hive|nest|pen|herd|flock|respondent|athlete|player|runner|driver)"
-    r"(?:_?(?:id|no|num|number|code|idx|index|name|key))?$|^id$")
+    rf"{_ID_SUFFIX}?$|^id$|"
+    # objects: bare, these words are as often a category (device: desktop/mobile/tablet,
+    # vehicle: van/truck/car) as an identifier, so they need an id suffix here; a bare one
+    # counts only when the kernel shows many distinct values (_OBJECT_MIN_UNITS)
+    r"^(?:home|house|dwelling|apartment|meter|device|sensor|machine|vehicle|truck|"
+    rf"turbine|engine|server|culture|specimen|organoid|embryo|client|account){_ID_SUFFIX}$")
+_OBJECT_UNIT = re.compile(
+    r"(?i)^(?:home|house|dwelling|apartment|meter|device|sensor|machine|vehicle|truck|"
+    r"turbine|engine|server|culture|specimen|organoid|embryo|client|account)$")
+_OBJECT_MIN_UNITS = 8
 _INDEPENDENT = {"independent", "anova"}
 _PAIRED_FIXES = {"ttest_ind": "scipy.stats.ttest_rel", "mannwhitneyu": "scipy.stats.wilcoxon",
                  "ranksums": "scipy.stats.wilcoxon", "f_oneway":
@@ -201,8 +211,10 @@ def _unit_column(f: ObjectFacts) -> str | None:
     rows = f.shape[0] if f.shape else None
     found = None
     for col in f.dtypes:
-        if _UNIT_ID.match(col):
-            n = f.unique.get(col)
+        n = f.unique.get(col)
+        if n is not None and n < 2:
+            continue  # constant here (e.g. the key of the group being looped over)
+        if _UNIT_ID.match(col) or (_OBJECT_UNIT.match(col) and (n or 0) >= _OBJECT_MIN_UNITS):
             if n is not None and rows is not None and n >= rows:
                 return None
             found = found or col
@@ -346,7 +358,8 @@ def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None],
             continue
         seen.add(name)
         f = _frame_facts(ev, name)
-        if f is not None and any(unit_re.match(c) for c in f.dtypes):
+        if f is not None and (any(unit_re.match(c) for c in f.dtypes) or (
+                unit_re is _UNIT_ID and _unit_column(f) is not None)):
             return name, f, False
         for a in m.assigned_at(name):
             if a.value is None:
@@ -381,8 +394,9 @@ def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> 
         for k in keys:
             names = _string_constants(k) + [n.attr for n in ast.walk(k)
                                              if isinstance(n, ast.Attribute)]
-            if any(unit_re.match(x) for x in names):
-                return "unit"
+            if any(unit_re.match(x) or (unit_re is _UNIT_ID and _OBJECT_UNIT.match(x))
+                   for x in names):
+                return "unit"  # grouping by an object-like column only ever quiets
     return found
 
 
