@@ -37,6 +37,10 @@ class ObjectFacts:
     fitted: bool | None = None  # estimators: has fitted attributes
     fitted_on: dict[str, Any] = field(default_factory=dict)  # n_features_in_, feature_names_in_…
     params: dict[str, Any] = field(default_factory=dict)  # estimators: random_state etc.
+    # frames: the levels (value -> rows) of text/categorical columns with <= 30 distinct
+    # values, and [min, max] of numeric columns
+    levels: dict[str, dict[str, int]] = field(default_factory=dict)
+    ranges: dict[str, list[float]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ObjectFacts:

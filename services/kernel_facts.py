@@ -112,9 +112,39 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
     except TypeError:  # unhashable cells (lists)
         facts["unique"] = {}
     with contextlib.suppress(Exception):
+        _levels_and_ranges(part, facts)
+    with contextlib.suppress(Exception):
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
+
+
+MAX_LEVELS = 30  # a column with at most this many distinct values has its levels listed
+MAX_LEVEL_COLUMNS = 20
+
+
+def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
+    """Levels of the low-cardinality text/categorical columns ({column: {level: rows}}) and
+    [min, max] of the numeric ones: what a filter on listed values (`isin`, `query("x in
+    [...]")`) or on fixed bin edges can be checked against."""
+    levels: dict[str, dict[str, int]] = {}
+    ranges: dict[str, list[float]] = {}
+    unique = facts.get("unique", {})
+    for c in df.columns:
+        kind = getattr(df[c].dtype, "kind", "")
+        if kind in "iuf":
+            lo, hi = _number(df[c].min()), _number(df[c].max())
+            if lo is not None and hi is not None:
+                ranges[str(c)] = [float(lo), float(hi)]
+        elif (kind in "OSUb" or str(df[c].dtype) in ("category", "string")) and \
+                0 < unique.get(str(c), MAX_LEVELS + 1) <= MAX_LEVELS and \
+                len(levels) < MAX_LEVEL_COLUMNS:
+            counts = df[c].value_counts(dropna=True)
+            levels[str(c)] = {str(k)[:60]: int(v) for k, v in counts.items()}
+    if levels:
+        facts["levels"] = levels
+    if ranges:
+        facts["ranges"] = ranges
 
 
 INDICATOR_ROWS = 5000
