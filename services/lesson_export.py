@@ -24,7 +24,8 @@ The Markdown is one `## <Category>` section per category and one `### <title>` p
     ...
 
 Every field round-trips exactly (timestamps are kept to the microsecond by the lesson
-itself). A missing field takes its default; a malformed line is a LessonError naming the line.
+itself). A missing field takes its default; a malformed line is a LessonError naming the line,
+and text with no category section at all is refused (it is not a lessons file).
 """
 
 from __future__ import annotations
@@ -228,6 +229,9 @@ class _Parser:
                 continue  # the title and introduction
             elif line.strip() and not (line.strip() == EMPTY_SECTION and not seen_lesson):
                 raise self.error(no, f"unexpected text outside a lesson: {line.strip()[:60]!r}")
+        if category is None:  # not a lessons file: never a silent import of nothing
+            raise LessonError("markdown", "no category section (## Mistakes, ## Fixes, "
+                                          "## Patterns, ## Tips): not a lessons-learned.md")
         return self.lessons
 
     def lesson(self, category: Category, title: str, heading_no: int) -> Lesson:

@@ -147,6 +147,9 @@ def test_export_and_import_round_trip(client: httpx.Client) -> None:
     wrong = client.post("/api/lessons/import", content=b"x",
                         headers={"content-type": "image/png"})
     assert wrong.status_code == 415
+    prose = client.post("/api/lessons/import", content="just some notes",
+                        headers={"content-type": "text/markdown"})
+    assert prose.status_code == 422 and "no category section" in prose.json()["detail"]
     bad_field = client.post("/api/lessons/import", json={
         "format": "nbcritic-lessons", "version": 1,
         "lessons": [{"title": "t", "category": "nonsense", "what_went_wrong": "w"}]})

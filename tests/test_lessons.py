@@ -712,6 +712,8 @@ It broke.
     (GOOD_LESSON.replace("It broke.", ""), r"^line 8: nothing after this line"),
     (GOOD_LESSON.replace("### A title", "###  "), r"^line 3: title: must not be empty"),
     ("## Tips\n\nstray text\n", r"^line 3: unexpected text outside a lesson"),
+    ("hello, not a lessons file\n", r"^markdown: no category section"),
+    ("", r"^markdown: no category section"),
     (GOOD_LESSON + "\n**What went wrong**\n\nagain\n",
      r"^line 12: \*\*What went wrong\*\* given twice"),
 ])
