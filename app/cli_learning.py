@@ -128,8 +128,13 @@ def lessons(args: argparse.Namespace) -> int:
             text = (json.dumps(to_json(every), indent=1, ensure_ascii=False) if as_json
                     else to_markdown(every))
             if args.output:
-                args.output.write_text(text if text.endswith("\n") else text + "\n",
-                                       encoding="utf-8")
+                try:
+                    args.output.write_text(text if text.endswith("\n") else text + "\n",
+                                           encoding="utf-8")
+                except OSError as exc:
+                    print(f"nbcritic lessons export: {args.output}: {exc.strerror or exc}",
+                          file=sys.stderr)
+                    return EXIT_USAGE
                 print(f"wrote {len(every)} lesson(s) to {args.output}", file=sys.stderr)
             else:
                 _print(text)
@@ -137,9 +142,14 @@ def lessons(args: argparse.Namespace) -> int:
             if not args.file.is_file():
                 print(f"nbcritic lessons import: {args.file}: no such file", file=sys.stderr)
                 return EXIT_USAGE
-            text = args.file.read_text(encoding="utf-8")
-            items = from_json(json.loads(text)) if text.lstrip().startswith("{") \
-                else from_markdown(text)
+            try:
+                text = args.file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"nbcritic lessons import: {args.file}: not readable as UTF-8 text "
+                      f"({exc})", file=sys.stderr)
+                return EXIT_USAGE
+            as_json = args.file.suffix.lower() == ".json" or text.lstrip().startswith(("{", "["))
+            items = from_json(json.loads(text)) if as_json else from_markdown(text)
             counts = asyncio.run(learning.import_lessons(items))
             _print(f"imported {counts['created']} new, merged {counts['merged']}")
     except LessonNotFound as exc:

@@ -126,6 +126,22 @@ def test_lessons_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     broken.write_text('{"format": "nbcritic-lessons", "version": 1, "lessons": [{"title": 1}]}')
     code, _, err = _cli(capsys, "lessons", "import", str(broken), *data)
     assert code == 2 and "lessons[0]" in err
+    # a wrong file is an error naming what is wrong, never a traceback or a silent no-op
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]")
+    code, _, err = _cli(capsys, "lessons", "import", str(listed), *data)
+    assert code == 2 and "must be an object" in err
+    prose = tmp_path / "notes.md"
+    prose.write_text("just some notes\n")
+    code, _, err = _cli(capsys, "lessons", "import", str(prose), *data)
+    assert code == 2 and "no category section" in err
+    binary = tmp_path / "binary.md"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = _cli(capsys, "lessons", "import", str(binary), *data)
+    assert code == 2 and "UTF-8" in err
+    code, _, err = _cli(capsys, "lessons", "export", "-o", str(tmp_path / "no" / "dir.md"),
+                        *data)
+    assert code == 2 and "dir.md" in err
 
 
 async def _serve_and_run(data_dir: Path) -> None:
