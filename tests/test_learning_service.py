@@ -139,6 +139,33 @@ async def test_stored_lessons_reach_the_generators_prompt(svc: NotebookService,
     assert result.attempts[1]["lessons"] == [relevant.id]
 
 
+async def test_lessons_reach_the_prompt_that_writes_a_prompt_cells_code(
+        svc: NotebookService, gen: ScriptedGenerator) -> None:
+    by_column = svc.learning.lessons.record(Lesson(
+        title="amount has refunds as negative values", category=Category.TIP,
+        what_went_wrong="sum of amount counted refunds as sales",
+        what_fixed_it="filter amount > 0 first", scope=Scope(columns=["amount"]))).lesson
+    by_library = svc.learning.lessons.record(Lesson(
+        title="groupby drops NaN keys by default", category=Category.TIP, severity="low",
+        what_went_wrong="rows with a missing region vanished from the totals",
+        what_fixed_it="groupby(..., dropna=False)", scope=Scope(libraries=["pandas"]))).lesson
+    svc.learning.lessons.record(Lesson(
+        title="Seed torch before training", category=Category.TIP,
+        what_went_wrong="unseeded training run", scope=Scope(libraries=["torch"])))
+    gen.queue("total = sales['amount'].sum()")
+    nb, (setup,) = await _notebook(svc, FRAME)
+    cell = (await svc.add_cell(nb, prompt="total amount of sales")).id
+    await svc.execute_cell(nb, setup)
+    result = await svc.execute_cell(nb, cell)
+    assert result.status.value == "ok"
+    (call,) = gen.calls
+    assert call.kind == "generate"
+    # the column the prompt names, then the library the notebook imports; not torch
+    assert call.context.lesson_ids == [by_column.id, by_library.id]
+    assert "Lessons from earlier runs" in call.context.render()
+    assert result.attempts[0]["lessons"] == [by_column.id, by_library.id]
+
+
 async def test_lessons_off_writes_and_reads_nothing(tmp_path: Path) -> None:
     gen = ScriptedGenerator(["y = 1"])
     svc = await _service(tmp_path, gen, lessons_enabled=False)
@@ -172,6 +199,14 @@ async def test_a_failed_self_check_blocks_and_drives_a_retry(svc: NotebookServic
     (check,) = result.critique["checks"]
     assert check["name"] == "no_missing_clean" and check["passed"] is True
     assert check["evaluated"] is True and check["error"] is None
+    # a retry that got past a critique (here the check's) is a lesson too
+    assert result.lessons is not None
+    (lesson_id,) = result.lessons["created"]
+    lesson = svc.learning.lessons.get(lesson_id)
+    assert lesson.category is Category.FIX
+    assert lesson.scope.rule_ids == ["self_check.no_missing_clean"]
+    assert lesson.scope.error_types == [] and "critique" in lesson.scope.tags
+    assert "+clean = sales.dropna()" in lesson.what_fixed_it
 
 
 async def test_self_checks_run_with_the_critic_off_and_from_the_request(
@@ -267,6 +302,26 @@ async def test_no_plan_when_planning_is_off_or_fails(tmp_path: Path) -> None:
         assert events[-1].data["error"] == "planner down"
     finally:
         await svc.stop()
+
+
+async def test_planning_per_cell_overrides_the_global_switch(tmp_path: Path) -> None:
+    plan = Plan(objectives=["set a"], approach=["assign"], risks=[], success_criteria=[],
+                lessons_applied=[])
+    for planning, cell_planning, planned in ((False, True, True), (True, False, False)):
+        gen = ScriptedGenerator(["a = 1"])
+        planner = ScriptedPlanner([plan])
+        svc = await _service(tmp_path / str(planning), gen, planner, planning=planning)
+        try:
+            nb = await svc.create_notebook()
+            cell = (await svc.add_cell(nb, prompt="set a", metadata={
+                "nbcritic": {"planning": cell_planning}})).id
+            result = await svc.execute_cell(nb, cell)
+            assert result.status.value == "ok"
+            assert (result.plan is not None) is planned
+            assert len(planner.calls) == int(planned)
+            assert ("plan" in svc.get_cell(nb, cell).metadata["nbcritic"]) is planned
+        finally:
+            await svc.stop()
 
 
 # -- reflection after run-all ------------------------------------------------------------
@@ -377,6 +432,10 @@ async def test_reflection_on_demand_and_unknown_execution(tmp_path: Path) -> Non
         from services.notebook_service import ExecutionNotFound
         with pytest.raises(ExecutionNotFound):
             await svc.reflect(nb, ["no-such-execution"])
+        # reflection_auto off: a run-all with the same failures is not reflected on by itself
+        other, _ = await _notebook(svc, "1/0", "2/0")
+        await svc.run_all(other, ExecuteOptions(stop_on_error=False))
+        assert other not in svc.last_reflection and svc.reflections(other) == []
     finally:
         await svc.stop()
 
