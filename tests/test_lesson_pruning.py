@@ -10,7 +10,9 @@ from pathlib import Path
 import anthropic
 import pytest
 
+from app.settings import Settings
 from services.anthropic_client import make_async_client
+from services.learning import Learning
 from services.lesson_pruning import (
     TOOL_NAME,
     ClaudeLessonPruner,
@@ -19,6 +21,7 @@ from services.lesson_pruning import (
     prune,
 )
 from services.lessons import Category, Lesson, LessonStore, Scope
+from tests.conftest import make_settings
 from tests.messages_api_server import MessagesAPIServer
 
 T0 = 1_700_000_000.0
@@ -233,3 +236,48 @@ def test_claude_pruner_without_temperature(client: anthropic.AsyncAnthropic) -> 
     request = pruner.request(Category.TIP, [lesson("x", category=Category.TIP,
                                                    lesson_id="t1")], 1)
     assert "extra_body" not in request and request["max_tokens"] == 200
+
+
+# -- the service's choice of pruner --------------------------------------------------------
+
+
+async def _learn_a_third_tip(settings: Settings) -> tuple[Learning, dict[str, object]]:
+    """Two stored tips (limit 2; the heuristic would drop `t_rare`) and a new one learned."""
+    learning = settings.build_learning()
+    learning.lessons.import_lessons([
+        Lesson("rare tip", Category.TIP, "seen once", scope=Scope(libraries=["a"]),
+               id="t_rare", created_at=T0, last_seen=T0),
+        Lesson("common tip", Category.TIP, "seen often", scope=Scope(libraries=["b"]),
+               id="t_common", times_encountered=9, created_at=T0, last_seen=T0)])
+    learned = await learning.record([{"title": "new tip", "category": "tip",
+                                      "what_went_wrong": "just learned",
+                                      "scope": {"libraries": ["c"]}}])
+    (report,) = learned.pruned
+    return learning, report
+
+
+async def test_with_an_api_key_the_service_prunes_by_claude(tmp_path: Path,
+                                                            server: MessagesAPIServer) -> None:
+    settings = make_settings(tmp_path, anthropic_api_key="test-key",
+                             anthropic_base_url=server.url, lessons_max_per_category=2,
+                             llm_max_retries=0)
+    server.reply_tool(TOOL_NAME, {"ids": ["t_common"], "reason": "Too general to help."})
+    learning, report = await _learn_a_third_tip(settings)
+    try:
+        assert isinstance(learning.pruner, ClaudeLessonPruner)
+        assert (report["removed"], report["by"]) == (["t_common"], "model")
+        assert len(server.requests) == 1 and "new tip" not in server.requests[0].user_text
+        assert sorted(x.title for x in learning.lessons.all_lessons()) == ["new tip",
+                                                                          "rare tip"]
+    finally:
+        learning.close()
+
+
+async def test_without_an_api_key_the_service_prunes_by_the_heuristic(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, anthropic_api_key=None, lessons_max_per_category=2)
+    learning, report = await _learn_a_third_tip(settings)
+    try:
+        assert learning.pruner is None
+        assert (report["removed"], report["by"]) == (["t_rare"], "heuristic")
+    finally:
+        learning.close()
