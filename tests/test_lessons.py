@@ -1,5 +1,5 @@
 """The lessons store on real SQLite files: dedup, relevance, editing, persistence, validation,
-and export/import as JSON and Markdown."""
+export/import as JSON and Markdown, and the lesson drafts a cell's attempts make."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from services.attempt_lessons import drafts_from_attempts
 from services.lesson_export import (
     from_json,
     from_markdown,
@@ -754,3 +755,51 @@ def test_from_json_names_the_lesson_and_field() -> None:
     document["lessons"] = [good, "nope"]
     with pytest.raises(LessonError, match=r"^lessons\[1\]: a lesson must be an object"):
         from_json(document)
+
+
+# -- drafts from a cell's attempts --------------------------------------------------------------
+
+
+SCALER_FINDING = {"rule_id": LEAKAGE, "title": "Scaler fit before the split",
+                  "explanation": "StandardScaler saw the test rows", "severity": "critical"}
+NAMESPACE = {"objects": {"df": {"dtypes": {"age": "int64", "income": "float64"}}}}
+
+
+def _attempt(n: int, code: str, status: str, **extra: Any) -> dict[str, Any]:
+    return {"attempt": n, "code": code, "status": status, **extra}
+
+
+def test_a_critique_fixed_by_a_retry_drafts_a_fix_lesson() -> None:
+    failing = ("from sklearn.preprocessing import StandardScaler\n"
+               "X = StandardScaler().fit_transform(df[['age']])")
+    fixed = "from sklearn.pipeline import make_pipeline\nmodel = make_pipeline(StandardScaler())"
+    attempts = [_attempt(1, failing, "scientific_validity_error", findings=[SCALER_FINDING]),
+                _attempt(2, fixed, "ok", explanation="fit inside a Pipeline", cause="critique")]
+    (draft,) = drafts_from_attempts(attempts, escalation=None, notebook_id="nb", cell_id="c1",
+                                    execution_id="e1", prior_code="import pandas as pd",
+                                    namespace=NAMESPACE)
+    lesson = Lesson.from_dict(draft)
+    assert (lesson.category, lesson.severity, lesson.title) == (
+        Category.FIX, "critical", "Scaler fit before the split")
+    assert lesson.scope.rule_ids == [LEAKAGE] and lesson.scope.error_types == []
+    assert lesson.scope.libraries == ["pandas", "sklearn"] and lesson.scope.columns == ["age"]
+    assert lesson.what_fixed_it.startswith("fit inside a Pipeline\n")
+    assert "+model = make_pipeline(StandardScaler())" in lesson.what_fixed_it
+    assert lesson.source == {"notebook_id": "nb", "cell_id": "c1", "execution_id": "e1",
+                             "attempt": 1}
+
+
+def test_the_same_failure_again_is_no_fix_and_an_escalation_is_a_mistake() -> None:
+    error = {"ename": "KeyError", "evalue": "'agee'", "traceback": []}
+    attempts = [_attempt(1, "df['agee']", "error", error=error),
+                _attempt(2, "df['agee '] ", "error", error=error)]
+    escalation = {"pattern": "stalled", "reason": "same error twice"}
+    (draft,) = drafts_from_attempts(attempts, escalation=escalation, notebook_id="nb",
+                                    cell_id="c1", execution_id="e1")
+    lesson = Lesson.from_dict(draft)
+    assert (lesson.category, lesson.severity) == (Category.MISTAKE, "high")
+    assert lesson.scope.error_types == ["KeyError"]
+    assert "stalled" in lesson.scope.tags and "escalated" in lesson.scope.tags
+    assert "the retry loop gave up (stalled: same error twice)" in lesson.what_went_wrong
+    assert drafts_from_attempts(attempts, escalation=None, notebook_id="nb", cell_id="c1",
+                                execution_id="e1") == []
