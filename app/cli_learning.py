@@ -35,6 +35,9 @@ def add_commands(sub: Any) -> None:
     edit.add_argument("id")
     for name in EDITABLE:
         edit.add_argument(f"--{name.replace('_', '-')}", dest=name)
+    edit.add_argument("--scope", metavar="JSON",
+                      help='scope fields to replace, e.g. \'{"libraries": ["pandas"]}\' '
+                           "(the fields not named are kept)")
     delete = verbs.add_parser("delete", help="delete lessons")
     delete.add_argument("ids", nargs="+")
     export = verbs.add_parser("export", help="write lessons-learned.md or JSON")
@@ -111,7 +114,13 @@ def lessons(args: argparse.Namespace) -> int:
         elif args.verb == "show":
             _print(to_markdown([store.get(args.id)]))
         elif args.verb == "edit":
-            changes = {k: getattr(args, k) for k in EDITABLE if getattr(args, k) is not None}
+            changes: dict[str, Any] = {k: getattr(args, k) for k in EDITABLE
+                                       if getattr(args, k) is not None}
+            if args.scope is not None:
+                try:
+                    changes["scope"] = json.loads(args.scope)
+                except json.JSONDecodeError as exc:
+                    raise LessonError("scope", f"not valid JSON ({exc})") from None
             if not changes:
                 print("nbcritic lessons edit: nothing to change (give --title, --severity, ...)",
                       file=sys.stderr)

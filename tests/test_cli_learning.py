@@ -108,6 +108,15 @@ def test_lessons_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "severity" in err
     code, _, err = _cli(capsys, "lessons", "edit", lesson["id"], *data)
     assert code == 2 and "nothing to change" in err
+    code, out, _ = _cli(capsys, "lessons", "edit", lesson["id"], "--scope",
+                        '{"libraries": ["scikit-learn", "pandas"]}', *data)
+    assert code == 0 and "pandas" in out
+    _, out, _ = _cli(capsys, "lessons", "search", "pipeline", "--json", *data)
+    assert json.loads(out)[0]["scope"] == {**lesson["scope"], "libraries": ["pandas", "sklearn"]}
+    for bad, field in (("{oops", "scope: not valid JSON"), ('{"owners": []}', "scope.owners"),
+                       ('{"libraries": "pandas"}', "scope.libraries")):
+        code, _, err = _cli(capsys, "lessons", "edit", lesson["id"], "--scope", bad, *data)
+        assert code == 2 and field in err, err
     code, out, _ = _cli(capsys, "lessons", "show", lesson["id"], *data)
     assert code == 0 and "a Pipeline inside cross_val_score" in out
     code, _, _ = _cli(capsys, "lessons", "delete", lesson["id"], *data)
