@@ -127,9 +127,10 @@ def lessons(args: argparse.Namespace) -> int:
                 return EXIT_USAGE
             _print(_line(store.update(args.id, changes)))
         elif args.verb == "delete":
-            for lesson_id in args.ids:
-                store.delete(lesson_id)
-            _print(f"deleted {len(args.ids)} lesson(s)")
+            ids = list(dict.fromkeys(args.ids))
+            for lesson_id in ids:  # all or nothing: an unknown id deletes none of them
+                store.get(lesson_id)
+            _print(f"deleted {store.remove(ids)} lesson(s)")
         elif args.verb == "export":
             every = store.list(limit=10**9)
             as_json = args.format == "json" or (

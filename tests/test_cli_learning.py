@@ -119,8 +119,13 @@ def test_lessons_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         assert code == 2 and field in err, err
     code, out, _ = _cli(capsys, "lessons", "show", lesson["id"], *data)
     assert code == 0 and "a Pipeline inside cross_val_score" in out
-    code, _, _ = _cli(capsys, "lessons", "delete", lesson["id"], *data)
+    # an unknown id among several deletes none of them
+    code, _, err = _cli(capsys, "lessons", "delete", lesson["id"], "no-such-lesson", *data)
+    assert code == 1 and "no-such-lesson" in err
+    code, out, _ = _cli(capsys, "lessons", "show", lesson["id"], *data)
     assert code == 0
+    code, out, _ = _cli(capsys, "lessons", "delete", lesson["id"], lesson["id"], *data)
+    assert code == 0 and "deleted 1 lesson" in out
     code, _, err = _cli(capsys, "lessons", "show", lesson["id"], *data)
     assert code == 1 and lesson["id"] in err
     # the Markdown export brings it back, edits included
