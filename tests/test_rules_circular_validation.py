@@ -1023,3 +1023,78 @@ sub = trial[trial.segment.isin(big)]
 print(stats.ttest_ind(sub[sub.treated == 1].spend, sub[sub.treated == 0].spend))
 """, OMICS)
     assert not [f for f in found if f.rule_id == DIP]
+
+
+# -- helpers that collect residuals in a list, called with an unpacked configuration -----------
+
+LOAD = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(4)
+t = np.arange(400)
+load = pd.DataFrame({"t": t, "temp": rng.normal(15, 6, 400)})
+load["mw"] = 50 + 0.8 * load.temp + 0.05 * load.temp ** 2 + rng.normal(0, 3, 400)
+train, test = load.iloc[:-60], load.iloc[-60:]
+"""
+
+_RMSE_HELPER = """
+def rmse(deg, lam, fit_on, score_on):
+    errs = []
+    for half in (0, 1):
+        f = fit_on[fit_on.t % 2 == half]
+        s = score_on[score_on.t % 2 == half]
+        coef = np.polyfit(f.temp, f.mw, deg)
+        errs.append(s.mw - np.polyval(coef, s.temp))
+    return float(np.sqrt(np.mean(np.concatenate(errs) ** 2)))
+
+grid = [(d, l) for d in range(1, 6) for l in (0.0, 0.1)]
+"""
+
+
+@pytest.mark.parametrize("code", [
+    _RMSE_HELPER + """
+res = {g: rmse(*g, train, test) for g in grid}
+best = min(res, key=res.get)
+print(best, res[best])
+""",
+    _RMSE_HELPER + """
+scores = [rmse(d, l, train, test) for d, l in grid]
+print(grid[int(np.argmin(scores))], min(scores))
+""",
+    """
+def mae(deg, fit_on, score_on):
+    errors = []
+    coef = np.polyfit(fit_on.temp, fit_on.mw, deg)
+    errors.extend(np.abs(score_on.mw - np.polyval(coef, score_on.temp)))
+    return np.mean(errors)
+
+table = pd.Series({d: mae(d, train, test) for d in range(1, 8)})
+print(table.idxmin(), table.min())
+""",
+])
+def test_residual_lists_scored_on_test_then_best_reported(code: str):
+    f = one(run(code, LOAD), "circular_validation.selection_on_test")
+    assert f.is_blocking(0.8)
+
+
+@pytest.mark.parametrize("code", [
+    _RMSE_HELPER + """
+fit_part, val_part = train.iloc[:-60], train.iloc[-60:]
+res = {g: rmse(*g, fit_part, val_part) for g in grid}
+best = min(res, key=res.get)
+print(best, rmse(*best, train, test))
+""",
+    """
+def mae(deg, fit_on, score_on):
+    errors = []
+    coef = np.polyfit(fit_on.temp, fit_on.mw, deg)
+    errors.extend(np.abs(score_on.mw - np.polyval(coef, score_on.temp)))
+    return np.mean(errors)
+
+fit_part, val_part = train.iloc[:-60], train.iloc[-60:]
+table = pd.Series({d: mae(d, fit_part, val_part) for d in range(1, 8)})
+print(table.idxmin(), mae(int(table.idxmin()), train, test))
+""",
+])
+def test_residual_lists_scored_on_validation_then_one_test_are_quiet(code: str):
+    quiet(run(code, LOAD))

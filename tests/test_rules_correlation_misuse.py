@@ -613,3 +613,179 @@ res_b = smf.ols("np.log1p(burglaries) ~ np.log(pop)", data=cities).fit().resid
 res_o = smf.ols("np.log1p(officers) ~ np.log(pop)", data=cities).fit().resid
 print(stats.spearmanr(res_b, res_o))
 """, CITIES))
+
+
+# -- Pearson on codes for every column of a frame (loops, helpers, comprehensions) -------------
+
+SHOPS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(11)
+n = 300
+shops = pd.DataFrame({
+    "region_code": rng.integers(1, 6, n),
+    "store_id": rng.integers(1000, 1300, n),
+    "staff": rng.integers(2, 9, n),
+    "floor_m2": rng.normal(400, 90, n),
+    "footfall": rng.normal(900, 150, n),
+})
+shops["revenue"] = 20 * shops.footfall + 300 * shops.staff + rng.normal(0, 2000, n)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    """
+    rows = []
+    for col in shops.select_dtypes("number").columns.drop("revenue"):
+        r, p = stats.pearsonr(shops[col], shops["revenue"])
+        rows.append((col, r, p))
+    print(pd.DataFrame(rows, columns=["var", "r", "p"]).sort_values("r"))
+    """,
+    """
+    def drivers(frame, target):
+        out = {}
+        for c in frame.columns.drop(target):
+            out[c] = stats.pearsonr(frame[c], frame[target])[0]
+        return pd.Series(out).sort_values()
+    print(drivers(shops, "revenue"))
+    """,
+    """
+    cols = [c for c in shops.columns if c != "revenue"]
+    print({c: round(np.corrcoef(shops[c], shops.revenue)[0, 1], 3) for c in cols})
+    """,
+    """
+    cols = [c for c in shops.columns if c != "revenue"]
+    out = {}
+    for c in cols:
+        out[c] = stats.pearsonr(shops[c], shops["revenue"])[0]
+    print(out)
+    """,
+])
+def test_pearson_sweep_over_every_column_reaches_the_codes(code: str):
+    f = only(codes(code, SHOPS))
+    assert f.rule_id == "correlation_misuse.pearson_on_codes" and f.severity == "high"
+    assert "shops['region_code']" in f.explanation and "shops['store_id']" in f.explanation
+    assert "staff" not in f.explanation  # a few distinct integers in a sweep: likely a count
+
+
+@pytest.mark.parametrize("code", [
+    """
+    rows = []
+    for col in ["floor_m2", "footfall", "staff"]:
+        r, p = stats.pearsonr(shops[col], shops["revenue"])
+        rows.append((col, r, p))
+    print(pd.DataFrame(rows, columns=["var", "r", "p"]).sort_values("r"))
+    """,
+    """
+    def drivers(frame, target):
+        out = {}
+        for c in frame.columns.drop([target, "region_code", "store_id"]):
+            out[c] = stats.pearsonr(frame[c], frame[target])[0]
+        return pd.Series(out).sort_values()
+    print(drivers(shops, "revenue"))
+    """,
+    """
+    cols = [c for c in shops.columns if c not in ("revenue", "region_code", "store_id")]
+    print({c: round(np.corrcoef(shops[c], shops.revenue)[0, 1], 3) for c in cols})
+    """,
+    # the list is built here but a code column is added after it: the kernel's columns are not
+    # the ones the list was built from, so nothing is inferred
+    """
+    cols = [c for c in shops.columns if c not in ("revenue", "region_code", "store_id")]
+    shops["zone_code"] = shops["region_code"] * 10
+    print({c: round(np.corrcoef(shops[c], shops.revenue)[0, 1], 3) for c in cols})
+    """,
+])
+def test_pearson_sweep_without_code_columns_is_silent(code: str):
+    silent(codes(code, SHOPS))
+
+
+# -- a part correlated with a total that contains it --------------------------------------------
+
+PART_WHOLE = "correlation_misuse.part_whole"
+SPEND = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(5)
+n = 250
+hh = pd.DataFrame({
+    "food": rng.gamma(5, 60, n), "rent": rng.gamma(9, 90, n),
+    "transport": rng.gamma(3, 40, n), "leisure": rng.gamma(2, 50, n),
+    "income": rng.normal(3000, 600, n),
+})
+cats = ["food", "rent", "transport", "leisure"]
+M = rng.normal(0, 1, (120, 8))
+W = rng.normal(0, 1, (120, 15))
+"""
+
+
+def part_whole(code: str, setup: str = SPEND) -> list[Finding]:
+    from critics.rules.correlation_misuse import part_whole as rule
+    return run([rule], code, setup)
+
+
+@pytest.mark.parametrize("code, parts", [
+    ("""
+    hh["spend"] = hh[cats].sum(axis=1)
+    for c in cats:
+        r, p = stats.pearsonr(hh[c], hh["spend"])
+        print(c, round(r, 3), p)
+    """, ["food", "rent", "transport", "leisure"]),
+    ("""
+    total = hh.food + hh.rent + hh.transport + hh.leisure
+    print(np.corrcoef(hh.rent, total)[0, 1])
+    """, ["rent"]),
+    ("""
+    hh = hh.assign(spend=hh[cats].sum(axis=1))
+    print(hh[cats].corrwith(hh.spend).sort_values())
+    """, ["food", "rent", "transport", "leisure"]),
+    ("""
+    hh["avg"] = hh[["food", "rent", "transport"]].mean(axis=1)
+    print(hh["food"].corr(hh["avg"]))
+    """, ["food"]),
+    ("""
+    score = M.sum(axis=1)
+    rs = [stats.pearsonr(M[:, j], score)[0] for j in range(M.shape[1])]
+    print(np.round(rs, 2))
+    """, ["M[:, j]"]),
+])
+def test_part_correlated_with_its_total_is_high(code: str, parts: list[str]):
+    f = only(part_whole(code))
+    assert f.rule_id == PART_WHOLE and f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["parts"] == parts
+    assert "item-rest" in f.suggestion
+
+
+def test_part_of_a_long_scale_is_medium():
+    f = only(part_whole("""
+        score = W.sum(axis=1)
+        print([round(np.corrcoef(W[:, j], score)[0, 1], 2) for j in range(W.shape[1])])
+    """))
+    assert f.severity == "medium" and f.evidence["values"]["n_parts"] == 15
+
+
+@pytest.mark.parametrize("code", [
+    """
+    hh["spend"] = hh[cats].sum(axis=1)
+    for c in cats:
+        r, p = stats.pearsonr(hh[c], hh["spend"] - hh[c])
+        print(c, round(r, 3), p)
+    """,
+    """
+    hh["spend"] = hh[cats].sum(axis=1)
+    print(stats.pearsonr(hh["spend"], hh["income"]))
+    """,
+    """
+    score = M.sum(axis=1)
+    rs = [stats.pearsonr(M[:, j], score - M[:, j])[0] for j in range(M.shape[1])]
+    print(np.round(rs, 2))
+    """,
+    """
+    total = hh.food + hh.rent
+    print(np.corrcoef(hh.leisure, total)[0, 1])
+    """,
+])
+def test_item_rest_or_external_correlations_are_silent(code: str):
+    silent(part_whole(code))

@@ -1034,3 +1034,142 @@ model = Ridge().fit(tr[["age"]], tr.bmi)
 print(mean_absolute_error(te.bmi, model.predict(te[["age"]])))
 """, VISITS)
     assert not [f for f in per_patient if f.rule_id == ENTITY]
+
+
+# -- a class-mean contrast used to pick features, and hand-rolled cross-validation loops --------
+
+EXPR = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(9)
+n, p = 60, 2000
+expr = rng.normal(0, 1, (n, p))
+tumour = rng.integers(0, 2, n)
+genes = pd.DataFrame(expr[:, :300], columns=[f"g{i}" for i in range(300)]).assign(label=tumour)
+"""
+
+
+@pytest.mark.parametrize("code, cv", [
+    ("""
+    gap = np.abs(expr[tumour == 1].mean(axis=0) - expr[tumour == 0].mean(axis=0))
+    top = np.argsort(gap)[-20:]
+    Z = expr[:, top]
+    correct = 0
+    for i in range(n):
+        train = np.arange(n) != i
+        mu1 = Z[train & (tumour == 1)].mean(axis=0)
+        mu0 = Z[train & (tumour == 0)].mean(axis=0)
+        pred = int(np.linalg.norm(Z[i] - mu1) < np.linalg.norm(Z[i] - mu0))
+        correct += pred == tumour[i]
+    print("LOO accuracy", correct / n)
+    """, "hand-rolled leave-one-out loop"),
+    ("""
+    from sklearn.linear_model import LogisticRegression
+    d = np.median(expr[tumour == 1], axis=0) - np.median(expr[tumour == 0], axis=0)
+    keep = np.argsort(np.abs(d))[-15:]
+    X = expr[:, keep]
+    fold = np.arange(n) % 5
+    accs = []
+    for k in range(5):
+        te = fold == k
+        m = LogisticRegression(max_iter=1000).fit(X[~te], tumour[~te])
+        accs.append(m.score(X[te], tumour[te]))
+    print("5-fold accuracy", np.mean(accs))
+    """, "hand-rolled k-fold loop"),
+    ("""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    feat = genes.drop(columns="label")
+    diff = feat[genes["label"] == 1].mean() - feat[genes["label"] == 0].mean()
+    chosen = diff.abs().nlargest(10).index
+    lr = LogisticRegression(max_iter=1000)
+    print(cross_val_score(lr, genes[chosen], genes["label"], cv=5).mean())
+    """, "cross_val_score"),
+])
+def test_class_mean_contrast_screen_before_cross_validation_is_critical(code: str, cv: str):
+    f = one(run(code, EXPR), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+    assert "difference of class means" in f.explanation and cv in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+    correct = 0
+    for i in range(n):
+        train = np.arange(n) != i
+        gap = np.abs(expr[train & (tumour == 1)].mean(axis=0)
+                     - expr[train & (tumour == 0)].mean(axis=0))
+        top = np.argsort(gap)[-20:]
+        Z = expr[:, top]
+        mu1 = Z[train & (tumour == 1)].mean(axis=0)
+        mu0 = Z[train & (tumour == 0)].mean(axis=0)
+        pred = int(np.linalg.norm(Z[i] - mu1) < np.linalg.norm(Z[i] - mu0))
+        correct += pred == tumour[i]
+    print("LOO accuracy", correct / n)
+    """,
+    """
+    from sklearn.linear_model import LogisticRegression
+    fold = np.arange(n) % 5
+    accs = []
+    for k in range(5):
+        te = fold == k
+        tr = ~te
+        d = (np.median(expr[tr & (tumour == 1)], axis=0)
+             - np.median(expr[tr & (tumour == 0)], axis=0))
+        keep = np.argsort(np.abs(d))[-15:]
+        m = LogisticRegression(max_iter=1000).fit(expr[tr][:, keep], tumour[tr])
+        accs.append(m.score(expr[te][:, keep], tumour[te]))
+    print("5-fold accuracy", np.mean(accs))
+    """,
+    """
+    v = expr.var(axis=0)
+    top = np.argsort(v)[-20:]
+    Z = expr[:, top]
+    correct = 0
+    for i in range(n):
+        train = np.arange(n) != i
+        mu1 = Z[train & (tumour == 1)].mean(axis=0)
+        mu0 = Z[train & (tumour == 0)].mean(axis=0)
+        pred = int(np.linalg.norm(Z[i] - mu1) < np.linalg.norm(Z[i] - mu0))
+        correct += pred == tumour[i]
+    print("LOO accuracy", correct / n)
+    """,
+    """
+    diff = expr[tumour == 1].mean(axis=0) - expr[tumour == 0].mean(axis=0)
+    print("largest mean difference", np.abs(diff).max())
+    """,
+])
+def test_contrast_inside_the_folds_or_unsupervised_or_descriptive_is_silent(code: str):
+    silent(run(code, EXPR))
+
+
+def test_scaler_fitted_before_a_hand_rolled_kfold_loop_is_critical():
+    f = one(run("""
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.linear_model import LogisticRegression
+        Xs = StandardScaler().fit_transform(expr[:, :50])
+        fold = np.arange(n) % 4
+        accs = []
+        for k in range(4):
+            te = fold == k
+            m = LogisticRegression(max_iter=1000).fit(Xs[~te], tumour[~te])
+            accs.append(m.score(Xs[te], tumour[te]))
+        print(np.mean(accs))
+    """, EXPR), "leakage.preprocessing_before_split")
+    assert f.is_blocking(0.8) and "hand-rolled k-fold loop" in f.explanation
+
+
+def test_scaler_fitted_inside_a_hand_rolled_kfold_loop_is_silent():
+    silent(run("""
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.linear_model import LogisticRegression
+        fold = np.arange(n) % 4
+        accs = []
+        for k in range(4):
+            te = fold == k
+            sc = StandardScaler().fit(expr[~te, :50])
+            m = LogisticRegression(max_iter=1000).fit(sc.transform(expr[~te, :50]), tumour[~te])
+            accs.append(m.score(sc.transform(expr[te, :50]), tumour[te]))
+        print(np.mean(accs))
+    """, EXPR))

@@ -745,3 +745,153 @@ def test_whole_period_totals_for_a_non_terminal_outcome_are_silent():
         print(m.coef_)
     """, SUBS)
     assert not [f for f in found if f.rule_id == "target_leakage.whole_period_aggregate"]
+
+
+# -- a feature recorded only for rows that have the outcome (kernel: outcome_indicators) --------
+
+REFUNDS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split, cross_val_score
+rng = np.random.default_rng(7)
+n = 600
+subs = pd.DataFrame({
+    "account": np.arange(n),
+    "monthly_fee": rng.normal(30, 8, n).round(2),
+    "tenure_m": rng.integers(1, 60, n),
+    "support_calls": rng.poisson(1.2, n),
+    "late_payments": rng.poisson(0.3, n),
+    "usage_gb": rng.gamma(2, 10, n),
+    "usage_days": rng.integers(0, 30, n),
+})
+churn = rng.random(n) < 0.3
+subs["cancelled"] = churn.astype(int)
+# refunds are only ever issued once a subscription is cancelled (a log merged in afterwards)
+issued = churn & (rng.random(n) < 0.95)
+log = pd.DataFrame({"account": subs.account[issued],
+                    "refund_eur": rng.uniform(5, 40, n)[issued].round(2)})
+subs = subs.merge(log, on="account", how="left").fillna({"refund_eur": 0})
+"""
+
+OUTCOME_ONLY = "target_leakage.outcome_only_feature"
+
+
+@pytest.mark.parametrize("code", [
+    """
+    feats = ["monthly_fee", "tenure_m", "support_calls", "refund_eur"]
+    X_tr, X_te, y_tr, y_te = train_test_split(subs[feats], subs.cancelled, random_state=0)
+    m = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_tr, y_tr)
+    print(m.score(X_te, y_te))
+    """,
+    """
+    X = subs.drop(columns=["account", "cancelled"])
+    print(cross_val_score(LogisticRegression(max_iter=1000), X, subs["cancelled"], cv=5).mean())
+    """,
+    """
+    X = subs.select_dtypes("number").drop(columns=["account", "cancelled"])
+    m = LogisticRegression(max_iter=1000).fit(X, subs.cancelled)
+    print(m.score(X, subs.cancelled))
+    """,
+    """
+    feats = [c for c in subs.columns if c.startswith(("usage_", "refund_"))]
+    X_tr, X_te, y_tr, y_te = train_test_split(subs[feats], subs.cancelled, random_state=0)
+    print(LogisticRegression(max_iter=1000).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+])
+def test_feature_set_only_for_one_class_is_high(code: str):
+    f = one(run(code, REFUNDS), OUTCOME_ONLY)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+    assert f.confidence == 0.8  # never set without a cancellation, set for ~95% with one
+    v = f.evidence["values"]
+    assert v["column"] == "refund_eur" and v["target"] == "cancelled"
+    assert v["unset share (cancelled=0)"] == 1.0 and v["set share (cancelled=1)"] >= 0.9
+    assert "0 or missing for 100% of the rows with `cancelled` = 0" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+    feats = ["monthly_fee", "tenure_m", "support_calls"]
+    X_tr, X_te, y_tr, y_te = train_test_split(subs[feats], subs.cancelled, random_state=0)
+    m = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_tr, y_tr)
+    print(m.score(X_te, y_te))
+    """,
+    """
+    X = subs.drop(columns=["account", "cancelled", "refund_eur"])
+    print(cross_val_score(LogisticRegression(max_iter=1000), X, subs["cancelled"], cv=5).mean())
+    """,
+    """
+    feats = [c for c in subs.columns if c.startswith("usage_")]
+    X_tr, X_te, y_tr, y_te = train_test_split(subs[feats], subs.cancelled, random_state=0)
+    print(LogisticRegression(max_iter=1000).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+    # a zero-inflated feature that is zero as often in both classes is no indicator
+    """
+    feats = ["monthly_fee", "late_payments", "support_calls"]
+    print(cross_val_score(LogisticRegression(max_iter=1000), subs[feats], subs.cancelled,
+                          cv=5).mean())
+    """,
+])
+def test_features_without_the_outcome_record_are_silent(code: str):
+    silent(run(code, REFUNDS))
+
+
+def test_outcome_record_missing_for_some_outcomes_is_less_confident():
+    f = one(run("""
+        X = subs.drop(columns=["account", "cancelled"])
+        print(cross_val_score(LogisticRegression(max_iter=1000), X, subs.cancelled, cv=5).mean())
+    """, REFUNDS.replace("< 0.95)", "< 0.82)")), OUTCOME_ONLY)
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["set share (cancelled=1)"] < 0.9
+
+
+# -- feature lists built by a prefix comprehension, read from the frame's columns ---------------
+
+PLANS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(3)
+n = 400
+plans = pd.DataFrame({"usage_min": rng.gamma(3, 100, n), "usage_sms": rng.poisson(40, n),
+                      "fee_base": rng.normal(20, 3, n), "age": rng.integers(18, 80, n)})
+plans["switched"] = (rng.random(n) < 0.25).astype(int)
+plans["fee_exit"] = np.where(plans.switched == 1, rng.uniform(10, 50, n), 0.0)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    """
+    cols = [c for c in plans.columns if c.startswith(("usage_", "fee_"))]
+    cols.append("age")
+    print(cross_val_score(LogisticRegression(max_iter=1000), plans[cols], plans.switched,
+                          cv=5).mean())
+    """,
+    """
+    cols = [c for c in plans.columns if "fee" in c or c == "age"]
+    X_tr, X_te, y_tr, y_te = train_test_split(plans[cols], plans["switched"], random_state=0)
+    print(LogisticRegression(max_iter=1000).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+])
+def test_prefix_comprehension_picks_a_column_derived_from_the_target(code: str):
+    f = one(run(code, PLANS), "target_leakage.feature_derived_from_target")
+    assert f.is_blocking(0.8) and f.evidence["values"]["column"] == "fee_exit"
+
+
+@pytest.mark.parametrize("code", [
+    """
+    cols = [c for c in plans.columns if c.startswith(("usage_", "fee_")) and c != "fee_exit"]
+    cols.append("age")
+    print(cross_val_score(LogisticRegression(max_iter=1000), plans[cols], plans.switched,
+                          cv=5).mean())
+    """,
+    """
+    cols = [c for c in plans.columns if "usage" in c or c == "age"]
+    X_tr, X_te, y_tr, y_te = train_test_split(plans[cols], plans["switched"], random_state=0)
+    print(LogisticRegression(max_iter=1000).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+])
+def test_prefix_comprehension_without_the_derived_column_is_silent(code: str):
+    silent(run(code, PLANS))

@@ -388,3 +388,61 @@ def test_odd_code_does_not_raise() -> None:
                  "train_test_split()", "KFold(shuffle=True, **cfg)", "x.sample()",
                  "RandomForestClassifier(**params).fit(X, y).score(X, y)"):
         findings(evidence(code))
+
+
+# -- convex solvers: the seed only orders the updates of a problem with one optimum ------------
+
+@pytest.mark.parametrize("code", [
+    """
+    clf = LogisticRegression(solver="liblinear").fit(X, y)
+    print("accuracy", clf.score(X, y))
+    """,
+    """
+    from sklearn.svm import LinearSVC
+    print(cross_val_score(LinearSVC(C=0.5), X, y, cv=5).mean())
+    """,
+    """
+    from sklearn.linear_model import Ridge
+    m = Ridge(solver="sag", max_iter=5000).fit(X, yr)
+    print(m.score(X, yr))
+    """,
+])
+def test_converged_convex_solver_without_seed_is_low(code: str) -> None:
+    f = one(run(code), EST)
+    assert f.severity == "low" and f.confidence <= 0.3
+    assert "convex solver" in f.explanation and "converged" in f.explanation
+
+
+def test_convex_solver_built_in_an_earlier_cell_is_low() -> None:
+    f = one(run("""
+        clf.fit(X, y)
+        print(clf.score(X, y))
+    """, SETUP + "\nclf = LogisticRegression(solver='saga', max_iter=2000)\n"), EST)
+    assert f.severity == "low" and "refits `clf`" in f.explanation
+
+
+def test_convex_solver_that_did_not_converge_stays_high() -> None:
+    # with a ConvergenceWarning the seed decides where the solver stopped
+    f = one(run("""
+        from sklearn.svm import LinearSVC
+        m = LinearSVC(C=1000, max_iter=3).fit(X * 100, y)
+        print(m.score(X * 100, y))
+    """), EST)
+    assert f.severity == "high" and "convex solver" not in f.explanation
+
+
+def test_convex_solver_next_to_a_forest_stays_high() -> None:
+    f = one(run("""
+        from sklearn.svm import LinearSVC
+        a = LinearSVC().fit(X, y)
+        b = RandomForestClassifier(n_estimators=5).fit(X, y)
+        print(a.score(X, y), b.score(X, y))
+    """), EST)
+    assert f.severity == "high" and "RandomForestClassifier" in f.explanation
+
+
+def test_seeded_convex_solver_is_silent() -> None:
+    silent(run("""
+        from sklearn.svm import LinearSVC
+        print(cross_val_score(LinearSVC(C=0.5, random_state=0), X, y, cv=5).mean())
+    """))

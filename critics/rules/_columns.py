@@ -156,6 +156,16 @@ def columns(ev: Evidence, node: ast.AST | None, bind: Bindings | None = None,
     lits = strings(ev, node, bind)
     if lits is not None and not isinstance(node, ast.Constant):
         return None, lits
+    if isinstance(node, ast.Name) and not (bind and node.id in bind):
+        # `cols = [c for c in df.columns if ...]` earlier in this cell
+        value, line = _cell_binding(ev, node.id)
+        if value is None or isinstance(value, ast.Name):
+            return None
+        found = columns(ev, value, bind, depth + 1)
+        if found is None or (found[0] is not None and _frame_changed_after(
+                ev, found[0], line)):
+            return None  # the kernel's columns are the frame's at the end of the cell
+        return found
     if isinstance(node, ast.Attribute) and node.attr == "columns":
         return _frame_columns(ev, node.value, bind, depth)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -193,6 +203,47 @@ def columns(ev: Evidence, node: ast.AST | None, bind: Bindings | None = None,
                 kept.append(col)
         return base[0], kept
     return None
+
+
+def _cell_binding(ev: Evidence, name: str) -> tuple[ast.expr | None, int]:
+    """(value, line) of `name` when this cell binds it exactly once, at the top level, and
+    never mutates it (no append/extend/remove, no augmented assignment)."""
+    tree = ev.model.tree
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name)
+              and isinstance(n.ctx, ast.Store) and n.id == name]
+    hits = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+    if len(stores) != 1 or len(hits) != 1:
+        return None, 0
+    mutated = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id == name
+                  and n.func.attr in ("append", "extend", "insert", "remove", "pop", "clear")
+                  for n in ast.walk(tree))
+    return (None, 0) if mutated else (hits[0].value, hits[0].lineno)
+
+
+def _frame_changed_after(ev: Evidence, frame: str, line: int) -> bool:
+    """Whether this cell may change the columns of `frame` after `line`: it rebinds the
+    frame, stores into one of its columns, or calls a method that can add or drop columns in
+    place."""
+    for n in ast.walk(ev.model.tree):
+        if getattr(n, "lineno", 0) <= line:
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == frame:
+            return True
+        if isinstance(n, ast.Subscript | ast.Attribute) and isinstance(
+                n.ctx, ast.Store | ast.Del):
+            base = n.value
+            if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc", "at"):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id == frame:
+                return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(
+                n.func.value, ast.Name) and n.func.value.id == frame and (
+                n.func.attr in ("insert", "pop", "update", "join") or any(
+                    k.arg == "inplace" for k in n.keywords)):
+            return True
+    return False
 
 
 def _frame_columns(ev: Evidence, frame: ast.AST, bind: Bindings | None, depth: int

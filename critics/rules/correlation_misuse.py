@@ -1237,12 +1237,17 @@ def _totals(ev: Evidence) -> dict[str, _Total]:
     m = ev.model
     out: dict[str, _Total] = {}
     for tree, here in ((m._prior_tree, False), (m.tree, True)):
+        owner = _assign_owners(tree)
         for node in ast.walk(tree):
             pairs: list[tuple[ast.AST, ast.AST]] = []
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 pairs.append((node.targets[0], node.value))
             elif isinstance(node, ast.Call) and called_name(node) == "assign":
-                pairs += [(ast.Name(id=k.arg), k.value) for k in node.keywords if k.arg]
+                frame = owner.get(id(node)) or (root_name(node.func) if isinstance(
+                    node.func, ast.Attribute) else None)
+                pairs += [(ast.Subscript(value=ast.Name(id=frame), slice=ast.Constant(k.arg))
+                           if frame else ast.Name(id=k.arg), k.value)
+                          for k in node.keywords if k.arg]
             for target, value in pairs:
                 key = _key_of(target) if isinstance(target, ast.Name | ast.Subscript |
                                                     ast.Attribute) else None
@@ -1255,6 +1260,21 @@ def _totals(ev: Evidence) -> dict[str, _Total]:
                 frame = root_name(target) if not isinstance(target, ast.Name) else None
                 out[key] = _Total(key, frame, source, parts,
                                   getattr(value, "lineno", 0) if here else 0)
+    return out
+
+
+def _assign_owners(tree: ast.AST) -> dict[int, str]:
+    """`df2 = df.assign(total=...).query(...)`: the frame (`df2`) each `.assign` call's new
+    columns end up in."""
+    out: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name):
+            n = node.value
+            while isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                if n.func.attr == "assign":
+                    out[id(n)] = node.targets[0].id
+                n = n.func.value
     return out
 
 
