@@ -72,6 +72,22 @@ class SampleFacts:
     max: float | None = None
     skew: float | None = None
     normal_p: float | None = None  # Shapiro-Wilk p-value (3 <= n <= 5000)
+    # order: lag-1 autocorrelation in the order given (None when sorted or n < 20); for a
+    # pandas sample with an increasing integer/time index, its contiguous runs of rows
+    lag1: float | None = None
+    runs: int | None = None
+    # (x, y) samples of linregress / pearsonr (both samples carry the same values): the
+    # largest Cook's distance of either straight-line fit, that point's leverage and
+    # (x, y), Pearson r and p with all points and without that one, Spearman rho and p
+    pair_r: float | None = None
+    pair_p: float | None = None
+    cooks_max: float | None = None
+    leverage_max: float | None = None
+    influential: list[float] | None = None
+    drop_r: float | None = None
+    drop_p: float | None = None
+    rank_r: float | None = None
+    rank_p: float | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SampleFacts:

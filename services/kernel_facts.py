@@ -117,6 +117,12 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
+    if df.size <= TABLE_MAX_CELLS and all(
+            getattr(t, "kind", "") in "iuf" for t in df.dtypes):
+        with contextlib.suppress(Exception):
+            table = _table_facts(df.to_numpy())
+            if table:
+                facts.setdefault("params", {})["table"] = table
 
 
 MAX_LEVELS = 30  # a column with at most this many distinct values has its levels listed
@@ -196,6 +202,31 @@ def _outcome_indicators(df: Any, unique: dict[str, int]) -> dict[str, dict[str, 
     return out
 
 
+TABLE_MAX_CELLS = 400
+
+
+def _table_facts(values: Any) -> dict[str, Any] | None:
+    """A small 2-D table of non-negative numbers (a crosstab, an observed or an expected
+    table of a chi-square test): its smallest cell and how many cells are below 5 and 1;
+    for counts, also the expected counts under independence (what a chi-square test of
+    the table compares it with)."""
+    import numpy as np
+
+    a = np.asarray(values, dtype=float)
+    if a.ndim != 2 or not 2 <= a.size <= TABLE_MAX_CELLS or np.isnan(a).any() or \
+            (a < 0).any():
+        return None
+    out: dict[str, Any] = {"shape": [int(a.shape[0]), int(a.shape[1])],
+                           "min": float(a.min()), "below5": int((a < 5).sum()),
+                           "below1": int((a < 1).sum())}
+    total = float(a.sum())
+    if np.all(a == np.round(a)) and min(a.shape) >= 2 and total > 0:
+        e = np.outer(a.sum(axis=1), a.sum(axis=0)) / total
+        out.update(total=int(total), expected_min=round(float(e.min()), 4),
+                   expected_below5=int((e < 5).sum()), expected_below1=int((e < 1).sum()))
+    return out
+
+
 def _series_facts(s: Any, facts: dict[str, Any]) -> None:
     facts["kind"] = "series"
     facts["shape"] = [int(s.shape[0])]
@@ -220,6 +251,10 @@ def _array_facts(a: Any, facts: dict[str, Any]) -> None:
         facts["unique"] = {"": int(np.unique(a).size)}
     if a.ndim <= 1 and a.size <= MAX_VALUES and a.dtype.kind in "iuf":
         facts["values"] = _numbers(a.tolist())
+    elif a.ndim == 2 and a.size <= TABLE_MAX_CELLS and a.dtype.kind in "iuf":
+        table = _table_facts(a)
+        if table:
+            facts["params"] = {"table": table}
     elif a.ndim == 0 and a.dtype.kind in "iufb":
         facts["value"] = _number(a.item())
 
@@ -266,6 +301,25 @@ def _result_facts(obj: Any, facts: dict[str, Any]) -> None:
     if pv is not None:
         with contextlib.suppress(TypeError):
             facts["values"] = _numbers(list(pv))
+    with contextlib.suppress(Exception):  # chi-square results: the expected counts
+        expected = getattr(obj, "expected_freq", None)
+        if expected is not None:
+            table = _table_facts(expected)
+            if table:
+                params["expected"] = table
+    with contextlib.suppress(Exception):  # regression results: serial correlation of resid
+        resid = getattr(obj, "resid", None)
+        if resid is not None and getattr(obj, "model", None) is not None:
+            import numpy as np
+
+            e = np.asarray(resid, dtype=float).ravel()
+            e = e[~np.isnan(e)]
+            if LAG_MIN_N <= e.size <= 10 * SAMPLE_ROWS:
+                c = e - e.mean()
+                ss = float(np.dot(c, c))
+                if ss > 0:
+                    params["resid_lag1"] = round(float(np.dot(c[:-1], c[1:]) / ss), 4)
+                    params["nobs"] = int(e.size)
     facts["params"] = params
     if "pvalue" in params:
         facts["value"] = params["pvalue"]
@@ -330,7 +384,9 @@ def describe(name: str, obj: Any, shallow: bool = False) -> dict[str, Any]:
 
 
 def sample_facts(value: Any) -> dict[str, Any]:
-    """Size, spread, skewness and a Shapiro-Wilk p-value of a numeric sample."""
+    """Size, spread, skewness and a Shapiro-Wilk p-value of a numeric sample; its lag-1
+    autocorrelation in the order given and, for a pandas sample, how many contiguous runs
+    of the source's rows it is made of."""
     import numpy as np
 
     arr = np.asarray(value, dtype=float).ravel()
@@ -340,6 +396,8 @@ def sample_facts(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"n": n, "missing": missing}
     if n == 0:
         return out
+    with contextlib.suppress(Exception):
+        out.update(_order_facts(value, arr))
     out["n_unique"] = int(np.unique(arr).size)
     out["integer_valued"] = bool(np.all(arr == np.round(arr)))
     out["mean"] = float(arr.mean())
@@ -359,6 +417,116 @@ def sample_facts(value: Any) -> dict[str, Any]:
                 out["normal_p"] = None if math.isnan(p) else p
             except Exception:
                 pass
+    return out
+
+
+LAG_MIN_N = 20
+
+
+def _order_facts(value: Any, arr: Any) -> dict[str, Any]:
+    """`lag1`: autocorrelation of neighbouring values in the order given (None for a sorted
+    sample, whose neighbours are alike by construction). `runs`: for a Series whose index is
+    increasing integers or timestamps, the number of contiguous stretches of rows it holds
+    (a label constant over long periods gives few long runs)."""
+    import numpy as np
+
+    out: dict[str, Any] = {}
+    n = arr.size
+    if n >= LAG_MIN_N:
+        d = np.diff(arr)
+        c = arr - arr.mean()
+        ss = float(np.dot(c, c))
+        if ss > 0 and not (np.all(d >= 0) or np.all(d <= 0)):
+            out["lag1"] = round(float(np.dot(c[:-1], c[1:]) / ss), 4)
+    index = getattr(value, "index", None)
+    if index is None or not (type(value).__module__ or "").startswith("pandas") or \
+            getattr(value, "ndim", 1) != 1 or len(index) < LAG_MIN_N:
+        return out
+    if not (index.is_monotonic_increasing and index.is_unique):
+        return out
+    kind = getattr(index.dtype, "kind", "")
+    if kind in "iu":
+        steps = np.diff(index.to_numpy())
+        step = 1
+    elif kind == "M":
+        steps = np.diff(index.to_numpy().astype("int64"))
+        step = steps.min() if steps.size else 0
+    else:
+        return out
+    if steps.size and step > 0:
+        out["runs"] = int(np.count_nonzero(steps != step)) + 1
+    return out
+
+
+# calls whose two samples are (x, y) pairs: a point's influence on the fit is read
+PAIR_CALLS = {"scipy.stats.linregress", "scipy.stats.pearsonr", "pingouin.corr"}
+PAIR_MAX_N = 2000
+
+
+def _t_p(r: float, df: int) -> float | None:
+    """Two-sided p-value of a correlation r with df degrees of freedom."""
+    if df < 1:
+        return None
+    from scipy.special import betainc
+
+    r2 = min(r * r, 1.0)
+    if r2 >= 1.0:
+        return 0.0
+    t2 = r2 * df / (1 - r2)
+    return float(betainc(df / 2, 0.5, df / (df + t2)))
+
+
+def pair_facts(x: Any, y: Any) -> dict[str, Any]:
+    """Influence of single points on a straight-line fit / Pearson r of paired samples:
+    the largest Cook's distance (either variable regressed on the other), that point's
+    leverage and values, r and its p with and without it, and Spearman's rho and p."""
+    import numpy as np
+
+    x = np.asarray(x, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    if x.size != y.size:
+        return {}
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+    n = int(x.size)
+    if not 5 <= n <= PAIR_MAX_N or x.std() == 0 or y.std() == 0:
+        return {}
+    r = float(np.corrcoef(x, y)[0, 1])
+    best = (-1.0, 0, 0.0)
+    for a, b in ((x, y), (y, x)):
+        ac = a - a.mean()
+        sxx = float(np.dot(ac, ac))
+        slope = float(np.dot(ac, b - b.mean())) / sxx
+        resid = b - b.mean() - slope * ac
+        s2 = float(np.dot(resid, resid)) / (n - 2)
+        h = 1 / n + ac**2 / sxx
+        if s2 <= 0:
+            continue
+        cooks = resid**2 / (2 * s2) * h / (1 - h) ** 2
+        i = int(np.argmax(cooks))
+        if cooks[i] > best[0]:
+            best = (float(cooks[i]), i, float(h[i]))
+    if best[0] < 0:
+        return {}
+    cook, i, lev = best
+    mask = np.ones(n, dtype=bool)
+    mask[i] = False
+    xd, yd = x[mask], y[mask]
+    out: dict[str, Any] = {"pair_r": round(r, 4), "cooks_max": round(cook, 3),
+                           "leverage_max": round(lev, 3),
+                           "influential": [float(x[i]), float(y[i])]}
+    if xd.std() > 0 and yd.std() > 0:
+        out["drop_r"] = round(float(np.corrcoef(xd, yd)[0, 1]), 4)
+    with contextlib.suppress(Exception):
+        out["pair_p"] = _t_p(r, n - 2)
+        if "drop_r" in out:
+            out["drop_p"] = _t_p(out["drop_r"], n - 3)
+        from scipy.stats import rankdata
+
+        rx, ry = rankdata(x), rankdata(y)
+        rho = float(np.corrcoef(rx, ry)[0, 1])
+        out["rank_r"] = round(rho, 4)
+        out["rank_p"] = _t_p(rho, n - 2)
     return out
 
 
@@ -401,6 +569,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
     shallow = mode in ("before", "namespace")
     objects: dict[str, Any] = {}
     samples: list[dict[str, Any]] = []
+    pairs: dict[tuple[Any, Any], list[tuple[int, Any]]] = {}
     errors: list[str] = []
     truncated = False
     names = request.get("names", [])
@@ -433,8 +602,18 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         try:
             value = eval(compile(expr, "<nbcritic-sample>", "eval"), {"__builtins__": {}}, ns)
             samples.append({**spec, **sample_facts(value)})
+            if spec.get("call") in PAIR_CALLS and spec.get("arg") in (0, 1, "x", "y"):
+                pairs.setdefault((spec.get("call"), spec.get("line")), []).append(
+                    (len(samples) - 1, value))
         except Exception as exc:
             errors.append(f"{expr[:60]}: {type(exc).__name__}: {exc}")
+    for members in pairs.values():
+        if len(members) != 2 or time.perf_counter() - t0 > budget:
+            continue
+        with contextlib.suppress(Exception):
+            found = pair_facts(members[0][1], members[1][1])
+            for k, _ in members:
+                samples[k].update(found)
     elapsed = (time.perf_counter() - t0) * 1000
     return json.dumps({"objects": objects, "samples": samples, "elapsed_ms": elapsed,
                        "truncated": truncated, "errors": errors[:20]}, default=str)

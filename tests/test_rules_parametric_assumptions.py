@@ -677,3 +677,173 @@ lo, hi = (p1 - p2) - 1.96 * se, (p1 - p2) + 1.96 * se
 print(lo, hi)
 """
     silent(run([WALD], difference, SETUP))
+
+
+# -- chi-square on sparse tables (holdout6 round) -----------------------------------------------
+
+from critics.rules.parametric_assumptions import chi2_sparse_table as CHI2  # noqa: E402
+from critics.rules.parametric_assumptions import single_point_leverage as LEVERAGE  # noqa: E402
+
+CHI2_ID = "parametric_assumptions.chi2_sparse_table"
+LEVERAGE_ID = "parametric_assumptions.single_point_leverage"
+
+PHARMACY = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(21)
+sites = np.repeat(["north", "south", "east", "west", "pilot"], [60, 55, 48, 52, 5])
+rx = pd.DataFrame({"site": sites, "adverse": (rng.random(len(sites)) < 0.05).astype(int)})
+big = np.repeat(["north", "south", "east", "west", "pilot"], 400)
+rx_big = pd.DataFrame({"site": big, "adverse": (rng.random(len(big)) < 0.3).astype(int)})
+"""
+
+
+def test_crosstab_chi2_with_rare_outcome_unpacked_is_flagged() -> None:
+    code = """
+tab = pd.crosstab(rx.site, rx.adverse)
+chi2, p, dof, expected = stats.chi2_contingency(tab)
+print(f"chi2 = {chi2:.1f}, p = {p:.3f}")
+"""
+    f = one(run([CHI2], code, PHARMACY), CHI2_ID)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert f.evidence["values"]["expected_min"] < 1
+    sound = code.replace("rx.site, rx.adverse", "rx_big.site, rx_big.adverse")
+    silent(run([CHI2], sound, PHARMACY))
+
+
+def test_numpy_observed_table_result_object_is_flagged() -> None:
+    # nesting success of a rare owl across four habitat types
+    code = """
+observed = np.array([[14, 1], [22, 0], [9, 2], [3, 1]])
+res = stats.chi2_contingency(observed)
+print(res.pvalue)
+"""
+    f = one(run([CHI2], code, SETUP), CHI2_ID)
+    assert f.severity == "high"
+    sound = code.replace("[[14, 1], [22, 0], [9, 2], [3, 1]]",
+                         "[[140, 31], [122, 40], [95, 22], [83, 19]]")
+    silent(run([CHI2], sound, SETUP))
+
+
+def test_inline_crosstab_with_named_result_reads_its_expected_counts() -> None:
+    code = """
+out = stats.chi2_contingency(pd.crosstab(rx["site"], rx["adverse"]), correction=False)
+print(out.statistic, out.pvalue)
+"""
+    one(run([CHI2], code, PHARMACY), CHI2_ID)
+    silent(run([CHI2], code.replace('rx["site"], rx["adverse"]',
+                                    'rx_big["site"], rx_big["adverse"]'), PHARMACY))
+
+
+def test_goodness_of_fit_on_a_handful_of_counts_is_flagged() -> None:
+    # machine breakdowns per weekday over one month
+    code = """
+breakdowns = np.array([2, 0, 1, 3, 1, 0, 2])
+stat, p = stats.chisquare(breakdowns)
+print(f"weekday effect: p = {p:.3f}")
+"""
+    f = one(run([CHI2], code, SETUP), CHI2_ID)
+    assert f.evidence["values"]["cells_below_5"] == 7
+    sound = code.replace("[2, 0, 1, 3, 1, 0, 2]", "[52, 40, 61, 47, 55, 38, 49]")
+    silent(run([CHI2], sound, SETUP))
+
+
+def test_proportions_chisquare_with_few_events_is_flagged() -> None:
+    code = """
+from statsmodels.stats.proportion import proportions_chisquare
+chi2, p, table = proportions_chisquare(np.array([1, 4]), np.array([38, 41]))
+print(p)
+"""
+    one(run([CHI2], code, SETUP), CHI2_ID)
+    silent(run([CHI2], code.replace("[1, 4]", "[61, 84]").replace("[38, 41]", "[380, 410]"),
+               SETUP))
+
+
+def test_expected_counts_checked_or_exact_test_alongside_stay_quiet() -> None:
+    checked = """
+tab = pd.crosstab(rx.site, rx.adverse)
+exp = stats.chi2_contingency(tab).expected_freq
+print(exp.min())
+res = stats.fisher_exact(tab.to_numpy(), method=stats.MonteCarloMethod(
+    n_resamples=999, rng=np.random.default_rng(1)))
+print(res.pvalue)
+"""
+    silent(run([CHI2], checked, PHARMACY))
+    both = """
+tab = pd.crosstab(rx.site, rx.adverse)
+chi2, p, dof, expected = stats.chi2_contingency(tab)
+exact = stats.fisher_exact(tab.to_numpy(), method=stats.MonteCarloMethod(
+    n_resamples=999, rng=np.random.default_rng(1)))
+print(p, exact.pvalue)
+"""
+    quiet(run([CHI2], both, PHARMACY))
+
+
+# -- a correlation / regression carried by one high-leverage point ----------------------------
+
+TOWNS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(8)
+towns = pd.DataFrame({"population": rng.lognormal(9.5, 0.4, 11).round(),
+                      "libraries": rng.poisson(3, 11)})
+towns.loc[towns.population.idxmax(), ["population", "libraries"]] = [2_400_000, 60]
+even = pd.DataFrame({"population": np.linspace(5_000, 60_000, 11)})
+even["libraries"] = (even.population / 10_000 + rng.normal(0, 0.6, 11)).round(1)
+"""
+
+
+def test_linregress_on_frame_columns_with_one_giant_is_flagged() -> None:
+    code = """
+fit = stats.linregress(towns.population / 1e3, towns.libraries)
+print(f"slope {fit.slope:.3f}, p = {fit.pvalue:.2g}")
+"""
+    f = one(run([LEVERAGE], code, TOWNS), LEVERAGE_ID)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert f.evidence["values"]["cooks_max"] >= 1
+    assert f.evidence["values"]["p_without"] >= 0.05
+    silent(run([LEVERAGE], code.replace("towns", "even"), TOWNS))
+
+
+def test_pearsonr_on_numpy_arrays_with_one_outlying_sample_is_flagged() -> None:
+    # expression of two genes in 9 tissue samples, one a tumour with huge expression
+    code = """
+gene_a = np.array([1.1, 0.8, 1.3, 0.9, 1.2, 1.0, 0.7, 1.4, 25.0])
+gene_b = np.array([3.2, 2.9, 2.7, 3.5, 3.0, 2.6, 3.4, 2.8, 40.0])
+r, p = stats.pearsonr(gene_a, gene_b)
+print(f"r = {r:.2f}, p = {p:.3g}")
+"""
+    one(run([LEVERAGE], code, SETUP), LEVERAGE_ID)
+    sound = code.replace("25.0", "1.05").replace("40.0", "3.1")
+    silent(run([LEVERAGE], sound, SETUP))
+
+
+def test_keyword_linregress_in_a_loop_over_outcomes() -> None:
+    code = """
+for outcome in ["libraries"]:
+    res = stats.linregress(x=towns["population"], y=towns[outcome])
+    print(outcome, res.rvalue, res.pvalue)
+"""
+    one(run([LEVERAGE], code, TOWNS), LEVERAGE_ID)
+    silent(run([LEVERAGE], code.replace("towns", "even"), TOWNS))
+
+
+def test_genuine_trend_with_a_large_point_and_rank_checks_stay_quiet() -> None:
+    # a real trend that holds without the largest point: not carried by it
+    trend = """
+x = np.arange(1.0, 13.0)
+y = 2 * x + rng.normal(0, 1, 12)
+x[-1], y[-1] = 30.0, 61.0
+print(stats.linregress(x, y).pvalue)
+"""
+    silent(run([LEVERAGE], trend, SETUP))
+    alongside = """
+fit = stats.linregress(towns.population, towns.libraries)
+rho = stats.spearmanr(towns.population, towns.libraries)
+print(fit.pvalue, rho.pvalue)
+"""
+    quiet(run([LEVERAGE], alongside, TOWNS))
+    spearman_only = "print(stats.spearmanr(towns.population, towns.libraries))"
+    silent(run([LEVERAGE], spearman_only, TOWNS))

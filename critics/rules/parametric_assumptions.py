@@ -1239,3 +1239,220 @@ def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
         severity="high", confidence=0.8,
         evidence={"lines": sorted(set(lines)), "values": values},
         suggestion=_WALD_FIX)
+
+
+# -- asymptotic chi-square on sparse tables ------------------------------------------------------
+
+_EXACT_TESTS = {"fisher_exact", "barnard_exact", "boschloo_exact", "permutation_test",
+                "MonteCarloMethod", "PermutationMethod", "multinomtest", "exact_multinomial"}
+_CHI2_CALLS = ("scipy.stats.chi2_contingency", "scipy.stats.chisquare",
+               "statsmodels.stats.proportion.proportions_chisquare")
+_CHI2_FIX = ("Use an exact test: `scipy.stats.fisher_exact` (2x2, or any r x c table with "
+             "`method=stats.MonteCarloMethod(...)` / a permutation over the rows), "
+             "`scipy.stats.boschloo_exact` for a 2x2 table, or an exact multinomial / "
+             "Monte Carlo goodness-of-fit test; or pool sparse categories into larger ones "
+             "before a chi-square test, and report the expected counts.")
+
+
+def _parent_of(stmt: ast.AST, node: ast.AST) -> ast.AST | None:
+    for parent in ast.walk(stmt):
+        for child in ast.iter_child_nodes(parent):
+            if child is node:
+                return parent
+    return None
+
+
+def _table_node(node: ast.AST | None) -> ast.AST | None:
+    """`t` in `t`, `t.values`, `t.to_numpy()`, `np.array(t)`, `t.T`."""
+    while node is not None:
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "T", "array"):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("to_numpy", "transpose", "astype", "copy"):
+            node = node.func.value
+        elif isinstance(node, ast.Call) and node.args and \
+                called_name(node) in ("array", "asarray"):
+            node = node.args[0]
+        else:
+            return node
+    return None
+
+
+def _table_param(ev: Evidence, name: str | None, key: str) -> dict | None:
+    f = ev.objects.get(name) if name else None
+    if f is None:
+        return None
+    t = f.params.get(key) if isinstance(f.params, dict) else None
+    return t if isinstance(t, dict) else None
+
+
+def _expected_of(ev: Evidence, call: CallSite, full: str
+                 ) -> tuple[float, int, int, str] | None:
+    """(smallest expected count, cells expected below 5, cells, where it was read)."""
+    if full.endswith("chi2_contingency"):
+        targets = call.targets
+        direct = isinstance(call.stmt, ast.Assign) and call.stmt.value is call.node
+        if direct and len(targets) == 1:  # res = chi2_contingency(t): res.expected_freq
+            e = _table_param(ev, targets[0], "expected")
+            if e and "min" in e:
+                shape = e.get("shape") or [0, 0]
+                return float(e["min"]), int(e["below5"]), shape[0] * shape[1], \
+                    f"`{targets[0]}.expected_freq`"
+        if direct and len(targets) == 4:  # chi2, p, dof, expected = chi2_contingency(t)
+            e = _table_param(ev, targets[3], "table")
+            if e and "min" in e:
+                shape = e.get("shape") or [0, 0]
+                return float(e["min"]), int(e["below5"]), shape[0] * shape[1], \
+                    f"`{targets[3]}`"
+        node = _table_node(call.arg(0, "observed"))
+        if isinstance(node, ast.Name):
+            t = _table_param(ev, node.id, "table")
+            if t and "expected_min" in t:
+                shape = t.get("shape") or [0, 0]
+                return float(t["expected_min"]), int(t["expected_below5"]), \
+                    shape[0] * shape[1], f"the table `{node.id}`"
+        return None
+    if full.endswith("proportions_chisquare"):
+        counts, nobs = _totals(ev, call, 0, "count"), _totals(ev, call, 1, "nobs")
+        if counts is None or nobs is None or nobs[0] <= 0 or counts[2] < 2:
+            return None
+        pooled = counts[0] / nobs[0]
+        expected = nobs[1] * min(pooled, 1 - pooled)
+        return expected, int(expected < 5), 2 * counts[2], "the counts and group sizes"
+    # chisquare(f_obs, f_exp=None): expected = f_exp, or the observed total spread evenly
+    obs = _numbers_of(ev, _table_node(call.arg(0, "f_obs")))
+    if not obs or len(obs) < 2:
+        return None
+    exp_node = call.arg(1, "f_exp")
+    if exp_node is not None and not (isinstance(exp_node, ast.Constant)
+                                     and exp_node.value is None):
+        exp = _numbers_of(ev, _table_node(exp_node))
+        if not exp or len(exp) != len(obs):
+            return None
+    else:
+        exp = [sum(obs) / len(obs)] * len(obs)
+    return min(exp), sum(1 for e in exp if e < 5), len(exp), "the observed counts"
+
+
+def _only_expected_read(call: CallSite) -> bool:
+    """`chi2_contingency(t).expected_freq` / `chi2_contingency(t)[3]`: the expected counts
+    are computed (to check them), not the test's p-value."""
+    parent = _parent_of(call.stmt, call.node)
+    if isinstance(parent, ast.Attribute) and parent.attr == "expected_freq":
+        return True
+    return isinstance(parent, ast.Subscript) and isinstance(parent.slice, ast.Constant) and \
+        parent.slice.value in (3, -1)
+
+
+@rule("parametric_assumptions.chi2_sparse_table",
+      title="Chi-square test on a table with small expected counts")
+def chi2_sparse_table(ev: Evidence) -> Iterator[Finding]:
+    """Pearson's chi-square (`chi2_contingency`, `chisquare`, `proportions_chisquare`) is an
+    asymptotic test: its p-value is trustworthy only when the expected counts are large
+    enough (Cochran: none below 1 and at most 20% below 5). With sparse cells the chi-square
+    distribution does not hold and the p-value can be far from the exact one. Read from the
+    kernel: the expected counts of the result, or those implied by the observed table."""
+    if ev.tree is None or "chi" not in ev.code:
+        return
+    calls = [(c, full) for c, full, _ in test_calls(ev.model) if full in _CHI2_CALLS]
+    if not calls:
+        return
+    exact = any(c.last in _EXACT_TESTS or (c.method or "") in _EXACT_TESTS
+                for c in ev.model.calls) or any(
+        isinstance(n, ast.Attribute | ast.Name) and
+        (n.attr if isinstance(n, ast.Attribute) else n.id) in _EXACT_TESTS
+        for n in ast.walk(ev.tree))
+    for call, full in calls:
+        if _only_expected_read(call) or call.has_kwarg("method"):
+            continue
+        found = _expected_of(ev, call, full)
+        if found is None:
+            continue
+        e_min, below5, cells, where = found
+        share = below5 / cells if cells else 0.0
+        if e_min >= 1 and share <= 0.2:
+            continue
+        if e_min < 1 and share > 0.2:
+            severity, confidence = "high", 0.8
+        elif e_min < 1 or (share > 0.2 and e_min < 2):
+            severity, confidence = "high", 0.7
+        else:
+            severity, confidence = "medium", 0.55  # Cochran's rule alone is conservative
+        if exact:
+            severity, confidence = "low", 0.3  # an exact test is run alongside
+        test = full.rsplit(".", 1)[-1]
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) uses the asymptotic chi-square "
+                         f"distribution, but the expected counts ({where}) are as small as "
+                         f"{e_min:.2f}, with {below5} of {cells} cells expected below 5 "
+                         f"({share:.0%}). The approximation needs no expected count below 1 "
+                         "and at most 20% below 5; with cells this sparse the p-value can be "
+                         "far from the exact one."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"expected_min": round(e_min, 3), "cells_below_5": below5,
+                                 "cells": cells}},
+            suggestion=_CHI2_FIX)
+
+
+# -- a correlation / straight-line fit carried by one point ---------------------------------------
+
+_PAIR_TESTS = {"scipy.stats.linregress", "scipy.stats.pearsonr", "pingouin.corr"}
+_ROBUST_FITS = {"spearmanr", "kendalltau", "theilslopes", "siegelslopes", "HuberRegressor",
+                "RANSACRegressor", "TheilSenRegressor", "rlm", "RLM", "somersd", "weightedtau",
+                "get_influence", "cooks_distance", "OLSInfluence", "outlier_test"}
+
+
+@rule("parametric_assumptions.single_point_leverage",
+      title="Correlation or regression p-value carried by a single point")
+def single_point_leverage(ev: Evidence) -> Iterator[Finding]:
+    """`linregress` / `pearsonr` on a sample where one point has extreme leverage (a value
+    orders of magnitude beyond the rest): the normal-theory p-value is significant with that
+    point and not without it, so the 'relationship' is one observation. Read from the
+    kernel: the largest Cook's distance of the fit, r and p without that point, and
+    Spearman's rank correlation of the same pairs."""
+    if ev.tree is None or not ev.samples:
+        return
+    robust = any(c.last in _ROBUST_FITS or (c.method or "") in _ROBUST_FITS
+                 for c in ev.model.calls)
+    seen: set[int] = set()
+    for call, full, _spec in test_calls(ev.model):
+        if full not in _PAIR_TESTS or call.line in seen or _robust_variant(call, full):
+            continue
+        s = next((s for s in ev.samples if s.line == call.line and s.call == full
+                  and s.cooks_max is not None), None)
+        if s is None or s.pair_p is None or s.drop_p is None or s.cooks_max is None:
+            continue
+        if not (s.pair_p < 0.05 and s.drop_p >= 0.05 and s.drop_p >= 10 * s.pair_p
+                and s.cooks_max >= 1):
+            continue
+        ranks_disagree = s.rank_p is not None and s.rank_p >= 0.05
+        severity, confidence = ("high", 0.8) if ranks_disagree else ("medium", 0.55)
+        if robust:
+            severity, confidence = "low", 0.3  # a rank or robust check is run alongside
+        seen.add(call.line)
+        test = full.rsplit(".", 1)[-1]
+        point = (f" at ({s.influential[0]:.4g}, {s.influential[1]:.4g})"
+                 if s.influential and len(s.influential) == 2 else "")
+        rank_txt = (f"; Spearman's rank correlation of the same pairs is rho = {s.rank_r:.2f} "
+                    f"(p = {s.rank_p:.2g})" if s.rank_r is not None and s.rank_p is not None
+                    else "")
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) reports r = {s.pair_r:.2f}, p = "
+                         f"{s.pair_p:.2g} on n = {s.n} pairs, but one point{point} has "
+                         f"leverage {s.leverage_max:.2f} and Cook's distance "
+                         f"{s.cooks_max:.3g} (above 1 is influential): without it r = "
+                         f"{s.drop_r:.2f}, p = {s.drop_p:.2g}{rank_txt}. The normal-theory "
+                         "p-value rests on that single observation, not on a relationship "
+                         "across the sample."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"n": s.n, "r": s.pair_r, "p": s.pair_p,
+                                 "cooks_max": s.cooks_max, "leverage": s.leverage_max,
+                                 "r_without": s.drop_r, "p_without": s.drop_p,
+                                 "spearman_rho": s.rank_r, "spearman_p": s.rank_p}},
+            suggestion=("Report the relationship without resting it on one point: a rank "
+                        "correlation (`scipy.stats.spearmanr`) or a robust slope "
+                        "(`scipy.stats.theilslopes`), the fit with and without the "
+                        "influential observation, or a log scale for a predictor spanning "
+                        "orders of magnitude; show the scatter plot."))
