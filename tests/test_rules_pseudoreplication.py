@@ -501,3 +501,132 @@ def test_a_device_id_with_many_readings_is_a_unit() -> None:
     """)
     f = one(found, REPEATED.id)
     assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "device"
+
+
+# -- autocorrelated time-series rows counted as independent (holdout6 round) ----------------------
+
+from critics.rules.pseudoreplication import autocorrelated_rows as AUTOCORR  # noqa: E402
+
+AUTOCORR_ID = "pseudoreplication.autocorrelated_rows"
+
+# daily river discharge over 20 years; a dam regime ("open"/"closed") fixed for whole years;
+# each year has its own level and days follow a slow AR(1) around it. `iid` is the same
+# design with independent days (a well-mixed process measured daily).
+RIVER = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from scipy.signal import lfilter
+rng = np.random.default_rng(31)
+years = np.arange(2000, 2020)
+regime = rng.permutation(np.repeat(["open", "closed"], 10))
+days = pd.date_range("2000-01-01", periods=20 * 120, freq="D")
+level = np.repeat(rng.normal(0, 2, 20), 120)
+ar = lfilter([1], [1, -0.92], rng.normal(0, 1, (20, 120)), axis=1).ravel()
+river = pd.DataFrame({"flow": 50 + level + ar, "regime": np.repeat(regime, 120),
+                      "year": np.repeat(years, 120)}, index=days)
+iid = river.assign(flow=rng.normal(50, 3, len(river)))
+"""
+
+
+def test_ttest_on_daily_rows_grouped_by_a_yearly_regime_is_flagged() -> None:
+    code = """
+opened = river.loc[river.regime == "open", "flow"]
+closed = river.loc[river.regime == "closed", "flow"]
+res = stats.ttest_ind(opened, closed)
+print(len(opened), len(closed), res.pvalue)
+"""
+    f = one(run([AUTOCORR], code, RIVER), AUTOCORR_ID)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert min(f.evidence["values"]["lag1"]) > 0.5
+    silent(run([AUTOCORR], code.replace("river", "iid"), RIVER))
+    yearly = """
+per_year = river.groupby(["year", "regime"], as_index=False).flow.mean()
+res = stats.ttest_ind(per_year.flow[per_year.regime == "open"],
+                      per_year.flow[per_year.regime == "closed"])
+print(res.pvalue)
+"""
+    silent(run([AUTOCORR], yearly, RIVER))
+
+
+def test_mann_whitney_on_numpy_arrays_of_hourly_readings_is_flagged() -> None:
+    # arrays have no row labels: the strong lag-1 correlation and the timestamp column speak
+    setup = RIVER + """
+hours = pd.DataFrame({"timestamp": pd.date_range("2023-01-02", periods=24 * 7 * 12, freq="h"),
+                      "shift_plan": np.repeat(rng.permutation(["A", "B"] * 6), 24 * 7)})
+hours["temp_c"] = 20 + lfilter([1], [1, -0.95], rng.normal(0, 0.4, len(hours)))
+hours_iid = hours.assign(temp_c=rng.normal(20, 1, len(hours)))
+"""
+    code = """
+plan_a = hours[hours.shift_plan == "A"].temp_c.to_numpy()
+plan_b = hours[hours.shift_plan == "B"].temp_c.to_numpy()
+u, p = stats.mannwhitneyu(plan_a, plan_b)
+print(p)
+"""
+    f = one(run([AUTOCORR], code, setup), AUTOCORR_ID)
+    assert f.severity == "high"
+    assert "timestamp" in (f.evidence["values"]["time_column"] or "")
+    silent(run([AUTOCORR], code.replace("hours[hours.", "hours_iid[hours_iid."), setup))
+
+
+def test_anova_over_phases_from_a_named_groupby_is_flagged() -> None:
+    code = """
+by = river.groupby("regime").flow
+stat, p = stats.f_oneway(by.get_group("open"), by.get_group("closed"))
+print(p)
+"""
+    one(run([AUTOCORR], code, RIVER), AUTOCORR_ID)
+    silent(run([AUTOCORR], code.replace("river", "iid"), RIVER))
+
+
+def test_statsmodels_ttest_on_a_frame_with_integer_index_is_flagged() -> None:
+    code = """
+from statsmodels.stats.weightstats import ttest_ind
+flat = river.reset_index(drop=True)
+t, p, dof = ttest_ind(flat.flow[flat.regime == "open"], flat.flow[flat.regime == "closed"])
+print(p)
+"""
+    f = one(run([AUTOCORR], code, RIVER), AUTOCORR_ID)
+    assert all(r and r <= 10 for r in f.evidence["values"]["runs"])
+
+
+def test_rows_sorted_by_a_covariate_stay_silent() -> None:
+    # independent people sorted by height: neighbours' weights are alike because of the sort,
+    # not because the rows are a time series
+    setup = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(5)
+people = pd.DataFrame({"height": rng.normal(170, 10, 600), "sex": rng.choice(["f", "m"], 600)})
+people["weight"] = 0.9 * people.height - 85 + rng.normal(0, 2, 600)
+people = people.sort_values("height").reset_index(drop=True)
+"""
+    code = """
+print(stats.ttest_ind(people.weight[people.sex == "f"], people.weight[people.sex == "m"]))
+"""
+    silent(run([AUTOCORR], code, setup))
+
+
+def test_a_unit_column_is_left_to_repeated_units() -> None:
+    setup = RIVER + "river['sensor_id'] = np.repeat(np.arange(20), 120)\n"
+    code = """
+print(stats.ttest_ind(river.flow[river.regime == "open"], river.flow[river.regime == "closed"]))
+"""
+    silent(run([AUTOCORR], code, setup))
+
+
+def test_formula_ols_on_daily_rows_with_autocorrelated_residuals_is_flagged() -> None:
+    setup = RIVER + "import statsmodels.formula.api as smf\n" \
+        "river_t = river.reset_index(names='date')\niid_t = iid.reset_index(names='date')\n"
+    code = """
+fit = smf.ols("flow ~ C(regime)", data=river_t).fit()
+print(fit.pvalues)
+"""
+    f = one(run([AUTOCORR], code, setup), AUTOCORR_ID)
+    assert f.severity == "high" and f.evidence["values"]["resid_lag1"] > 0.6
+    assert "date" in f.evidence["values"]["time_column"]
+    silent(run([AUTOCORR], code.replace("river_t", "iid_t"), setup))
+    hac = code.replace(".fit()", ".fit(cov_type='HAC', cov_kwds={'maxlags': 30})")
+    silent(run([AUTOCORR], hac, setup))
+    silent(run([AUTOCORR], code.replace("print(fit.pvalues)", "print(fit.params)"), setup))

@@ -863,3 +863,163 @@ def cluster_level_predictor(ev: Evidence) -> Iterator[Finding]:
                         f"(`smf.mixedlm(..., groups={frame}['{g}'])`, GEE with "
                         f"`groups='{g}'`, or `.fit(cov_type='cluster', cov_kwds={{'groups': "
                         f"{frame}['{g}']}})`)."))
+
+
+# -- autocorrelated rows of a time series counted as independent ----------------------------------
+
+_TIME_COLUMN = re.compile(
+    r"(?i)^(?:date|datetime|time|timestamp|ts|day|days|doy|dayofyear|day_of_year|hour|hours|"
+    r"minute|week|month|year|season|period|epoch|obs_date|obs_time|date_time|sample_date|"
+    r"reading_time|t)$|(?:_date|_time|_day|_ts|_at|_hour)$")
+_LAG_STRONG = 0.5
+_MIN_ROWS = 30
+
+
+def _frames_behind(ev: Evidence, args: list[ast.expr]) -> list[tuple[str, ObjectFacts]]:
+    """The data frames in the kernel the arguments' rows come from (through assignments)."""
+    m = ev.model
+    out: list[tuple[str, ObjectFacts]] = []
+    seen: set[str] = set()
+    queue = [n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name)]
+    while queue and len(seen) < 40:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        f = _frame_facts(ev, name)
+        if f is not None:
+            out.append((name, f))
+            continue
+        for a in m.assigned_at(name):
+            queue += [n for n in a.loaded if n not in seen]
+    return out
+
+
+def _time_column(frames: list[tuple[str, ObjectFacts]]) -> str | None:
+    """A datetime column, or a column named like a time stamp / day / season, with many
+    distinct values or several rows per value (a time axis, not a label)."""
+    for name, f in frames:
+        for col, dtype in f.dtypes.items():
+            if "datetime" in dtype or "period" in dtype:
+                return f"{name}.{col}"
+        named = [c for c in f.dtypes if _TIME_COLUMN.search(c) and f.unique.get(c, 0) >= 5]
+        if named:  # the finest one: days rather than seasons
+            return f"{name}.{max(named, key=lambda c: f.unique.get(c, 0))}"
+    return None
+
+
+@rule("pseudoreplication.autocorrelated_rows",
+      title="Autocorrelated time-series rows counted as independent observations")
+def autocorrelated_rows(ev: Evidence) -> Iterator[Finding]:
+    """An independent-samples test (t-test, Mann-Whitney, ANOVA) on daily or hourly rows of a
+    time series grouped by a property of a longer period (season, year, climate phase, a
+    before/after regime): neighbouring days are nearly copies of each other, so thousands of
+    rows carry the information of a few periods and the p-value is far too small. Read from
+    the kernel: a strong lag-1 autocorrelation of each sample in row order and, for pandas
+    samples, that the rows come in a few long contiguous runs (the group label constant over
+    long periods); a time column in the source frame supports it. Also an OLS-type fit on a
+    frame with a time axis whose residuals are strongly autocorrelated, its p-values read
+    with the default errors."""
+    if ev.tree is None:
+        return
+    for call, full, args in _independent_tests(ev) if ev.samples else []:
+        read = [s for s in ev.samples if s.line == call.line and s.call == full]
+        if len(read) < 2 or any(s.lag1 is None or s.n < _MIN_ROWS for s in read):
+            continue
+        lag_min = min(s.lag1 for s in read if s.lag1 is not None)
+        if lag_min < _LAG_STRONG:
+            continue
+        cache: dict[int, str | None] = {}
+        if any(_source_frame(ev, a, cache)[0] is not None for a in args):
+            continue  # a unit column: repeated_units reports it
+        frames = _frames_behind(ev, args)
+        time_col = _time_column(frames)
+        runs = [s.runs for s in read]
+        blocks = sum(r for r in runs if r) if all(runs) else None
+        long_runs = all(r and s.n / r >= 10 for s, r in zip(read, runs, strict=True))
+        if long_runs and lag_min >= _LAG_STRONG:
+            severity, confidence = "high", 0.8 if time_col or lag_min >= 0.7 else 0.7
+        elif time_col and lag_min >= 0.6:
+            severity, confidence = "high", 0.7
+        else:
+            continue  # alike neighbours alone may be a sort order (rows sorted by a covariate)
+        n_total = sum(s.n for s in read)
+        n_eff = sum(s.n * (1 - s.lag1) / (1 + s.lag1) for s in read if s.lag1 is not None)
+        test = full.rsplit(".", 1)[-1]
+        lags = ", ".join(f"{s.lag1:.2f}" for s in read if s.lag1 is not None)
+        block_txt = (f"; the rows of each group come in only {blocks} contiguous stretches "
+                     f"(about {n_total / blocks:.0f} consecutive rows each), so the grouping "
+                     "is a property of whole periods, not of single rows"
+                     if long_runs and blocks else "")
+        time_txt = f" (time axis: `{time_col}`)" if time_col else ""
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) treats its {n_total} rows as "
+                         f"independent, but neighbouring rows are strongly autocorrelated"
+                         f"{time_txt}: lag-1 autocorrelation {lags}{block_txt}. With "
+                         f"autocorrelation this strong the rows carry the information of "
+                         f"about {n_eff:.0f} independent observations at most (and of only "
+                         "as many periods as were compared when the effect is per period), "
+                         "so the p-value is far too small (pseudoreplication in time)."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [call.line],
+                      "values": {"n": [s.n for s in read], "lag1": [s.lag1 for s in read],
+                                 "runs": runs, "time_column": time_col,
+                                 "n_effective_ar1": round(n_eff, 1)}},
+            suggestion=_AUTOCORR_FIX,
+        )
+    yield from _autocorrelated_fits(ev)
+
+
+_AUTOCORR_FIX = ("Test at the level of the period that carries the label: average the rows "
+                 "within each season/year/episode and compare those means "
+                 "(`df.groupby(['season', 'phase'])['y'].mean()`), or model the serial "
+                 "correlation (a regression with HAC/Newey-West errors, `cov_type='HAC'`, or "
+                 "a mixed model with a random effect per period).")
+
+
+def _autocorrelated_fits(ev: Evidence) -> Iterator[Finding]:
+    """A formula/array OLS-type fit over time-series rows whose residuals are strongly
+    autocorrelated in row order, its p-values read with the default (iid) errors."""
+    m = ev.model
+    if not _p_values_read(ev):
+        return
+    for call in m.calls:
+        if call.last not in _FORMULA_FITS | {"OLS", "WLS", "GLM"}:
+            continue
+        fits = _fits_of(m, call)
+        if not fits or any(str(f.kwarg_value("cov_type", "")).lower().startswith(
+                ("hac", "cluster", "nw")) for f in fits) or _clustered(m, call):
+            continue
+        if any(kw.arg in ("groups", "re_formula", "vc_formula") for kw in call.node.keywords):
+            continue
+        results = [t for f in fits for t in f.targets]
+        facts = next((ev.objects[t] for t in results if t in ev.objects
+                      and isinstance(ev.objects[t].params, dict)
+                      and "resid_lag1" in ev.objects[t].params), None)
+        if facts is None:
+            continue
+        lag, nobs = facts.params["resid_lag1"], facts.params.get("nobs", 0)
+        if not isinstance(lag, int | float) or lag < 0.6 or nobs < 2 * _MIN_ROWS:
+            continue
+        data = call.kwarg("data") or (call.arg(1) if call.last in _FORMULA_FITS else None)
+        args = [data] if data is not None else list(call.node.args)
+        cache: dict[int, str | None] = {}
+        if any(_source_frame(ev, a, cache)[0] is not None for a in args):
+            continue  # a unit column: repeated_units reports it
+        time_col = _time_column(_frames_behind(ev, args))
+        if time_col is None:
+            continue
+        n_eff = nobs * (1 - lag) / (1 + lag)
+        yield Finding(
+            explanation=(f"`{call.last}` (line {call.line}) is fitted on {nobs} rows of a time "
+                         f"series (time axis: `{time_col}`) whose residuals have lag-1 "
+                         f"autocorrelation {lag:.2f}: neighbouring rows are not independent, "
+                         f"so the default standard errors and p-values count {nobs} rows "
+                         f"where there are about {n_eff:.0f} independent observations at "
+                         "most, and far fewer when the predictor is a property of whole "
+                         "periods (pseudoreplication in time)."),
+            severity="high", confidence=0.75 if lag >= 0.8 else 0.7,
+            evidence={"lines": [call.line],
+                      "values": {"nobs": nobs, "resid_lag1": lag, "time_column": time_col,
+                                 "n_effective_ar1": round(n_eff, 1)}},
+            suggestion=_AUTOCORR_FIX)
