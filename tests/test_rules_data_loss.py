@@ -50,6 +50,9 @@ BAD_LINES = "data_loss.bad_lines_skipped"
 DEDUPE = "data_loss.dedupe_wrong_key"
 LOG_ZERO = "data_loss.log_of_zero_dropped"
 NAN_FILTER = "data_loss.nan_comparison_filter"
+NAN_AGG = "data_loss.nan_skipping_aggregate"
+SPELLINGS = "data_loss.filter_misses_spellings"
+BINS = "data_loss.bins_exclude_values"
 
 
 def run(code: str, setup: str = SETUP) -> list[Finding]:
@@ -59,7 +62,7 @@ def run(code: str, setup: str = SETUP) -> list[Finding]:
 
 def test_rule_ids_are_stable() -> None:
     assert {r.id for r in RULES} == {DROPNA, FAILED, MERGE, GROUPBY_NAN, BAD_LINES, DEDUPE,
-                                     LOG_ZERO, NAN_FILTER}
+                                     LOG_ZERO, NAN_FILTER, NAN_AGG, SPELLINGS, BINS}
 
 
 # -- missing values ----------------------------------------------------------------------------
@@ -879,3 +882,201 @@ modest = without_big_coupons(orders)
 print(modest.groupby("region").basket.mean())
 """, ORDERS), NAN_FILTER)
     assert f.severity == "high" and "without_big_coupons" in f.explanation
+
+
+# -- filters on listed values that miss other spellings of the same categories --------------------
+
+WARDS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+n = 1200
+ward = rng.choice(["Cardiology", "Oncology", "Surgery", "Geriatrics"], n)
+# the legacy admission system writes lower case with trailing blanks
+legacy = rng.random(n) < 0.3
+stays = pd.DataFrame({
+    "ward": [w.lower() + " " if old else w for w, old in zip(ward, legacy)],
+    "los_days": rng.gamma(2.0, 2.5, n).round(1),
+    "readmitted": (rng.random(n) < 0.12).astype(int),
+})
+tidy = stays.assign(ward=stays.ward.str.strip().str.title())
+COUNTRIES = ["United Kingdom", "New Zealand", "South Africa"]
+resp = pd.DataFrame({
+    "country": rng.choice(["United Kingdom", "United_Kingdom", "New Zealand", "new-zealand",
+                           "South Africa", "Canada"], n, p=[.3, .15, .2, .1, .15, .1]),
+    "score": rng.normal(60, 12, n).round(1),
+})
+sales = pd.DataFrame({"region": rng.choice(["North East", "South West", "Midlands"], n),
+                      "units": rng.poisson(20, n)})
+genotypes = pd.DataFrame({"allele": rng.choice(["A", "a", "B", "b"], n),
+                          "trait": rng.normal(size=n)})
+plans = pd.DataFrame({"plan": rng.choice(["Premium", "Premium Plus", "Basic"], n),
+                      "mrr": rng.gamma(3, 20, n)})
+"""
+
+
+def test_isin_list_misses_legacy_spellings_before_a_groupby_mean() -> None:
+    f = one(run("""
+        keep = ["Cardiology", "Oncology", "Surgery"]
+        los = stays[stays.ward.isin(keep)].groupby("ward").los_days.mean()
+        print(los.round(2))
+    """, WARDS), SPELLINGS)
+    assert f.severity == "high" and f.confidence >= 0.8
+    assert "'cardiology '" in f.explanation and f.evidence["values"]["rows_lost"] > 200
+
+
+def test_query_with_a_list_from_an_earlier_cell_misses_underscored_names() -> None:
+    f = one(run("""
+        by_country = (resp.query("country in @COUNTRIES")
+                      .groupby("country").score.agg(["mean", "size"]))
+        print(by_country)
+    """, WARDS), SPELLINGS)
+    assert f.severity == "high" and "'United_Kingdom'" in f.explanation
+    assert "'new-zealand'" in f.explanation
+
+
+def test_equality_on_a_value_spelled_in_another_case() -> None:
+    f = one(run("""
+        ne = sales.loc[(sales["region"] == "north east") & (sales.units > 0)]
+        print("units sold in the north east:", ne.units.sum())
+    """, WARDS), SPELLINGS)
+    assert "'north east' is not in the column" in f.explanation
+    assert f.severity == "high"
+
+
+def test_sound_value_filters_stay_silent() -> None:
+    # the categories are normalised first
+    silent(check(RULES, run_and_gather("""
+        keep = ["Cardiology", "Oncology", "Surgery"]
+        print(tidy[tidy.ward.isin(keep)].groupby("ward").los_days.mean().round(2))
+    """, WARDS), SPELLINGS))
+    # every listed value spelled as in the column, and no variant spelling exists
+    silent(check(RULES, run_and_gather("""
+        print(sales[sales.region.isin(["North East", "Midlands"])].units.sum())
+    """, WARDS), SPELLINGS))
+    # `A` and `a` are different alleles: case alone does not make short codes the same
+    silent(check(RULES, run_and_gather("""
+        print(genotypes[genotypes.allele == "A"].trait.mean())
+    """, WARDS), SPELLINGS))
+    # a longer, different product is not a misspelling of the listed one
+    silent(check(RULES, run_and_gather("""
+        print(plans.query("plan == 'Premium'").mrr.sum())
+    """, WARDS), SPELLINGS))
+    # excluding values keeps rows, it does not select them
+    silent(check(RULES, run_and_gather("""
+        print(stays[~stays.ward.isin(["Geriatrics"])].los_days.mean())
+    """, WARDS), SPELLINGS))
+
+
+# -- fixed bin edges that leave values out -----------------------------------------------------
+
+INCOMES = """
+import numpy as np, pandas as pd
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from scipy.stats import binned_statistic
+rng = np.random.default_rng(12)
+n = 1500
+hh = pd.DataFrame({"site": rng.choice(["rural", "urban"], n),
+                   "income": rng.lognormal(np.log(30_000), 0.6, n).round(-1),
+                   "age": rng.integers(16, 95, n),
+                   "spend": rng.gamma(2, 300, n)})
+scores = pd.DataFrame({"score": np.r_[np.zeros(90), rng.uniform(0.5, 100, 910)].round(1),
+                       "cohort": rng.choice(["2022", "2023"], 1000)})
+"""
+
+
+def test_numpy_histogram_shares_with_edges_inside_the_data_range() -> None:
+    f = one(run("""
+        edges = np.linspace(10_000, 80_000, 8)
+        counts, _ = np.histogram(hh.income, bins=edges)
+        shares = counts / counts.sum()
+        print(pd.Series(shares.round(3), index=edges[:-1]))
+    """, INCOMES), BINS)
+    assert f.severity == "high" and f.confidence >= 0.7
+    v = f.evidence["values"]
+    assert v["first_edge"] == 10_000 and v["last_edge"] == 80_000 and v["data_max"] > 80_000
+
+
+def test_pd_cut_age_bands_stored_in_a_column_count_the_lost_rows() -> None:
+    f = one(run("""
+        hh["band"] = pd.cut(hh.age, bins=[18, 30, 45, 65])
+        print(hh.band.value_counts(normalize=True).sort_index())
+    """, INCOMES), BINS)
+    assert f.severity == "high" and f.confidence >= 0.85
+    lost = f.evidence["values"]["lost"]
+    assert lost > 300 and f"{lost} of 1500" in f.explanation
+
+
+def test_pd_cut_drops_values_equal_to_the_first_edge() -> None:
+    f = one(run("""
+        scores["grade"] = pd.cut(scores.score, [0, 50, 80, 100], labels=["C", "B", "A"])
+        print(scores.groupby("grade", observed=True).size())
+    """, INCOMES), BINS)
+    assert "equals the first edge" in f.explanation
+    assert f.evidence["values"]["lost"] == 90
+
+
+def test_histogram_inside_a_helper_called_per_group() -> None:
+    f = one(run("""
+        EDGES = np.arange(10_000, 90_001, 10_000)
+
+        def mean_from_bands(x):
+            counts, _ = np.histogram(x, bins=EDGES)
+            mids = (EDGES[:-1] + EDGES[1:]) / 2
+            return (counts * mids).sum() / counts.sum()
+
+        for site, grp in hh.groupby("site"):
+            print(site, round(mean_from_bands(grp.income)))
+    """, INCOMES), BINS)
+    assert f.severity == "high" and "hh.income" in f.explanation
+
+
+def test_binned_statistic_and_plot_with_narrow_edges_are_flagged() -> None:
+    f = one(run("""
+        res = binned_statistic(hh.income.to_numpy(), hh.spend.to_numpy(), "mean",
+                               bins=[15_000, 25_000, 35_000, 45_000])
+        print(res.statistic.round(1))
+    """, INCOMES), BINS)
+    assert f.severity in ("medium", "high")
+    f = one(run("""
+        fig, ax = plt.subplots()
+        ax.hist(hh.age, bins=[20, 40, 60, 80])
+    """, INCOMES), BINS)
+    assert f.severity == "medium"
+
+
+def test_sound_binning_stays_silent() -> None:
+    # open-ended outer bins
+    silent(check(RULES, run_and_gather("""
+        edges = np.r_[-np.inf, np.linspace(10_000, 80_000, 8), np.inf]
+        counts, _ = np.histogram(hh.income, bins=edges)
+        print(counts / counts.sum())
+    """, INCOMES), BINS))
+    # edges that cover the data, lowest edge included
+    silent(check(RULES, run_and_gather("""
+        hh["band"] = pd.cut(hh.age, bins=[0, 30, 45, 65, 120], include_lowest=True)
+        print(hh.band.value_counts(normalize=True).sort_index())
+    """, INCOMES), BINS))
+    # a number of bins spans the data
+    silent(check(RULES, run_and_gather("""
+        counts, edges = np.histogram(hh.income, bins=12)
+        print(counts / counts.sum())
+    """, INCOMES), BINS))
+    # the helper checks that every value fell in a band
+    silent(check(RULES, run_and_gather("""
+        EDGES = np.arange(10_000, 90_001, 10_000)
+
+        def mean_from_bands(x):
+            counts, _ = np.histogram(x, bins=EDGES)
+            assert counts.sum() == len(x), "values outside the bands"
+            return counts
+
+        print(mean_from_bands(hh.income[hh.income.between(10_000, 90_000)]))
+    """, INCOMES), BINS))
+    # values clipped into the range first
+    silent(check(RULES, run_and_gather("""
+        x = np.clip(hh.income, 10_000, 80_000)
+        counts, _ = np.histogram(x, bins=np.linspace(10_000, 80_000, 8))
+        print(counts / counts.sum())
+    """, INCOMES), BINS))
