@@ -66,6 +66,7 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.probability_out_of_range", "suspicious_values.perfect_score",
         "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup",
         "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100",
+        "suspicious_values.proportion_over_100",
         "suspicious_values.negative_duration"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
@@ -999,3 +1000,103 @@ shifts[["nurse", "worked_minutes"]]
 """)
     f = one(check(ev, DURATION), DURATION)
     assert f.evidence["values"]["worked_minutes"] < 0
+
+
+# -- prevalences, proportions and percentages above 100 % ----------------------------------------
+
+PROPORTIONS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(21)
+n = 900
+# patients are tested repeatedly: one row per test
+tests = pd.DataFrame({"clinic": rng.choice(["Ash", "Birch", "Cedar"], n),
+                      "patient": rng.integers(0, 40, n),
+                      "positive": (rng.random(n) < 0.3).astype(int)})
+lots = pd.DataFrame({"line": ["L1", "L2", "L3", "L4"], "units_sampled": [50, 40, 60, 30],
+                     "defective_units": [4, 3, 9, 2], "defects_found": [7, 5, 71, 2]})
+towns = pd.DataFrame({"town": ["Ayr", "Troon", "Irvine"], "cases": [130, 45, 260],
+                      "households": [100, 400, 900], "residents": [2400, 9100, 21000]})
+mail = pd.DataFrame({"wave": ["spring", "summer", "autumn"], "invited": [400, 350, 500],
+                     "contacts": [520, 300, 410], "replied": [180, 120, 160]})
+PCT = 100
+"""
+
+
+def gather_p(code: str) -> Evidence:
+    return run_and_gather(code, PROPORTIONS)
+
+
+PROP = "suspicious_values.proportion_over_100"
+
+
+def test_groupby_apply_renamed_pct_series_above_100_printed_with_to_string() -> None:
+    f = one(check(gather_p("""
+        positivity = (tests.groupby("clinic")
+                           .apply(lambda g: g.positive.sum() / g.patient.nunique())
+                           .mul(100).round(1)
+                           .rename("positivity_pct"))
+        print(positivity.to_string())
+    """)), PROP)
+    assert f.severity == "critical" and f.confidence >= 0.8
+
+
+def test_fraction_column_above_one_in_a_results_table() -> None:
+    f = one(check(gather_p("""
+        lots["fraction_defective"] = lots.defects_found / lots.units_sampled
+        print(lots[["line", "fraction_defective"]].to_string(index=False))
+    """)), PROP)
+    assert f.severity == "critical" and "as fractions" in f.explanation
+
+
+def test_scalar_prevalence_over_the_wrong_denominator() -> None:
+    f = one(check(gather_p("""
+        ayr = towns.iloc[0]
+        prevalence_pct = 100 * ayr.cases / ayr.households
+        print(f"Ayr: {prevalence_pct:.1f}% of residents affected")
+    """)), PROP)
+    assert f.severity == "critical" and "130" in f.explanation
+
+
+def test_assign_keyword_percentage_of_contacts_over_invitations() -> None:
+    f = one(check(gather_p("""
+        summary = mail.assign(response_pct=lambda d: d.contacts / d.invited * 100)
+        print(summary.round(1).to_string())
+    """)), PROP)
+    assert f.severity == "high"
+
+
+def test_sound_proportions_stay_quiet() -> None:
+    for code in (
+        # each clinic's tests over its own number of tests
+        """
+        positivity = (tests.groupby("clinic").positive.mean().mul(100).round(1)
+                           .rename("positivity_pct"))
+        print(positivity.to_string())
+        """,
+        """
+        lots["fraction_defective"] = lots.defective_units / lots.units_sampled
+        print(lots[["line", "fraction_defective"]].to_string(index=False))
+        """,
+        """
+        ayr = towns.iloc[0]
+        prevalence_pct = 100 * ayr.cases / ayr.residents
+        print(f"Ayr: {prevalence_pct:.1f}% of residents affected")
+        """,
+        """
+        summary = mail.assign(response_pct=lambda d: d.replied / d.invited * 100)
+        print(summary.round(1).to_string())
+        """,
+        # percentages that may exceed 100: growth, attainment of a target, rates per 100k
+        """
+        towns["case_growth_pct"] = towns.cases.pct_change() * 100
+        towns["pct_of_target"] = towns.cases / 50 * 100
+        towns["prevalence_per_100k"] = towns.cases / towns.residents * 100_000
+        print(towns.to_string())
+        """,
+        # a prevalence already in percent through a named constant: values up to 100 are fine
+        """
+        prevalence = tests.groupby("clinic").positive.mean().pipe(lambda s: s * PCT)
+        print(prevalence.round(1))
+        """,
+    ):
+        silent(check(gather_p(code), PROP))
