@@ -1080,3 +1080,219 @@ def test_sound_binning_stays_silent() -> None:
         counts, _ = np.histogram(x, bins=np.linspace(10_000, 80_000, 8))
         print(counts / counts.sum())
     """, INCOMES), BINS))
+
+
+# -- records skipped by an `except` that only moves on (9afe260)
+
+LOGS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(31)
+n = 400
+readings = pd.DataFrame({
+    "meter": rng.integers(1, 40, n),
+    # a third of the exports use a decimal comma and a unit suffix the parser does not know
+    "kwh": [f"{v:.2f}" if i % 3 else f"{v:.2f}".replace(".", ",") + " kWh"
+            for i, v in enumerate(rng.gamma(3, 4, n))],
+})
+stamps = [f"2024-03-{d:02d} 10:00" if d % 4 else f"{d:02d}/03/2024" for d in range(1, 29)]
+ok_readings = readings.assign(kwh=readings.kwh.str.replace(",", ".").str.replace(" kWh", ""))
+"""
+
+
+def test_itertuples_parse_errors_skipped_before_a_mean() -> None:
+    f = one(run("""
+        values = []
+        for row in readings.itertuples():
+            try:
+                values.append(float(row.kwh))
+            except ValueError:
+                continue
+        print("mean daily use:", np.mean(values))
+    """, LOGS), FAILED)
+    assert f.severity == "high"
+    assert f.evidence["values"]["rows_before"] == 400
+    assert f.evidence["values"]["rows_after"] < 300
+
+
+def test_range_index_loop_with_pass_skips_records() -> None:
+    f = one(run("""
+        per_meter = []
+        for i in range(len(readings)):
+            try:
+                per_meter.append((readings.meter.iloc[i], float(readings.kwh.iloc[i])))
+            except (TypeError, ValueError):
+                pass
+        use = pd.DataFrame(per_meter, columns=["meter", "kwh"])
+        print(use.groupby("meter").kwh.sum().describe())
+    """, LOGS), FAILED)
+    assert "skips every record" in f.explanation
+
+
+def test_dates_parsed_in_a_loop_over_a_list_skip_other_formats() -> None:
+    f = one(run("""
+        from datetime import datetime
+        parsed = []
+        for s in stamps:
+            try:
+                parsed.append(datetime.strptime(s, "%Y-%m-%d %H:%M"))
+            except ValueError:
+                ...
+        print("median day of the month:", np.median([d.day for d in parsed]))
+    """, LOGS), FAILED)
+    assert f.evidence["values"]["rows_before"] == 28
+
+
+def test_sound_parse_loops_stay_quiet() -> None:
+    # failures are kept and counted
+    silent(check(RULES, run_and_gather("""
+        values, bad = [], []
+        for row in readings.itertuples():
+            try:
+                values.append(float(row.kwh))
+            except ValueError:
+                bad.append(row.kwh)
+        print(f"unparsed: {len(bad)} of {len(readings)}")
+        print("mean daily use:", np.mean(values))
+    """, LOGS), FAILED))
+    # the handler counts failures instead of just moving on
+    silent(check(RULES, run_and_gather("""
+        values, failures = [], 0
+        for row in readings.itertuples():
+            try:
+                values.append(float(row.kwh))
+            except ValueError:
+                failures += 1
+        print("mean daily use:", np.mean(values), "failures:", failures)
+    """, LOGS), FAILED))
+    # every record parses: nothing is skipped
+    silent(check(RULES, run_and_gather("""
+        values = []
+        for row in ok_readings.itertuples():
+            try:
+                values.append(float(row.kwh))
+            except ValueError:
+                continue
+        print("mean daily use:", np.mean(values))
+    """, LOGS), FAILED))
+
+
+# -- a hand-written `errors="coerce"`: a helper whose `except` returns NaN (9afe260) ---------------
+
+
+def test_helper_returning_nan_applied_to_a_column_then_grouped_mean() -> None:
+    f = one(run("""
+        def to_kwh(s):
+            try:
+                return float(s)
+            except ValueError:
+                return np.nan
+
+        readings["kwh_num"] = readings.kwh.apply(to_kwh)
+        print(readings.groupby("meter").kwh_num.mean().describe())
+    """, LOGS), DROPNA)
+    assert f.severity == "high" and "to_kwh" in f.explanation
+    assert f.evidence["values"]["rows_before"] == 400
+
+
+def test_helper_returning_none_mapped_and_averaged_inline() -> None:
+    f = one(run("""
+        def parse(s):
+            try:
+                return float(s)
+            except (TypeError, ValueError):
+                return None
+
+        print("mean:", readings.kwh.map(parse).mean())
+    """, LOGS), DROPNA)
+    assert f.severity in ("medium", "high") and "parse" in f.explanation
+
+
+def test_sound_parsers_stay_quiet() -> None:
+    # the NaNs the helper creates are counted and shown
+    silent(check(RULES, run_and_gather("""
+        def to_kwh(s):
+            try:
+                return float(s)
+            except ValueError:
+                return np.nan
+
+        readings["kwh_num"] = readings.kwh.apply(to_kwh)
+        print("unparsed readings:", readings.kwh_num.isna().sum())
+        print(readings.groupby("meter").kwh_num.mean().describe())
+    """, LOGS), DROPNA))
+    # the helper handles the other format instead of giving up
+    silent(check(RULES, run_and_gather("""
+        def to_kwh(s):
+            try:
+                return float(s)
+            except ValueError:
+                return float(s.replace(",", ".").replace(" kWh", ""))
+
+        readings["kwh_num"] = readings.kwh.apply(to_kwh)
+        print(readings.groupby("meter").kwh_num.mean().describe())
+    """, LOGS), DROPNA))
+
+
+# -- NaN-skipping extremes and means over data with missing values (9afe260) -----------------------
+
+SENSORS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(41)
+temps = rng.normal(70, 6, (12, 50))
+temps[temps > 80] = np.nan              # readings over the logger's range are lost
+names = [f"bay{i}" for i in range(12)]
+cabinets = pd.DataFrame({"cabinet": np.repeat(["c1", "c2", "c3"], 100),
+                         "load_pct": rng.uniform(20, 99, 300)})
+cabinets.loc[cabinets.load_pct > 90, "load_pct"] = np.nan
+flows = rng.gamma(2, 5, 500)
+flows[:80] = np.nan
+clean_temps = np.nan_to_num(temps, nan=75.0)
+SPEC = 85
+"""
+
+
+def test_nanmax_per_row_decides_a_spec_verdict() -> None:
+    f = one(run("""
+        worst = {b: np.nanmax(row) for b, row in zip(names, temps)}
+        ok = {b: t <= SPEC for b, t in worst.items()}
+        print(ok)
+    """, SENSORS), NAN_AGG)
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["data"] == "temps"
+
+
+def test_pandas_max_of_a_column_with_missing_values_against_a_limit() -> None:
+    f = one(run("""
+        peak = cabinets.groupby("cabinet")["load_pct"].max()
+        print(peak[peak < 95])
+    """, SENSORS), NAN_AGG)
+    assert f.severity == "high" and "cabinets.load_pct" in f.explanation
+
+
+def test_nanpercentile_reported_and_nanmean_with_many_missing() -> None:
+    f = one(run("""
+        print("p95 flow:", np.nanpercentile(flows, 95))
+    """, SENSORS), NAN_AGG)
+    assert f.severity == "medium" and f.confidence == 0.5
+    f = one(run("""
+        print("mean flow:", np.nanmean(flows))
+    """, SENSORS), NAN_AGG)
+    assert f.severity == "medium" and f.evidence["values"]["missing"] == 80
+
+
+def test_sound_nan_aggregates_stay_quiet() -> None:
+    # the missing readings are counted next to the extreme
+    silent(check(RULES, run_and_gather("""
+        worst = {b: np.nanmax(row) for b, row in zip(names, temps)}
+        unread = {b: int(np.isnan(row).sum()) for b, row in zip(names, temps)}
+        print({b: (t <= SPEC, unread[b]) for b, t in worst.items()})
+    """, SENSORS), NAN_AGG))
+    # data without missing values
+    silent(check(RULES, run_and_gather("""
+        worst = {b: np.nanmax(row) for b, row in zip(names, clean_temps)}
+        print({b: t <= SPEC for b, t in worst.items()})
+    """, SENSORS), NAN_AGG))
+    # a pandas maximum that is only shown, not used for a decision
+    silent(check(RULES, run_and_gather("""
+        print(cabinets.groupby("cabinet")["load_pct"].max())
+    """, SENSORS), NAN_AGG))
