@@ -1098,3 +1098,238 @@ print(table.idxmin(), mae(int(table.idxmin()), train, test))
 ])
 def test_residual_lists_scored_on_validation_then_one_test_are_quiet(code: str):
     quiet(run(code, LOAD))
+
+
+# -- a cut-off calibrated on values, then its coverage / hit rate measured on those values -------
+
+SENSORS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(21)
+n = 900
+plant = pd.DataFrame({"vib": rng.gamma(2.0, 1.5, n), "temp": rng.normal(60, 4, n)})
+plant["wear"] = 0.4 * plant.vib + 0.05 * plant.temp + rng.standard_t(4, n)
+fit_rows, calib_rows, test_rows = plant.iloc[:500], plant.iloc[500:700], plant.iloc[700:]
+coef = np.polyfit(fit_rows.vib, fit_rows.wear, 1)
+err_calib = calib_rows.wear - np.polyval(coef, calib_rows.vib)
+err_test = test_rows.wear - np.polyval(coef, test_rows.vib)
+score_test = np.abs(err_test.to_numpy())
+score_calib = np.abs(err_calib.to_numpy())
+"""
+
+CUTOFF = "circular_validation.cutoff_scored_on_its_calibration_data"
+
+
+@pytest.mark.parametrize("code, rate", [
+    ("""
+    band = err_test.abs().quantile(0.8)
+    coverage = (err_test.abs() <= band).mean()
+    print(f"80% band: +/- {band:.2f}, test coverage {coverage:.1%}")
+    """, 0.8),
+    ("""
+    thr = np.percentile(score_test, 95)
+    false_alarms = np.mean(score_test > thr)
+    print(f"alarm threshold {thr:.2f}; false-alarm rate on the test period: {false_alarms:.1%}")
+    """, 0.05),
+    ("""
+    lo, hi = np.quantile(err_test, [0.05, 0.95])
+    inside = np.mean((err_test >= lo) & (err_test <= hi))
+    print(f"90% interval [{lo:.2f}, {hi:.2f}] holds {inside:.1%} of test errors")
+    """, 0.9),
+    ("""
+    cutoff = np.sort(score_test)[int(0.9 * len(score_test))]
+    hit_rate = (score_test < cutoff).sum() / len(score_test)
+    print("hit rate", round(hit_rate, 3))
+    """, 0.9),
+])
+def test_coverage_measured_on_the_calibration_values_is_critical(code: str, rate: float):
+    f = one(run(code, SENSORS), CUTOFF)
+    assert f.is_blocking(0.8) and f.confidence == 0.9
+    assert f.evidence["values"]["expected_rate"] == pytest.approx(rate)
+    assert abs(f.evidence["values"]["reported_rate"] - rate) <= 0.02
+    assert "by construction" in f.explanation and "calibrat" in f.suggestion.lower()
+
+
+def test_inline_quantile_in_the_printed_coverage_is_high():
+    f = one(run("""
+        print("coverage:", np.mean(score_test <= np.quantile(score_test, 0.9)))
+    """, SENSORS), CUTOFF)
+    assert f.severity == "high" and f.confidence == 0.7  # no named value for the kernel
+
+
+def test_output_that_calls_it_in_sample_is_medium():
+    f = one(run("""
+        q = np.quantile(score_calib, 0.9)
+        cov = np.mean(score_calib <= q)
+        print(f"in-sample coverage on the calibration set (by construction): {cov:.2f}")
+    """, SENSORS), CUTOFF)
+    assert f.severity == "medium"
+
+
+@pytest.mark.parametrize("code", [
+    # split-conformal: calibrated on one set, coverage measured on another
+    """
+    band = err_calib.abs().quantile(0.8)
+    coverage = (err_test.abs() <= band).mean()
+    print(f"80% band: +/- {band:.2f}, test coverage {coverage:.1%}")
+    """,
+    """
+    thr = np.percentile(score_calib, 95)
+    false_alarms = np.mean(score_test > thr)
+    print(f"alarm threshold {thr:.2f}; false-alarm rate on the test period: {false_alarms:.1%}")
+    """,
+    """
+    lo, hi = np.quantile(err_calib, [0.05, 0.95])
+    inside = np.mean((err_test >= lo) & (err_test <= hi))
+    print(f"90% interval [{lo:.2f}, {hi:.2f}] holds {inside:.1%} of test errors")
+    """,
+    # a quantile described, not validated
+    """
+    q90 = np.quantile(score_test, 0.9)
+    print(f"90% of test errors are below {q90:.2f}")
+    """,
+    # a count of readings above a percentile, no rate offered as validation
+    """
+    thr = np.percentile(score_test, 99)
+    n_high = int((score_test > thr).sum())
+    print(f"{n_high} readings above the 99th percentile ({thr:.2f})")
+    """,
+    # the values were recomputed between calibration and check
+    """
+    thr = np.percentile(score_test, 95)
+    score_test = np.abs(err_test.to_numpy()) * 1.1
+    print("alarm rate", np.mean(score_test > thr))
+    """,
+])
+def test_cutoff_checked_on_other_values_or_only_described_is_silent(code: str):
+    silent([f for f in run(code, SENSORS) if f.rule_id == CUTOFF])
+    quiet(run(code, SENSORS))
+
+
+# -- selection cross-validated on a hand-made fold that is the test set --------------------------
+
+CREDIT = """
+import numpy as np
+import pandas as pd
+from sklearn.datasets import make_classification, make_regression
+from sklearn.linear_model import LogisticRegression, LassoCV
+from sklearn.metrics import accuracy_score, r2_score, roc_auc_score
+from sklearn.model_selection import (GridSearchCV, PredefinedSplit, RandomizedSearchCV,
+                                     cross_val_score, train_test_split)
+from sklearn.feature_selection import RFECV
+from sklearn.tree import DecisionTreeRegressor
+X, y = make_classification(n_samples=300, n_features=12, n_informative=3, random_state=2)
+Xr, yr = make_regression(n_samples=300, n_features=10, noise=20.0, random_state=2)
+idx = np.arange(300)
+tr_idx, te_idx = train_test_split(idx, test_size=0.3, random_state=2)
+is_test = np.isin(idx, te_idx)
+"""
+
+FOLD = "circular_validation.validation_fold_is_test"
+
+
+@pytest.mark.parametrize("code", [
+    """
+    gs = GridSearchCV(LogisticRegression(max_iter=500), {"C": [0.01, 0.1, 1, 10]},
+                      cv=[(tr_idx, te_idx)]).fit(X, y)
+    print("held-out accuracy:", gs.score(X[te_idx], y[te_idx]))
+    """,
+    """
+    sel = RFECV(LogisticRegression(max_iter=500),
+                cv=[(np.where(~is_test)[0], np.where(is_test)[0])], scoring="roc_auc")
+    sel.fit(X, y)
+    Xs = sel.transform(X)
+    clf = LogisticRegression(max_iter=500).fit(Xs[~is_test], y[~is_test])
+    auc = roc_auc_score(y[is_test], clf.predict_proba(Xs[is_test])[:, 1])
+    print(f"test AUC with {sel.n_features_} features: {auc:.3f}")
+    """,
+    """
+    fold = np.full(len(yr), -1)
+    fold[te_idx] = 0
+    search = RandomizedSearchCV(DecisionTreeRegressor(random_state=0),
+                                {"max_depth": list(range(1, 12))}, n_iter=6, random_state=0,
+                                cv=PredefinedSplit(fold)).fit(Xr, yr)
+    print("test R2", r2_score(yr[te_idx], search.predict(Xr[te_idx])))
+    """,
+    """
+    split = [(tr_idx, te_idx)]
+    lasso = LassoCV(cv=split).fit(Xr, yr)
+    r2 = r2_score(yr[te_idx], lasso.predict(Xr[te_idx]))
+    print(f"alpha={lasso.alpha_:.3f}, test R2 = {r2:.3f}")
+    """,
+])
+def test_search_whose_only_fold_is_the_test_rows_is_critical(code: str):
+    f = one(run(code, CREDIT), FOLD)
+    assert f.is_blocking(0.8)
+    assert "te_idx" in f.explanation or "is_test" in f.explanation
+
+
+def test_candidates_scored_by_cross_val_score_on_the_test_fold_then_best_picked():
+    f = one(run("""
+        scores = {}
+        for C in (0.01, 0.1, 1.0, 10.0):
+            scores[C] = cross_val_score(LogisticRegression(C=C, max_iter=500), X, y,
+                                        cv=[(tr_idx, te_idx)]).mean()
+        best = max(scores, key=scores.get)
+        print(f"best C={best}: test accuracy {scores[best]:.3f}")
+    """, CREDIT), FOLD)
+    assert f.is_blocking(0.8) and "cross_val_score" in f.explanation
+
+
+def test_search_not_reported_is_high():
+    f = one(run("""
+        gs = GridSearchCV(LogisticRegression(max_iter=500), {"C": [0.01, 0.1, 1, 10]},
+                          cv=[(tr_idx, te_idx)]).fit(X, y)
+        acc = gs.score(X[te_idx], y[te_idx])
+    """, CREDIT), FOLD)
+    assert f.severity == "high"
+
+
+@pytest.mark.parametrize("code", [
+    # a validation fold carved out of the training rows
+    """
+    fit_idx, val_idx = train_test_split(tr_idx, test_size=0.25, random_state=0)
+    gs = GridSearchCV(LogisticRegression(max_iter=500), {"C": [0.01, 0.1, 1, 10]},
+                      cv=[(fit_idx, val_idx)]).fit(X, y)
+    final = LogisticRegression(max_iter=500, **gs.best_params_).fit(X[tr_idx], y[tr_idx])
+    print("held-out accuracy:", final.score(X[te_idx], y[te_idx]))
+    """,
+    # ordinary k-fold CV on the training rows
+    """
+    sel = RFECV(LogisticRegression(max_iter=500), cv=5, scoring="roc_auc")
+    sel.fit(X[~is_test], y[~is_test])
+    Xs = sel.transform(X)
+    clf = LogisticRegression(max_iter=500).fit(Xs[~is_test], y[~is_test])
+    auc = roc_auc_score(y[is_test], clf.predict_proba(Xs[is_test])[:, 1])
+    print(f"test AUC with {sel.n_features_} features: {auc:.3f}")
+    """,
+    # a predefined validation fold inside the training rows, test rows left out of the search
+    """
+    val_idx = tr_idx[:60]
+    fold = np.full(len(tr_idx), -1)
+    fold[:60] = 0
+    search = RandomizedSearchCV(DecisionTreeRegressor(random_state=0),
+                                {"max_depth": list(range(1, 12))}, n_iter=6, random_state=0,
+                                cv=PredefinedSplit(fold)).fit(Xr[tr_idx], yr[tr_idx])
+    print("test R2", r2_score(yr[te_idx], search.predict(Xr[te_idx])))
+    """,
+    # one model evaluated on the test fold: an evaluation, not a selection
+    """
+    acc = cross_val_score(LogisticRegression(max_iter=500), X, y, cv=[(tr_idx, te_idx)])
+    print("test accuracy", acc[0])
+    """,
+])
+def test_selection_on_training_rows_then_one_test_score_is_quiet(code: str):
+    silent([f for f in run(code, CREDIT) if f.rule_id == FOLD])
+    quiet(run(code, CREDIT))
+
+
+def test_negated_test_mask_selects_the_training_rows():
+    # `~is_test` is the training part: fitting on it and scoring on `is_test` is sound
+    code = """
+        clf = LogisticRegression(max_iter=500).fit(X[{fit}], y[{fit}])
+        print("test accuracy", accuracy_score(y[is_test], clf.predict(X[is_test])))
+    """
+    quiet(run(code.format(fit="~is_test"), CREDIT))
+    f = one(run(code.format(fit="is_test"), CREDIT), "circular_validation.fitted_on_test_set")
+    assert f.is_blocking(0.8)

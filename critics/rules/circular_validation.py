@@ -14,11 +14,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
+from . import _columns
 from .leakage import (
     METRIC_EXACT,
     Flow,
@@ -883,6 +885,559 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
         return
 
 
+# -- a cut-off calibrated on a set of values, its hit rate then measured on the same values ------
+
+_QUANTILE_FUNCS = {"quantile": 1.0, "nanquantile": 1.0, "percentile": 100.0,
+                   "nanpercentile": 100.0, "scoreatpercentile": 100.0}
+_QUANTILE_MODULES = {"np", "numpy", "stats", "scipy", "statistics", "pd", "torch"}
+_RATE_REDUCERS = {"mean", "nanmean", "average"}
+_COUNT_REDUCERS = {"sum", "nansum", "count_nonzero"}
+_COVERAGE_WORDS = re.compile(
+    r"(?i)cover|captur|hit.?rate|within|inside|interval|band|calibrat|conform|exceed|"
+    r"breach|violat|valid|accura|empirical|fraction|share|pct|percent|rate")
+_INSAMPLE_WORDS = re.compile(r"(?i)in.?sample|by construction|sanity|train|calibration (set|data)")
+
+
+@dataclass
+class _Cut:
+    name: str | None  # the name the cut-off is bound to (None: inline)
+    data: ast.expr  # the values it was calibrated on
+    keys: set[str]  # their source, and the source of the value a plain name is bound to
+    level: float | None  # the quantile level (0..1), when known
+    line: int
+    node: ast.expr
+
+
+def _strip_number(node: ast.AST) -> ast.AST:
+    """`float(q)`, `round(q, 2)`, `q.item()`: the number inside."""
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("float", "round", "abs") and node.args:
+            node = node.args[0]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("item", "round") and not node.args[1:]:
+            node = node.func.value
+        else:
+            return node
+
+
+def _number(node: ast.AST | None) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and \
+            not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _number(node.operand)
+        return None if v is None else -v
+    return None
+
+
+def _levels(node: ast.AST | None, scale: float) -> list[float | None] | None:
+    """The quantile level(s) of a `q=` argument, as fractions; None entries when unknown."""
+    if node is None:
+        return None
+    if isinstance(node, ast.List | ast.Tuple):
+        return [(v / scale if (v := _number(e)) is not None else None) for e in node.elts]
+    v = _number(node)
+    return [v / scale if v is not None else None]
+
+
+def _quantile_of(node: ast.AST) -> tuple[ast.expr, list[float | None]] | None:
+    """(values, levels) of `np.quantile(v, .9)`, `np.percentile(v, [5, 95])`,
+    `v.quantile(.9)`, `stats.scoreatpercentile(v, 90)`, `np.sort(v)[int(.9 * len(v))]`."""
+    node = _strip_number(node)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in _QUANTILE_FUNCS:
+        scale = _QUANTILE_FUNCS[node.func.attr]
+        recv = node.func.value
+        module = (isinstance(recv, ast.Name) and recv.id in _QUANTILE_MODULES) or (
+            isinstance(recv, ast.Attribute) and recv.attr == "stats")
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if module:
+            if not node.args:
+                return None
+            data = node.args[0]
+            q = node.args[1] if len(node.args) > 1 else kw.get("q", kw.get("per"))
+        else:
+            data = recv
+            q = node.args[0] if node.args else kw.get("q")
+        levels = _levels(q, scale)
+        return (data, levels) if levels else None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        inner = node.value
+        py_sorted = isinstance(inner.func, ast.Name) and inner.func.id == "sorted"
+        np_sort = isinstance(inner.func, ast.Attribute) and inner.func.attr == "sort" and \
+            isinstance(inner.func.value, ast.Name) and inner.func.value.id in ("np", "numpy")
+        if not (py_sorted or np_sort) or not inner.args:
+            return None
+        sorted_data = inner.args[0]
+        level = None
+        k = node.slice
+        if isinstance(k, ast.Call) and isinstance(k.func, ast.Name | ast.Attribute) and \
+                k.args:  # int(0.9 * len(v)), math.ceil(0.9 * n)
+            k = k.args[0]
+        if isinstance(k, ast.BinOp) and isinstance(k.op, ast.Mult):
+            level = _number(k.left) if _number(k.left) is not None else _number(k.right)
+            if level is not None and not 0 < level < 1:
+                level = None
+        return sorted_data, [level]
+    return None
+
+
+def _cell_value(ev: Evidence, name: str) -> ast.expr | None:
+    """The value of `name` when this cell binds it exactly once (a plain assignment)."""
+    hits = [n for n in ast.walk(ev.model.tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store) and n.id == name]
+    if len(hits) != 1:
+        return None
+    for n in ast.walk(ev.model.tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.targets[0] is hits[0]:
+            return n.value
+    return None
+
+
+def _keys(ev: Evidence, node: ast.AST) -> set[str]:
+    keys = {ast.unparse(node)}
+    if isinstance(node, ast.Name):
+        value = _cell_value(ev, node.id)
+        if value is not None:
+            keys.add(ast.unparse(value))
+    return keys
+
+
+def _cuts(ev: Evidence) -> list[_Cut]:
+    out: list[_Cut] = []
+    for node in ast.walk(ev.model.tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        found = _quantile_of(node.value)
+        if found is None:
+            continue
+        data, levels = found
+        target = node.targets[0]
+        names = [target] if isinstance(target, ast.Name) else list(target.elts) if isinstance(
+            target, ast.Tuple) else []
+        if not names or not all(isinstance(t, ast.Name) for t in names):
+            continue
+        if len(names) == 1 and len(levels) > 1:
+            continue  # an array of cut-offs compared as a whole: not followed
+        if len(names) != len(levels):
+            continue
+        for t, level in zip(names, levels, strict=True):
+            out.append(_Cut(t.id, data, _keys(ev, data), level,  # type: ignore[union-attr]
+                            node.lineno, node.value))
+    return out
+
+
+def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    out: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for child in ast.iter_child_nodes(n):
+            out[id(child)] = n
+    return out
+
+
+def _rebound_between(ev: Evidence, data: ast.expr, start: int, end: int) -> bool:
+    names = names_in(data)
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names
+               and start < n.lineno <= end for n in ast.walk(ev.model.tree))
+
+
+@dataclass
+class _Hit:
+    cmp: ast.Compare
+    cut: _Cut
+    expected: float | None  # the rate the comparison gives by construction
+
+
+def _hit_on_same_values(ev: Evidence, cmp: ast.Compare, cuts: list[_Cut]) -> _Hit | None:
+    if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+        return None
+    left, right = cmp.left, cmp.comparators[0]
+    below = isinstance(cmp.ops[0], ast.Lt | ast.LtE)  # values < cut-off (data on the left)
+    for data_side, cut_side, flipped in ((left, right, False), (right, left, True)):
+        cut_node = _strip_number(cut_side)
+        candidates: list[_Cut] = []
+        if isinstance(cut_node, ast.Name):
+            candidates = [c for c in cuts if c.name == cut_node.id
+                          and c.line <= cmp.lineno]
+            candidates = candidates[-1:]
+        else:
+            inline = _quantile_of(cut_node)
+            if inline is not None and len(inline[1]) == 1:
+                candidates = [_Cut(None, inline[0], _keys(ev, inline[0]), inline[1][0],
+                                   cmp.lineno, cut_node)]  # type: ignore[arg-type]
+        for cut in candidates:
+            if not (_keys(ev, data_side) & cut.keys):
+                continue
+            if _rebound_between(ev, cut.data, cut.line, cmp.lineno):
+                continue
+            expected = None
+            if cut.level is not None:
+                expected = cut.level if below != flipped else 1 - cut.level
+            return _Hit(cmp, cut, expected)
+    return None
+
+
+def _rate_of(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[ast.AST, bool] | None:
+    """The expression that turns a boolean comparison into a rate: `(...).mean()`,
+    `np.mean(...)`, `(...).sum() / len(v)`; (node, exact) where exact is False when the
+    rate is further transformed (scaled to percent is still exact)."""
+    cur = node
+    while True:
+        parent = parents.get(id(cur))
+        if parent is None:
+            return None
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.BitAnd | ast.BitOr):
+            cur = parent
+            continue
+        if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Invert):
+            cur = parent
+            continue
+        if isinstance(parent, ast.Attribute) and parent.value is cur:
+            call = parents.get(id(parent))
+            if isinstance(call, ast.Call) and call.func is parent:
+                if parent.attr in _RATE_REDUCERS:
+                    return call, True
+                if parent.attr in ("astype", "to_numpy", "values"):
+                    cur = call
+                    continue
+                if parent.attr in _COUNT_REDUCERS:
+                    div = parents.get(id(call))
+                    if isinstance(div, ast.BinOp) and isinstance(div.op, ast.Div) and \
+                            div.left is call:
+                        return div, True
+            if parent.attr == "values":
+                cur = parent
+                continue
+            return None
+        if isinstance(parent, ast.Call) and cur in parent.args:
+            f = parent.func
+            last = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(
+                f, ast.Name) else ""
+            if last in _RATE_REDUCERS:
+                return parent, True
+            if last in _COUNT_REDUCERS:
+                div = parents.get(id(parent))
+                if isinstance(div, ast.BinOp) and isinstance(div.op, ast.Div) and \
+                        div.left is parent:
+                    return div, True
+            if last in ("float", "int"):
+                cur = parent
+                continue
+            return None
+        return None
+
+
+def _rate_target(rate: ast.AST, parents: dict[int, ast.AST]) -> tuple[str | None, ast.stmt | None]:
+    """(name the rate is stored in, its statement), following `100 * rate`, `round(rate)`."""
+    cur = rate
+    while True:
+        parent = parents.get(id(cur))
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and (
+                _number(parent.left) == 100 or _number(parent.right) == 100):
+            cur = parent
+            continue
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and \
+                parent.func.id in ("float", "round"):
+            cur = parent
+            continue
+        break
+    stmt = cur
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parents.get(id(stmt))
+    if isinstance(stmt, ast.Assign) and stmt.value is cur and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id, stmt
+    return None, stmt  # type: ignore[return-value]
+
+
+def _validation_context(ev: Evidence, hit: _Hit, name: str | None, stmt: ast.stmt | None
+                        ) -> tuple[bool, bool]:
+    """(looks like a validation, says it is in-sample): the words of the rate's name and of
+    the lines that report it, and whether the values come from test rows."""
+    m = ev.model
+    texts = [name or ""]
+    for c in m.calls:
+        if c.matches("print", "display") or c.last == "print":
+            src = m.src(c.node)
+            if (name and re.search(rf"\b{re.escape(name)}\b", src)) or (
+                    stmt is not None and c.line == getattr(stmt, "lineno", -1)):
+                texts.append(src)
+    if stmt is not None:
+        texts.append(m.src(stmt))
+    text = " ".join(texts)
+    data_names = names_in(hit.cut.data)
+    deps = set(data_names)
+    for n in data_names:
+        deps |= m.dependencies(n)
+    test_rows = any(role_of_name(n) in ("test", "val") for n in deps)
+    return bool(_COVERAGE_WORDS.search(text)) or test_rows, bool(_INSAMPLE_WORDS.search(text))
+
+
+@rule("circular_validation.cutoff_scored_on_its_calibration_data",
+      title="A cut-off calibrated on a set of values and its coverage measured on the same values")
+def cutoff_scored_on_its_calibration_data(ev: Evidence) -> Iterator[Finding]:
+    """An interval half-width, alarm threshold or cut-off set at a quantile of some values
+    (`q = np.quantile(np.abs(resid), 0.9)`, `np.percentile(v, [5, 95])`, `v.quantile(.99)`,
+    `np.sort(v)[int(.9 * len(v))]`) and then its coverage / hit rate / exceedance rate
+    measured on those same values (`(np.abs(resid) <= q).mean()`): the rate equals the
+    quantile level by construction (90% of values lie below their own 90th percentile), so
+    reporting it as a validation of the interval or threshold says nothing. Found when the
+    comparison uses the same expression (or the name bound to it) and the rate reaches the
+    output in a validation context (coverage / rate / accuracy words, or values from test
+    rows). Critical (0.9) when the kernel shows the reported rate equal to the level; high
+    (0.7) when it cannot be read; medium (0.5) when the output itself calls it
+    in-sample or by construction."""
+    if ev.tree is None or not any(w in ev.code for w in ("quantile", "percentile", "sort")):
+        return
+    cuts = _cuts(ev)
+    inline = any(isinstance(n, ast.Compare) and any(
+        _quantile_of(x) is not None for x in (n.left, *n.comparators))
+        for n in ast.walk(ev.model.tree))
+    if not cuts and not inline:
+        return
+    m = ev.model
+    parents = _parents(m.tree)
+    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
+    for cmp in (n for n in ast.walk(m.tree) if isinstance(n, ast.Compare)):
+        hit = _hit_on_same_values(ev, cmp, cuts)
+        if hit is None:
+            continue
+        found = _rate_of(cmp, parents)
+        if found is None:
+            continue
+        rate, _exact = found
+        # a two-sided band: (v >= lo) & (v <= hi) -> the rate is hi - lo
+        expected = hit.expected
+        parent = parents.get(id(cmp))
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.BitAnd):
+            other = parent.right if parent.left is cmp else parent.left
+            second = _hit_on_same_values(ev, other, cuts) if isinstance(
+                other, ast.Compare) else None
+            if second is None or hit.expected is None or second.expected is None:
+                expected = None
+            else:
+                expected = hit.expected + second.expected - 1
+        elif parent is not None and parent is not rate and not (
+                isinstance(parent, ast.Attribute | ast.Call)):
+            expected = None
+        name, stmt = _rate_target(rate, parents)
+        reported = id(rate) in reported_ids or (name is not None and m.is_reported(name))
+        if not reported:
+            continue
+        validation, insample = _validation_context(ev, hit, name, stmt)
+        if not validation:
+            continue
+        value = None
+        if name is not None:
+            f = ev.objects.get(name)
+            if f is not None and isinstance(f.value, int | float) and not isinstance(
+                    f.value, bool):
+                value = float(f.value)
+        confirmed = False
+        if value is not None and expected is not None:
+            frac = value / 100 if value > 1.0 else value
+            confirmed = abs(frac - expected) <= 0.02
+            if not confirmed:
+                continue  # the rate is not the level: something else is measured
+        severity, confidence = ("critical", 0.9) if confirmed else ("high", 0.7)
+        if insample:  # the output says so itself: worth a note, not a block
+            severity, confidence = "medium", 0.5
+        cut = hit.cut
+        level = f"{cut.level:.0%} quantile" if cut.level is not None else "an order statistic"
+        where = f"`{cut.name}` (line {cut.line})" if cut.name else "the cut-off"
+        shown = (f"; the kernel shows {name} = {value:.4g}, the level itself"
+                 if confirmed and value is not None else "")
+        side = "on one side of" if expected is None else (
+            "within" if expected >= 0.5 else "beyond")
+        by = f" ({expected:.0%} here)" if expected is not None else ""
+        yield Finding(
+            explanation=(f"{where} is the {level} of `{m.src(cut.data)[:60]}`, and line "
+                         f"{cmp.lineno} measures how often those same values fall {side} it "
+                         f"(`{m.src(rate)[:70]}`){shown}. The rate equals the quantile level "
+                         f"by construction{by}, so the reported coverage / hit rate validates "
+                         "nothing: it would be the same whatever the model or the data."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({cut.line, cmp.lineno}),
+                      "values": {"level": cut.level, "expected_rate": expected,
+                                 "reported_rate": value}},
+            suggestion=("Calibrate the cut-off on one set of values and measure its coverage on "
+                        "another: split-conformal (fit the model on a training part, take the "
+                        "quantile of |residuals| on a calibration part, then check coverage "
+                        "once on the untouched test rows), or cross-validate the threshold."))
+        return
+
+
+# -- selection whose explicit validation fold is the test set ------------------------------------
+
+_CV_SEARCHERS = {
+    "SequentialFeatureSelector", "RFECV", "GridSearchCV", "RandomizedSearchCV",
+    "HalvingGridSearchCV", "HalvingRandomSearchCV", "BayesSearchCV", "TunedThresholdClassifierCV",
+    "LassoCV", "RidgeCV", "ElasticNetCV", "LogisticRegressionCV", "LassoLarsCV", "LarsCV",
+    "OrthogonalMatchingPursuitCV", "RidgeClassifierCV", "GraphicalLassoCV",
+}
+_CV_SCORERS = {"cross_val_score", "cross_validate", "validation_curve"}
+_ROW_INDEXERS = {"where", "flatnonzero", "nonzero", "argwhere", "asarray", "array"}
+_EVAL_CALLS = {"score", "predict", "predict_proba", "decision_function", "predict_log_proba",
+               "transform"}
+_PICK_CALLS = {"max", "min", "argmax", "argmin", "nanargmax", "nanargmin", "idxmax", "idxmin",
+               "sorted", "sort_values", "nlargest", "nsmallest", "argsort"}
+
+
+def _row_names(node: ast.AST | None) -> set[str]:
+    """The names that identify a set of rows: `te`, `np.where(mask)[0]`, `test.index`."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return _row_names(node.value)  # np.where(mask)[0]
+    if isinstance(node, ast.Call) and node.args and isinstance(
+            node.func, ast.Attribute | ast.Name):
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        if last in _ROW_INDEXERS:
+            return _row_names(node.args[0])
+    if isinstance(node, ast.Attribute) and node.attr in ("index", "values") and isinstance(
+            node.value, ast.Name):
+        return {node.value.id}
+    return set()
+
+
+def _bound_value(ev: Evidence, name: str) -> ast.expr | None:
+    value = _cell_value(ev, name)
+    return value if value is not None else _columns.literal_assignment(ev, name)
+
+
+def _validation_rows(ev: Evidence, cv: ast.AST | None) -> tuple[set[str], str] | None:
+    """(names of the validation rows, description) for `cv=[(tr, te)]`, a name bound to such
+    a list, or a PredefinedSplit whose fold 0 is built from a set of rows."""
+    if isinstance(cv, ast.Name):
+        cv = _bound_value(ev, cv.id)
+    if isinstance(cv, ast.List | ast.Tuple) and cv.elts and all(
+            isinstance(e, ast.Tuple) and len(e.elts) == 2 for e in cv.elts):
+        names: set[str] = set()
+        for e in cv.elts:
+            names |= _row_names(e.elts[1])  # type: ignore[attr-defined]
+        if names:
+            return names, f"an explicit split `cv={ast.unparse(cv)[:60]}`"
+        return None
+    if isinstance(cv, ast.Call) and called_name(cv) == "PredefinedSplit":
+        fold = cv.args[0] if cv.args else next(
+            (k.value for k in cv.keywords if k.arg == "test_fold"), None)
+        names = set()
+        fold_name = fold.id if isinstance(fold, ast.Name) else None
+        value = _bound_value(ev, fold_name) if fold_name else fold
+        if isinstance(value, ast.Call) and called_name(value) == "where" and value.args:
+            names |= _row_names(value.args[0])  # np.where(is_test, 0, -1)
+        if fold_name:
+            for n in ast.walk(ev.model.tree):  # fold[idx_te] = 0
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(
+                        n.targets[0], ast.Subscript) and isinstance(
+                        n.targets[0].value, ast.Name) and n.targets[0].value.id == fold_name \
+                        and (_number(n.value) or 0) >= 0:
+                    names |= _row_names(n.targets[0].slice)
+        if names:
+            return names, f"a PredefinedSplit whose validation fold is `{', '.join(sorted(names))}`"
+    return None
+
+
+def _selects_rows(node: ast.AST, rows: set[str]) -> bool:
+    """Whether `node` picks rows with one of `rows`: `X[te]`, `X.iloc[te]`, `y[mask]`."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Subscript):
+            sl = n.slice.elts[0] if isinstance(n.slice, ast.Tuple) and n.slice.elts else n.slice
+            if _row_names(sl) & rows:
+                return True
+    return False
+
+
+def _is_eval(c: CallSite) -> bool:
+    return c.last in METRIC_EXACT or c.last in _EVAL_CALLS or bool(
+        c.name and "sklearn.metrics" in c.name and not c.last[:1].isupper())
+
+
+@rule("circular_validation.validation_fold_is_test",
+      title="Selection cross-validated on a hand-made fold that is the test set")
+def validation_fold_is_test(ev: Evidence) -> Iterator[Finding]:
+    """A feature selector or hyperparameter search (SequentialFeatureSelector, RFECV,
+    GridSearchCV, LassoCV...) given an explicit list of (train, test) index pairs or a
+    PredefinedSplit as `cv=`, whose validation fold is the very set of rows later used to
+    report the test score (`cv=[(idx_tr, idx_te)]`, then a metric on `y[idx_te]`): every
+    candidate was scored on the test rows, so the reported score of the winner is optimistic
+    - the same as choosing on the test set. Also `cross_val_score(..., cv=[(tr, te)])` over a
+    loop of candidates whose best is picked. Critical (0.9) when the reported test score
+    depends on what was selected; high (0.7) when it is not printed."""
+    if ev.tree is None or "cv" not in ev.code:
+        return
+    m = ev.model
+    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
+    for call in m.calls:
+        searcher = call.last in _CV_SEARCHERS
+        if not (searcher or call.last in _CV_SCORERS):
+            continue
+        found = _validation_rows(ev, call.kwarg("cv"))
+        if found is None:
+            continue
+        rows, how = found
+        selection = set(call.targets)
+        if call.receiver_root and not selection:
+            selection = {call.receiver_root}
+        hits: list[tuple[CallSite, bool]] = []
+        if searcher:
+            for c in m.calls:
+                if c.order <= call.order or c.line <= call.line or not _is_eval(c):
+                    continue
+                if not _selects_rows(c.node, rows):
+                    continue
+                used = names_in(c.node) | ({c.receiver_root} if c.receiver_root else set())
+                deps = set(used)
+                for u in used:
+                    deps |= m.dependencies(u)
+                if not deps & selection:
+                    continue
+                rep = id(c.node) in reported_ids or any(m.is_reported(t) for t in c.targets)
+                hits.append((c, rep))
+        elif call.loop_depth > 0:  # candidates scored on the test fold, then the best picked
+            stored = set(call.targets)
+            if isinstance(call.stmt, ast.Expr) and isinstance(call.stmt.value, ast.Call):
+                outer = call.stmt.value
+                if isinstance(outer.func, ast.Attribute) and outer.func.attr in (
+                        "append", "extend"):
+                    stored |= {r for r in [root_name(outer.func.value)] if r}
+            if isinstance(call.stmt, ast.Assign):
+                stored |= {r for t in call.stmt.targets if (r := root_name(t))}
+            for c in m.calls:
+                if c.order > call.order and c.last in _PICK_CALLS:
+                    used = names_in(c.node)
+                    if used & stored or any(m.depends_on(u, s) for u in used for s in stored):
+                        rep = id(c.node) in reported_ids or any(
+                            m.is_reported(t) for t in c.targets)
+                        hits.append((c, rep))
+                        break
+        if not hits:
+            continue
+        c, rep = next(((h, r) for h, r in hits if r), hits[0])
+        severity, confidence = ("critical", 0.9) if rep else ("high", 0.7)
+        what = (f"`{call.last}` (line {call.line}) selects with {how}"
+                if searcher else
+                f"`{call.last}` (line {call.line}) scores each candidate with {how}")
+        yield Finding(
+            explanation=(f"{what}: its only validation rows, "
+                         f"`{', '.join(sorted(rows))}`, are the rows that "
+                         f"`{' '.join(m.src(c.node).split())[:70]}` (line {c.line}) then "
+                         "uses to report the "
+                         "score. Every candidate was scored on the test rows, so the winner's "
+                         "test score is the best of several noisy test estimates - optimistic, "
+                         "as if the choice had been made on the test set."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({call.line, c.line}),
+                      "values": {"validation_rows": sorted(rows), "selector": call.last}},
+            suggestion=("Select inside the training rows only: `cv=5` (or a StratifiedKFold) "
+                        "with `.fit(X[idx_tr], y[idx_tr])`, or a validation split carved out "
+                        "of the training rows; then score the chosen model once on the test "
+                        "rows."))
+        return
+
+
 RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
          selection_on_validation_reported, search_best_score_reported, fitted_on_test_set,
-         coefficients_fit_on_test, selection_then_test_same_data]
+         coefficients_fit_on_test, selection_then_test_same_data,
+         cutoff_scored_on_its_calibration_data, validation_fold_is_test]

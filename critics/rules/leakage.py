@@ -880,7 +880,10 @@ class Flow:
         if isinstance(node, ast.BoolOp):
             return _union(self.expr(v) for v in node.values)
         if isinstance(node, ast.UnaryOp):
-            return self.expr(node.operand)
+            lab = self.expr(node.operand)
+            if isinstance(node.op, ast.Invert | ast.Not):  # ~is_test: the other rows
+                lab = frozenset(_flip_role(t) for t in lab)
+            return lab
         if isinstance(node, ast.IfExp):
             test = self.expr(node.test)
             self._selection_compare(node.test, test)
@@ -2863,3 +2866,16 @@ def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
 RULES = [preprocessing_before_split, feature_selection_before_split,
          target_encoding_before_split, resampling_before_split, test_rows_in_training,
          repeated_entities_across_split]
+
+
+_FLIPPED = {"test": "train", "train": "test"}
+
+
+def _flip_role(t: tuple) -> tuple:
+    """The label of a negated row mask: `~is_test` picks the training rows, `~train_mask` the
+    test rows."""
+    if t[0] == "name" and t[1] in _FLIPPED:
+        return ("name", _FLIPPED[t[1]])
+    if t[0] == "split" and len(t) == 3 and t[2] in _FLIPPED:
+        return ("split", t[1], _FLIPPED[t[2]])
+    return t
