@@ -895,3 +895,107 @@ def test_prefix_comprehension_picks_a_column_derived_from_the_target(code: str):
 ])
 def test_prefix_comprehension_without_the_derived_column_is_silent(code: str):
     silent(run(code, PLANS))
+
+
+# -- a feature computed from the one column the target was computed from ------------------------
+
+SIBLING = "target_leakage.feature_from_target_source"
+
+LOANS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split, cross_val_score
+rng = np.random.default_rng(12)
+n = 500
+loans = pd.DataFrame({
+    "amount": rng.gamma(4, 2500, n).round(0),
+    "income": rng.normal(42000, 9000, n).round(0),
+    "term_m": rng.choice([12, 24, 36, 60], n),
+    "bmi": rng.normal(27, 5, n).round(1),
+})
+loans["days_past_due"] = rng.poisson(20 + loans.amount / 1000)
+loans["default"] = (loans.days_past_due >= 30).astype(int)
+loans["late_fees"] = 15 * (loans.days_past_due // 10)
+loans["reminders"] = rng.poisson(loans.days_past_due / 5)
+loans["obese"] = (loans.bmi >= 30).astype(int)
+loans["bmi_band"] = pd.cut(loans.bmi, [0, 18.5, 25, 30, 100], labels=False)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    """
+    X = loans.drop(columns=["default", "days_past_due", "reminders", "obese", "bmi_band"])
+    X_tr, X_te, y_tr, y_te = train_test_split(X, loans["default"], random_state=0)
+    m = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_tr, y_tr)
+    print("default model accuracy", m.score(X_te, y_te))
+    """,
+    """
+    feats = ["amount", "income", "term_m", "bmi_band"]
+    print(cross_val_score(LogisticRegression(max_iter=1000), loans[feats], loans.obese,
+                          cv=5).mean())
+    """,
+])
+def test_exact_function_of_the_targets_source_is_critical(code: str):
+    f = one(run(code, LOANS), SIBLING)
+    assert f.is_blocking(0.8) and f.confidence == 0.85
+    assert f.evidence["values"]["target_source"] in ("days_past_due", "bmi")
+
+
+def test_random_draws_from_the_targets_source_are_high():
+    f = one(run("""
+        X = loans.select_dtypes("number").drop(columns=["default", "days_past_due",
+                                                        "late_fees", "obese", "bmi_band"])
+        m = LogisticRegression(max_iter=1000).fit(X, loans.default)
+        print("in-sample accuracy", m.score(X, loans.default))
+    """, LOANS), SIBLING)
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["column"] == "reminders"
+    assert "days_past_due" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+    X = loans.drop(columns=["default", "days_past_due", "reminders", "late_fees", "obese",
+                            "bmi_band"])
+    X_tr, X_te, y_tr, y_te = train_test_split(X, loans["default"], random_state=0)
+    m = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_tr, y_tr)
+    print("default model accuracy", m.score(X_te, y_te))
+    """,
+    """
+    feats = ["amount", "income", "term_m"]
+    print(cross_val_score(LogisticRegression(max_iter=1000), loans[feats], loans.obese,
+                          cv=5).mean())
+    """,
+    # a feature derived from the source of *another* outcome is not this target's sibling
+    """
+    feats = ["amount", "income", "bmi_band"]
+    print(cross_val_score(LogisticRegression(max_iter=1000), loans[feats], loans.default,
+                          cv=5).mean())
+    """,
+])
+def test_features_not_computed_from_the_targets_source_are_silent(code: str):
+    silent(run(code, LOANS))
+
+
+def test_features_drawn_from_a_latent_source_in_a_simulation_are_only_medium():
+    setup = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(0)
+n = 400
+sim = pd.DataFrame({"latent": rng.normal(0, 1, n), "age": rng.normal(50, 9, n)})
+sim["y"] = (sim.latent > 0).astype(int)
+sim["x0"] = sim.latent + rng.normal(0, 2, n)
+sim["x1"] = sim.latent * 0.5 + rng.normal(0, 2, n)
+sim["x2"] = sim.latent + rng.normal(0, 3, n)
+"""
+    found = run("""
+        X = sim[["x0", "x1", "x2", "age"]]
+        print(cross_val_score(LogisticRegression(), X, sim.y, cv=5).mean())
+    """, setup)
+    quiet(found)
+    assert {f.severity for f in found if f.rule_id == SIBLING} == {"medium"}

@@ -1195,11 +1195,38 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                              {"line": line, "in_cell": in_cell, "random": random,
                               "simulated": simulated, "via": src if src != root else None,
                               "x_line": _x_line(an, pair)}))
+        # columns computed from the one column the target was computed from (`stale =
+        # days_on_market > 60`, `n_price_cuts ~ days_on_market // 21`): siblings of the label
+        for t in sorted(targets):
+            anc = an.ancestors(t, pair.pos)
+            if anc is None or not anc[1] or len(anc[0]) != 1:
+                continue
+            (s,) = tuple(anc[0])
+            if has(s)[0] or ("source", s) in seen:
+                continue  # the source itself is a feature: reported as "source"
+            siblings = an.derived_from({s}, pair.pos)
+            present_sib = []
+            for c, (via, line, in_cell, random) in siblings.items():
+                if c in targets or c in derived or c in reported or c == s:
+                    continue
+                ans, how = has(c)
+                if ans and ("sibling", c) not in seen:
+                    present_sib.append((c, via, line, in_cell, random, how))
+            for c, via, line, in_cell, random, how in present_sib:
+                seen.add(("sibling", c))
+                reported.add(c)
+                simulated = random and n_known is not None and n_known > 1 and \
+                    len(present_sib) * 2 >= n_known
+                hits.append(_Hit("sibling", c, t, pair, how,
+                                 {"source": s, "line": line, "in_cell": in_cell,
+                                  "random": random, "simulated": simulated,
+                                  "target_line": anc[2], "via": via if via != s else None,
+                                  "x_line": _x_line(an, pair)}))
         # columns the kernel sees set only for rows of one class of the target
         for t in sorted(targets):
             for c, shares in _indicators(ev, tgt.frame, t).items():
                 if c in reported or any((k, c) in seen for k in (
-                        "target", "source", "derived", "indicator")):
+                        "target", "source", "derived", "indicator", "sibling")):
                     continue
                 ans, how = has(c)
                 if ans:
@@ -1213,7 +1240,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                 for c in x_cols:
                     if c in reported or ("named", c) in seen or not _similar(c, t):
                         continue
-                    if any((k, c) in seen for k in ("target", "source", "derived")):
+                    if any((k, c) in seen for k in ("target", "source", "derived", "sibling")):
                         continue
                     if any(_computed(an.refs(d.value, d.pos)) for d in an.coldefs.get(c, ())):
                         continue  # computed in view: judged by its definition, not its name
@@ -1401,6 +1428,49 @@ def feature_derived_from_target(ev: Evidence) -> Iterator[Finding]:
                       suggestion=f"Remove `{h.col}` (and anything computed from "
                                  f"`{h.target}`) from the features; use only information "
                                  "available before the outcome.")
+
+
+@rule("target_leakage.feature_from_target_source",
+      title="A feature computed from the column the target was computed from")
+def feature_from_target_source(ev: Evidence) -> Iterator[Finding]:
+    """The target is a function of one column (`stale = days_on_market > 60`, `default =
+    days_past_due >= 90`, `obese = bmi >= 30`) that is kept out of the features, but another
+    feature was computed from that same column (`n_price_cuts` drawn from the days on the
+    market, `late_fee = 15 * (days_past_due // 30)`, `bmi_band = pd.cut(bmi, ...)`): it
+    carries the outcome's continuous version into the features, the same leak as keeping the
+    column itself. Critical 0.85 for an exact function of the source; high 0.7 when random
+    draws are involved (a noisy consequence of the source); medium when most features are such
+    draws (a class-conditional simulation)."""
+    for h in _analyse(ev):
+        if h.kind != "sibling":
+            continue
+        x = h.extra
+        where = f"line {x['line']}" if x.get("in_cell") else "an earlier cell"
+        via = f" through `{x['via']}`" if x.get("via") else ""
+        text = (f"The target `{h.target}` is computed from `{x['source']}` alone, which is kept "
+                f"out of the features, but feature `{h.col}` is computed from `{x['source']}` "
+                f"too{via} ({where}) and is passed to `{h.pair.call}` (line {h.pair.line}; "
+                f"{h.how}). It carries the outcome's continuous measure into the features "
+                f"(whatever `{x['source']}` records - time to the event, a later measurement - "
+                "is only known once the outcome is), so the score is inflated.")
+        if x.get("simulated"):
+            sev, conf = "medium", 0.45
+            text += (" (Most features here are drawn from that column, which may be a "
+                     "deliberate simulation.)")
+        elif x.get("random"):
+            sev, conf = "high", 0.7
+        else:
+            sev, conf = "critical", 0.85
+            if h.pair.split_only:
+                sev, conf = "high", 0.7
+        yield Finding(explanation=text, severity=sev, confidence=conf,
+                      evidence={"lines": _lines(h),
+                                "values": {"column": h.col, "target": h.target,
+                                           "target_source": x["source"],
+                                           "known_from": h.how}},
+                      suggestion=(f"Drop `{h.col}` along with `{x['source']}`: build features "
+                                  "only from what is known when the prediction is made (for "
+                                  "a count that accumulates, cut it at the prediction date)."))
 
 
 @rule("target_leakage.target_named_feature",
@@ -1695,5 +1765,6 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
                     return
 
 
-RULES = [target_in_features, feature_derived_from_target, target_named_feature,
+RULES = [target_in_features, feature_derived_from_target, feature_from_target_source,
+         target_named_feature,
          outcome_only_feature, centered_window_feature, whole_period_aggregate]
