@@ -85,6 +85,17 @@ def _str_list(node: ast.AST | None) -> list[str]:
     return []
 
 
+def _coerced_into(stmt: ast.stmt, col: str | None) -> tuple[str | None, str | None]:
+    """(column, frame) a coerced value is stored in: `df["x"] = ...` gives ("x", "df"), `y =
+    ...` gives (col, "y"); anything else keeps the source column and no target."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return col, None
+    t = stmt.targets[0]
+    if isinstance(t, ast.Name):
+        return col, t.id
+    return _column_of(t) or col, _root(t)
+
+
 def _column_of(node: ast.AST | None) -> str | None:
     """`x` for `df.x`, `df["x"]`."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
@@ -251,16 +262,8 @@ class _Sites:
                     node.args[0].id not in parsers:
                 continue
             recv = node.func.value
-            col = _column_of(recv)
             source = _root(recv)
-            target = None
-            if isinstance(st, ast.Assign) and len(st.targets) == 1:
-                t = st.targets[0]
-                if isinstance(t, ast.Name):
-                    target = t.id
-                else:
-                    col = _column_of(t) or col
-                    target = _root(t)
+            col, target = _coerced_into(st, _column_of(recv))
             drop = _Drop("coerce", node.lineno, st, node, source, target, target == source,
                          [col] if col else [], via=node.args[0].id)
             drop.inline_summary = self._consumed_inline(node, st)
@@ -367,16 +370,8 @@ class _Sites:
 
     def _coerce(self, node: ast.Call, stmt: ast.stmt) -> _Drop | None:
         arg = node.args[0] if node.args else None
-        col = _column_of(arg)
         source = _root(arg)
-        target = None
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            t = stmt.targets[0]
-            if isinstance(t, ast.Name):
-                target = t.id
-            else:
-                col = _column_of(t) or col
-                target = _root(t)
+        col, target = _coerced_into(stmt, _column_of(arg))
         drop = _Drop("coerce", node.lineno, stmt, node, source, target,
                      target == source, [col] if col else [])
         drop.inline_summary = self._consumed_inline(node, stmt)
