@@ -63,6 +63,8 @@ def _public_name(obj: Any) -> str:
     module = getattr(obj, "__module__", None) or ""
     name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", "") or ""
     top = module.split(".")[0]
+    if top == "__main__":  # defined in the user's namespace: a local name, as the code has it
+        return name
     if top and getattr(sys.modules.get(top), name, None) is obj:
         return f"{top}.{name}"
     public = ".".join(p for p in module.split(".") if not p.startswith("_"))

@@ -109,6 +109,9 @@ async def test_facts_come_from_the_kernel(critic_service: NotebookService) -> No
         df = df.dropna()
         res = stats.ttest_ind(df[df.g == 0].x, df.loc[df.g == 1, "x"])
         r2 = -0.25
+        def summarise(frame):
+            return frame.describe()
+        summary = summarise(df)
     """
     results = await _run(critic_service, setup, cell)
     assert all(r.status.value == "ok" for r in results)
@@ -120,6 +123,9 @@ async def test_facts_come_from_the_kernel(critic_service: NotebookService) -> No
     assert ev.objects["r2"].value == -0.25
     assert ev.objects["res"].kind == "result" and 0 <= ev.objects["res"].value <= 1
     assert ev.objects["stats"].qualname == "scipy.stats"
+    # a function the user defined is named as the code names it (not `__main__.summarise`),
+    # so rules follow calls of the user's helpers in a kernel as they do in-process
+    assert ev.objects["summarise"].qualname == "summarise"
     samples = {s.expr: s for s in ev.samples}
     assert samples["df[df.g == 0].x"].call == "scipy.stats.ttest_ind"
     assert samples["df[df.g == 0].x"].n + samples['df.loc[df.g == 1, "x"]'].n == 140
