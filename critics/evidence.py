@@ -88,6 +88,13 @@ class SampleFacts:
     drop_p: float | None = None
     rank_r: float | None = None
     rank_p: float | None = None
+    # (x, y) samples of a correlation or straight-line fit read from one DataFrame: for up to
+    # 3 grouping columns of that frame (text/categorical/bool, or integer ids with >= 3 rows
+    # per level), {column: {r, n, within_r, between_r, eta2_x, eta2_y, n_groups,
+    # pos_groups, neg_groups}}: the pooled r, r of the group-demeaned values, r of the
+    # group means, the share of each variable's variance the groups explain, and the
+    # number of groups whose own r is positive / negative (on <= 5,000 rows)
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SampleFacts:

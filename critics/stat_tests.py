@@ -93,6 +93,17 @@ TESTS: dict[str, StatTest] = {
     "pingouin.homoscedasticity": StatTest("variance", False, ()),
 }
 
+# Not tests: straight-line fits and correlation coefficients whose (x, y) samples the kernel
+# reads all the same (how the pooled relation splits within and between groups). The
+# planner asks about them through `stat_test_of`; `test_calls` (what the rules count as
+# tests) leaves them out.
+PROBES: dict[str, StatTest] = {
+    "numpy.polyfit": StatTest("probe", True, (0, 1, "x", "y")),  # deg=1 only
+    "numpy.corrcoef": StatTest("probe", True, (0, 1, "x", "y")),  # two 1-D samples only
+    "pandas.Series.corr": StatTest("probe", True, ("receiver", 0, "other")),  # a.corr(b)
+    "pandas.DataFrame.corr": StatTest("probe", True, ("columns",)),  # df[["a", "b"]].corr()
+}
+
 # Kinds that check a test's assumptions rather than test a hypothesis of the analysis.
 ASSUMPTION_KINDS = frozenset({"normality", "variance"})
 # Kinds that are not hypothesis tests of the analysis at all (confidence intervals).
@@ -115,6 +126,9 @@ def stat_test_of(call: CallSite) -> tuple[str, StatTest] | None:
     """The known test this call is, matched on its resolved name (or, for an unresolved
     `ttest_ind(...)` imported in a way we could not follow, its bare name)."""
     name = call.name or ""
+    probe = _probe_of(call)
+    if probe is not None:
+        return probe
     for prefix, canonical in _ALIASES.items():
         if name.startswith(prefix):
             name = canonical + name[len(prefix):]
@@ -125,6 +139,41 @@ def stat_test_of(call: CallSite) -> tuple[str, StatTest] | None:
         return _BY_LAST.get((top, name.rsplit(".", 1)[-1]))
     if name.startswith("scipy.stats.") or not call.name or "." not in call.name:
         return _BY_LAST.get(("scipy", call.last))
+    return None
+
+
+def _probe_of(call: CallSite) -> tuple[str, StatTest] | None:
+    name = call.name or ""
+    if name == "numpy.polyfit":
+        deg = call.arg(2, "deg")
+        if isinstance(deg, ast.Constant) and deg.value == 1:
+            return name, PROBES[name]
+        return None
+    if name == "numpy.corrcoef":
+        if call.arg(1, "y") is not None and len(call.node.args) <= 2:
+            return name, PROBES[name]
+        return None
+    if call.method != "corr" or call.receiver is None or name.startswith(
+            ("pingouin", "numpy", "scipy", "statsmodels", "polars")):
+        return None
+    other = call.arg(0, "other")
+    if other is not None:
+        if isinstance(other, ast.Constant):  # df.corr("spearman")
+            return None
+        return "pandas.Series.corr", PROBES["pandas.Series.corr"]
+    if _two_columns(call.receiver) is not None:
+        return "pandas.DataFrame.corr", PROBES["pandas.DataFrame.corr"]
+    return None
+
+
+def _two_columns(node: ast.AST | None) -> tuple[ast.expr, ast.Constant, ast.Constant] | None:
+    """`df[["a", "b"]]` -> (df, "a", "b")."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.List | ast.Tuple) and \
+            len(node.slice.elts) == 2 and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str)
+                for e in node.slice.elts):
+        a, b = node.slice.elts
+        return node.value, a, b  # type: ignore[return-value]
     return None
 
 
@@ -139,11 +188,153 @@ def sample_args(call: CallSite, spec: StatTest) -> list[tuple[int | str, ast.exp
     out: list[tuple[int | str, ast.expr]] = []
     if spec.variadic:
         return [(i, a) for i, a in enumerate(call.node.args) if not isinstance(a, ast.Starred)]
-    for slot in spec.samples:
-        node = call.arg(slot) if isinstance(slot, int) else call.kwarg(slot)
-        if node is not None:
-            out.append((slot, node))
-    return out
+    if spec.samples == ("receiver", 0, "other"):  # a.corr(b): the receiver and the other
+        other = call.arg(0, "other")
+        if call.receiver is not None and other is not None:
+            out = [(0, call.receiver), (1, other)]
+    elif spec.samples == ("columns",):  # df[["a", "b"]].corr(): the two columns
+        found = _two_columns(call.receiver)
+        if found is not None:
+            frame, a, b = found
+            out = [(i, _located(ast.Subscript(value=frame, slice=col, ctx=ast.Load()), col))
+                   for i, col in enumerate((a, b))]
+    else:
+        for slot in spec.samples:
+            node = call.arg(slot) if isinstance(slot, int) else call.kwarg(slot)
+            if node is not None:
+                out.append((slot, node))
+    return [(slot, resolve_sample(call, node)) for slot, node in out]
+
+
+# -- reading a sample through `.pipe(lambda d: ...)` and `.assign(...)` -------------------------
+
+def resolve_sample(call: CallSite, node: ast.expr) -> ast.expr:
+    """The sample expression with what it reads spelled out, so that the kernel can
+    re-evaluate it outside the call's scope: the parameter of an enclosing
+    `frame.pipe(lambda d: ...)` becomes the receiver (`frame`), and a column that
+    `frame.assign(k=expr)` adds is read as `expr` (`frame.assign(k=np.log(frame.x)).k` ->
+    `np.log(frame.x)`; other columns of the assigned frame as `frame.col`). Unchanged when
+    nothing applies. A rewritten node keeps its start position but not its end, so its
+    source text is rendered from the tree (`ast.unparse`)."""
+    params = _pipe_params(call)
+    if not params and not any(_assign_call(n) is not None for n in ast.walk(node)):
+        return node
+    new = node
+    for param, receiver in params:  # innermost first: a receiver is in the outer scope
+        new = _Substitute({param: receiver}).visit(_copy(new))
+    new = _Unassign().visit(_copy(new))
+    if ast.dump(new) == ast.dump(node):
+        return node
+    return _located(new, node)
+
+
+def _located(new: ast.expr, like: ast.AST) -> ast.expr:
+    new.lineno = getattr(like, "lineno", 1)
+    new.col_offset = getattr(like, "col_offset", 0)
+    new.end_lineno = None
+    new.end_col_offset = None
+    return new
+
+
+def _copy(node: ast.expr) -> ast.expr:
+    """A copy for the transformers to edit: the cell's own tree is never mutated."""
+    import copy
+
+    return copy.deepcopy(node)
+
+
+def _pipe_params(call: CallSite) -> list[tuple[str, ast.expr]]:
+    """(parameter, receiver) of each `receiver.pipe(lambda p: ...)` around the call,
+    innermost first."""
+    out: list[tuple[str, ast.expr]] = []
+    for outer in ast.walk(call.stmt):
+        if not (isinstance(outer, ast.Call) and isinstance(outer.func, ast.Attribute)
+                and outer.func.attr == "pipe" and outer.args
+                and isinstance(outer.args[0], ast.Lambda)):
+            continue
+        lam = outer.args[0]
+        a = lam.args
+        if len(a.args) != 1 or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg:
+            continue
+        if any(n is call.node for n in ast.walk(lam.body)):
+            out.append((a.args[0].arg, outer.func.value))
+    return out[::-1]  # ast.walk meets the outer pipes first
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, params: dict[str, ast.expr]) -> None:
+        self.params = params
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.params.get(node.id, node)
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.expr:
+        return node  # its own parameters shadow ours
+
+    def _scope(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _scope
+
+
+def _assign_call(node: ast.AST) -> ast.Call | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "assign" and not node.args and \
+            all(k.arg is not None for k in node.keywords):
+        return node
+    return None
+
+
+# attributes of a frame that are not its columns
+_FRAME_ATTRS = frozenset({"values", "index", "columns", "T", "shape", "loc", "iloc", "at",
+                          "iat", "dtypes", "size", "empty", "ndim", "axes", "array"})
+
+
+class _Unassign(ast.NodeTransformer):
+    """`R.assign(k=E, ...).k` -> E (a `lambda d: ...` value read on R); `R.assign(...).c`
+    -> `R.c`; `X[["a", "b"]].a` -> `X.a`."""
+
+    def _column(self, node: ast.expr, base: ast.expr, col: str,
+                rebuild: ast.expr) -> ast.expr:
+        if isinstance(rebuild, ast.Attribute) and col in _FRAME_ATTRS:
+            return node
+        if isinstance(base, ast.Subscript) and isinstance(base.slice, ast.List | ast.Tuple) \
+                and any(isinstance(e, ast.Constant) and e.value == col
+                        for e in base.slice.elts):
+            return self.visit(_with_base(rebuild, base.value))
+        assign = _assign_call(base)
+        if assign is None:
+            return node
+        receiver = assign.func.value  # type: ignore[attr-defined]
+        for k in assign.keywords:
+            if k.arg == col:
+                value = k.value
+                if isinstance(value, ast.Lambda):
+                    la = value.args
+                    if len(la.args) != 1 or la.posonlyargs or la.kwonlyargs or la.vararg \
+                            or la.kwarg:
+                        return node
+                    value = _Substitute({la.args[0].arg: receiver}).visit(
+                        _copy(value.body))
+                return self.visit(value)
+        return self.visit(_with_base(rebuild, receiver))
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        node.value = self.visit(node.value)
+        return self._column(node, node.value, node.attr, node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        node.value = self.visit(node.value)
+        node.slice = self.visit(node.slice)
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return self._column(node, node.value, node.slice.value, node)
+        return node
+
+
+def _with_base(node: ast.expr, base: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Attribute):
+        return ast.Attribute(value=base, attr=node.attr, ctx=ast.Load())
+    return ast.Subscript(value=base, slice=node.slice, ctx=ast.Load())  # type: ignore[attr-defined]
 
 
 def test_calls(model: CodeModel) -> list[tuple[CallSite, str, StatTest]]:
@@ -155,7 +346,7 @@ def test_calls(model: CodeModel) -> list[tuple[CallSite, str, StatTest]]:
     out: list[tuple[CallSite, str, StatTest]] = []
     for call in model.calls:
         found = stat_test_of(call)
-        if found is not None:
+        if found is not None and found[1].kind != "probe":
             out.append((call, *found))
     model.__dict__["_stat_test_calls"] = tuple(out)
     return out

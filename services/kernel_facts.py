@@ -532,6 +532,191 @@ def pair_facts(x: Any, y: Any) -> dict[str, Any]:
     return out
 
 
+# calls whose (x, y) samples are split into their within- and between-group parts along the
+# grouping columns of the frame they were read from (a pooled correlation / slope)
+GROUPED_PAIR_CALLS = PAIR_CALLS | {
+    "scipy.stats.spearmanr", "scipy.stats.kendalltau", "numpy.polyfit", "numpy.corrcoef",
+    "pandas.Series.corr", "pandas.DataFrame.corr"}
+GROUP_ROWS = 5000
+GROUP_COLUMNS = 3
+GROUP_MAX_LEVELS = 200
+# expressions that aggregate rows: their values are not the rows of the frame they read
+_AGGREGATING = {"groupby", "mean", "sum", "unique", "value_counts", "agg", "aggregate",
+                "resample", "rolling", "pivot_table", "describe", "nunique", "count"}
+
+
+def _source_frame(ns: dict[str, Any], exprs: list[str]) -> tuple[str, Any] | None:
+    """The one DataFrame (a name of the namespace) that every expression reads, when none
+    of them aggregates rows."""
+    common: set[str] | None = None
+    for expr in exprs:
+        tree = ast.parse(expr, mode="eval")
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in _AGGREGATING and (
+                    node.attr != "groupby" or "get_group" not in expr):
+                return None
+            if isinstance(node, ast.Name):
+                obj = ns.get(node.id)
+                cls = type(obj)
+                if (cls.__module__ or "").startswith("pandas") and cls.__name__ == "DataFrame":
+                    names.add(node.id)
+        common = names if common is None else common & names
+    if not common or len(common) != 1:
+        return None
+    name = next(iter(common))
+    return name, ns[name]
+
+
+def _column_read(expr: str) -> str:
+    """The column an expression reads last: `df.x` / `df["x"]` / `df["x"].values` -> x."""
+    node = ast.parse(expr, mode="eval").body
+    while (isinstance(node, ast.Attribute) and node.attr in ("values", "array")) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("to_numpy", "astype", "dropna")):
+        node = node.value if isinstance(node, ast.Attribute) else node.func.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    return ""
+
+
+def _row_positions(value: Any, frame: Any) -> Any:
+    """Positions in `frame` of a sample's rows: by label for a Series read from it, by
+    position for an array as long as the frame; None when they cannot be matched."""
+    import numpy as np
+
+    mod = type(value).__module__ or ""
+    if mod.startswith("pandas") and getattr(value, "ndim", 0) == 1:
+        index = value.index
+        if not (frame.index.is_unique and index.is_unique) or \
+                list(index.names) != list(frame.index.names):
+            return None
+        if index is frame.index or index.equals(frame.index):
+            return np.arange(len(frame))
+        pos = frame.index.get_indexer(index)
+        return None if (pos < 0).any() else pos
+    if getattr(value, "ndim", 0) == 1 and len(value) == len(frame):
+        return np.arange(len(frame))
+    return None
+
+
+def _group_columns(rows: Any, skip: set[str]) -> list[int]:
+    """Positions of up to GROUP_COLUMNS grouping columns: text, categorical or boolean
+    columns, then integer ids, with 2 to min(200, n/3) levels (integers: at least 3 rows
+    per level)."""
+    n = len(rows)
+    top = min(GROUP_MAX_LEVELS, n // 3)
+    text: list[Any] = []
+    ints: list[Any] = []
+    for i, c in enumerate(rows.columns):
+        if str(c) in skip:
+            continue
+        col = rows.iloc[:, i]
+        kind = getattr(col.dtype, "kind", "")
+        is_text = kind in "OSUb" or str(col.dtype) in ("category", "string", "boolean")
+        if not (is_text or kind in "iu"):
+            continue
+        counts = col.value_counts(dropna=True)
+        if not 2 <= len(counts) <= top:
+            continue
+        if is_text:
+            text.append(i)
+        elif int(counts.min()) >= 3:
+            ints.append(i)
+        if len(text) >= GROUP_COLUMNS:
+            break
+    return (text + ints)[:GROUP_COLUMNS]
+
+
+def _r(a: Any, b: Any) -> float | None:
+    import numpy as np
+
+    ac, bc = a - a.mean(), b - b.mean()
+    den = math.sqrt(float(np.dot(ac, ac)) * float(np.dot(bc, bc)))
+    return None if den <= 0 else float(np.dot(ac, bc)) / den
+
+
+def group_split(x: Any, y: Any, codes: Any) -> dict[str, Any] | None:
+    """How the association of x and y splits along a grouping (integer codes 0..k-1):
+    r of the group-demeaned values (within), r of the group means (between), the share of
+    each variable's variance the groups explain (eta squared), and how many groups have a
+    positive / negative r of their own."""
+    import numpy as np
+
+    k = int(codes.max()) + 1
+    cnt = np.bincount(codes, minlength=k).astype(float)
+    used = cnt > 0
+    mx = np.bincount(codes, x, k)[used] / cnt[used]
+    my = np.bincount(codes, y, k)[used] / cnt[used]
+    remap = np.cumsum(used) - 1
+    c = remap[codes]
+    wx, wy = x - mx[c], y - my[c]
+    sx, sy = float(np.dot(x - x.mean(), x - x.mean())), float(np.dot(y - y.mean(), y - y.mean()))
+    wxx, wyy = float(np.dot(wx, wx)), float(np.dot(wy, wy))
+    if sx <= 0 or sy <= 0 or wxx <= 1e-9 * sx or wyy <= 1e-9 * sy:
+        return None
+    within = float(np.dot(wx, wy)) / math.sqrt(wxx * wyy)
+    g = int(used.sum())
+    sxy_g = np.bincount(c, wx * wy, g)
+    sxx_g, syy_g = np.bincount(c, wx * wx, g), np.bincount(c, wy * wy, g)
+    ok = (cnt[used] >= 3) & (sxx_g > 0) & (syy_g > 0)
+    rg = np.zeros(g)
+    rg[ok] = sxy_g[ok] / np.sqrt(sxx_g[ok] * syy_g[ok])
+    between = _r(mx, my) if g >= 3 else None
+    return {"within_r": round(within, 4),
+            "between_r": None if between is None else round(between, 4),
+            "eta2_x": round(1 - wxx / sx, 4), "eta2_y": round(1 - wyy / sy, 4),
+            "n_groups": g, "pos_groups": int((ok & (rg > 0)).sum()),
+            "neg_groups": int((ok & (rg < 0)).sum())}
+
+
+def group_facts(ns: dict[str, Any], x: Any, y: Any, ex: str, ey: str) -> dict[str, Any]:
+    """For a pair (x, y) read from one DataFrame: {"groups": {column: group_split(...)}}
+    for up to GROUP_COLUMNS grouping columns of that frame (on at most GROUP_ROWS evenly
+    spaced rows), each with the pooled r and n of those rows."""
+    import numpy as np
+    import pandas as pd
+
+    found = _source_frame(ns, [ex, ey])
+    if found is None:
+        return {}
+    _, frame = found
+    px, py = _row_positions(x, frame), _row_positions(y, frame)
+    if px is None or py is None or len(px) != len(py) or not np.array_equal(px, py):
+        return {}
+    xv = np.asarray(x, dtype=float).ravel()
+    yv = np.asarray(y, dtype=float).ravel()
+    keep = ~(np.isnan(xv) | np.isnan(yv))
+    xv, yv, pos = xv[keep], yv[keep], px[keep]
+    n = xv.size
+    if n < 20:
+        return {}
+    if n > GROUP_ROWS:
+        step = -(-n // GROUP_ROWS)
+        xv, yv, pos = xv[::step], yv[::step], pos[::step]
+    skip = {_column_read(ex), _column_read(ey)}
+    cand = [i for i, (c, t) in enumerate(list(frame.dtypes.items())[:MAX_COLUMNS])
+            if str(c) not in skip and getattr(t, "kind", "") not in "fcmMV"]
+    if not cand:
+        return {}
+    rows = frame.iloc[pos, cand]
+    pooled = _r(xv, yv)
+    if pooled is None:
+        return {}
+    out: dict[str, Any] = {}
+    for col in _group_columns(rows, skip):
+        name = rows.columns[col]
+        codes, _ = pd.factorize(rows.iloc[:, col])
+        ok = codes >= 0
+        split = group_split(xv[ok], yv[ok], codes[ok])
+        if split is not None:
+            split.update(r=round(pooled, 4), n=int(xv.size))
+            out[str(name)] = split
+    return {"groups": out} if out else {}
+
+
 MAX_GROUPS = 20
 
 
@@ -571,7 +756,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
     shallow = mode in ("before", "namespace")
     objects: dict[str, Any] = {}
     samples: list[dict[str, Any]] = []
-    pairs: dict[tuple[Any, Any], list[tuple[int, Any]]] = {}
+    pairs: dict[tuple[Any, Any], list[tuple[int, Any, str]]] = {}
     errors: list[str] = []
     truncated = False
     names = request.get("names", [])
@@ -604,18 +789,24 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         try:
             value = eval(compile(expr, "<nbcritic-sample>", "eval"), {"__builtins__": {}}, ns)
             samples.append({**spec, **sample_facts(value)})
-            if spec.get("call") in PAIR_CALLS and spec.get("arg") in (0, 1, "x", "y"):
+            if spec.get("call") in GROUPED_PAIR_CALLS and spec.get("arg") in (
+                    0, 1, "x", "y"):
                 pairs.setdefault((spec.get("call"), spec.get("line")), []).append(
-                    (len(samples) - 1, value))
+                    (len(samples) - 1, value, expr))
         except Exception as exc:
             errors.append(f"{expr[:60]}: {type(exc).__name__}: {exc}")
-    for members in pairs.values():
+    for (call, _), members in pairs.items():
         if len(members) != 2 or time.perf_counter() - t0 > budget:
             continue
+        (i, x, ex), (j, y, ey) = members
+        found: dict[str, Any] = {}
+        if call in PAIR_CALLS:
+            with contextlib.suppress(Exception):
+                found.update(pair_facts(x, y))
         with contextlib.suppress(Exception):
-            found = pair_facts(members[0][1], members[1][1])
-            for k, _ in members:
-                samples[k].update(found)
+            found.update(group_facts(ns, x, y, ex, ey))
+        for k in (i, j):
+            samples[k].update(found)
     elapsed = (time.perf_counter() - t0) * 1000
     return json.dumps({"objects": objects, "samples": samples, "elapsed_ms": elapsed,
                        "truncated": truncated, "errors": errors[:20]}, default=str)

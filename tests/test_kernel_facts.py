@@ -84,3 +84,102 @@ fit = sm.OLS(slow.to_numpy(), np.ones(400)).fit()
 """, SERIES)
     p = ev.objects["fit"].params
     assert p["resid_lag1"] > 0.8 and p["nobs"] == 400
+
+
+GROUPED = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3)
+k = np.repeat(np.arange(6), 30)             # 6 sites x 30 rows
+x = 2 * k + rng.normal(0, 1, 180)           # the sites' levels line up upwards ...
+y = 3 * k - 1.5 * (x - 2 * k) + rng.normal(0, 0.5, 180)   # ... each site slopes down
+plots = pd.DataFrame({"site": [f"s{i}" for i in k], "x": x, "y": y,
+                      "plot_no": np.arange(180), "visit": np.tile(np.arange(3), 60),
+                      "rare": np.arange(180) % 90, "depth": rng.normal(5, 1, 180)})
+"""
+
+
+def _groups(ev, line: int = 1) -> dict:
+    found = [s for s in ev.samples if s.line == line and s.groups]
+    assert found, [(s.call, s.expr, s.groups) for s in ev.samples]
+    return found[0].groups
+
+
+def test_pair_split_within_and_between_the_source_frames_groups() -> None:
+    g = _groups(run_and_gather("print(stats.pearsonr(plots.x, plots['y']))", GROUPED))
+    site = g["site"]
+    assert site["r"] > 0.5 and site["within_r"] < -0.8 and site["between_r"] > 0.9
+    assert site["eta2_x"] > 0.7 and site["eta2_y"] > 0.7 and site["n"] == 180
+    assert (site["n_groups"], site["pos_groups"], site["neg_groups"]) == (6, 0, 6)
+    # an integer column with 3 rows per level is a grouping; floats, identifiers
+    # (one row each) and integers with 2 rows per level are not
+    assert set(g) == {"site", "visit"} and abs(g["visit"]["eta2_x"]) < 0.05
+
+
+def test_fits_and_coefficients_are_split_too() -> None:
+    ev = run_and_gather("""
+print(np.polyfit(plots.x, plots.y, 1))
+print(np.polyfit(plots.x, plots.y, 2))
+print(plots.x.corr(plots.y), plots[["x", "y"]].corr(), np.corrcoef(plots.x, plots.y))
+""", GROUPED)
+    calls = {(s.call, s.line) for s in ev.samples if s.groups}
+    assert calls == {("numpy.polyfit", 2), ("pandas.Series.corr", 4),
+                     ("pandas.DataFrame.corr", 4), ("numpy.corrcoef", 4)}
+
+
+def test_lambda_of_pipe_and_assigned_columns_are_read_from_their_source() -> None:
+    ev = run_and_gather("""
+res = (plots.assign(lx=np.log(plots.x + 20), yy=lambda d: d.y * 2)
+       .pipe(lambda d: stats.linregress(d.lx, d.yy)))
+""", GROUPED)
+    assert [s.expr for s in ev.samples] == ["np.log(plots.x + 20)", "plots.y * 2"]
+    assert _groups(ev, 3)["site"]["within_r"] < -0.5
+
+
+def test_aggregated_or_unrelated_samples_are_not_split() -> None:
+    ev = run_and_gather("""
+means = plots.groupby("site")[["x", "y"]].mean()
+print(stats.pearsonr(means.x, means.y))
+print(stats.pearsonr(plots.groupby("site").x.mean(), plots.groupby("site").y.mean()))
+other = plots.sample(frac=1, random_state=0).reset_index(drop=True)
+print(stats.pearsonr(plots.x, other.y))
+""", GROUPED)
+    assert not any(s.groups for s in ev.samples)
+
+
+def test_group_split_is_cheap_on_a_large_frame() -> None:
+    import time
+
+    import numpy as np
+    import pandas as pd
+
+    from services import kernel_facts
+
+    rng = np.random.default_rng(0)
+    n = 200_000
+    big = pd.DataFrame({"store": rng.choice([f"s{i}" for i in range(150)], n),
+                        "week": rng.integers(0, 52, n), "x": rng.normal(size=n),
+                        "y": rng.normal(size=n)})
+    for c in range(30):
+        big[f"f{c}"] = rng.normal(size=n)
+    ns = {"big": big}
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        found = kernel_facts.group_facts(ns, big.x, big.y, "big.x", "big.y")
+        times.append(time.perf_counter() - t0)
+    assert sorted(times)[2] < 0.02
+    assert set(found["groups"]) == {"store", "week"}
+    assert found["groups"]["store"]["n"] == 5000
+
+
+def test_probe_only_calls_are_not_counted_as_tests() -> None:
+    from critics.evidence import Evidence
+    from critics.stat_tests import stat_test_of, test_calls
+
+    ev = Evidence(code="import numpy as np\nb = np.polyfit(df.x, df.y, 1)\n"
+                       "c = df.x.corr(df.y)\nfrom scipy import stats\nstats.pearsonr(df.x, df.y)")
+    assert [full for _, full, _ in test_calls(ev.model)] == ["scipy.stats.pearsonr"]
+    assert [stat_test_of(c)[0] for c in ev.model.calls if stat_test_of(c)] == [
+        "numpy.polyfit", "pandas.Series.corr", "scipy.stats.pearsonr"]

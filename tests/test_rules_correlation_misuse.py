@@ -8,6 +8,7 @@ import pytest
 from critics.findings import Finding
 from critics.rules.correlation_misuse import causal_language as CAUSAL
 from critics.rules.correlation_misuse import pearson_on_codes as CODES
+from critics.rules.correlation_misuse import pooled_across_groups as POOLED_RULE
 from tests.inprocess_evidence import evidence
 from tests.rule_helpers import code_only, only, quiet, run, silent
 
@@ -789,3 +790,156 @@ def test_part_of_a_long_scale_is_medium():
 ])
 def test_item_rest_or_external_correlations_are_silent(code: str):
     silent(part_whole(code))
+
+
+# -- a correlation / slope pooled across groups that reverse it (Simpson's paradox) -------------
+
+POOLED = "correlation_misuse.pooled_across_groups"
+
+SCHOOLS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(11)
+rows = []
+for k in range(8):
+    size0 = 18 + 2.5 * k      # the large urban schools have bigger classes
+    level = 55 + 3 * k        # ... and higher scores; within a school, bigger classes score lower
+    size = size0 + rng.normal(0, 2.5, 40)
+    score = level - 1.2 * (size - size0) + rng.normal(0, 2, 40)
+    rows.append(pd.DataFrame({"school": f"S{k}", "class_size": size.round(1),
+                              "score": score.round(1)}))
+pupils = pd.concat(rows, ignore_index=True)
+"""
+
+HOSPITALS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+frames = []
+for h in range(10):
+    acuity = h / 9            # tertiary centres take the sickest patients, with more nursing
+    base = 4 + 6 * acuity
+    hours = base + rng.normal(0, 1.0, 60)
+    frames.append(pd.DataFrame({
+        "hospital": f"H{h:02d}", "nurse_hours": hours,
+        "mortality": 2 + 10 * acuity - 0.8 * (hours - base) + rng.normal(0, 0.6, 60),
+        "readmit": 2 + 10 * acuity + rng.normal(0, 1.0, 60)}))
+wards = pd.concat(frames, ignore_index=True)
+"""
+
+BIRDS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(5)
+parts = []
+for s, (mass, clutch, up) in enumerate([(20, 9, 2), (45, 7, 3), (90, 5.5, 4), (160, 4, 5),
+                                        (300, 3, 6), (520, 2, 7)]):
+    m = mass * rng.lognormal(0, 0.12, 50)
+    fit = (m / mass) ** 1.5   # within a species, heavier females lay more eggs
+    parts.append(pd.DataFrame({"species": f"sp{s}", "body_mass": m,
+                               "clutch_size": clutch * fit * rng.lognormal(0, 0.08, 50),
+                               "egg_count": up * fit * rng.lognormal(0, 0.08, 50)}))
+birds = pd.concat(parts, ignore_index=True)
+"""
+
+
+def pooled(code: str, setup: str) -> list[Finding]:
+    return run([POOLED_RULE], code, setup)
+
+
+def test_pearsonr_on_pupils_pooled_across_schools_is_high():
+    f = only(pooled("""
+        r, p = stats.pearsonr(pupils.class_size, pupils["score"])
+        print(f"class size vs score: r = {r:.2f} (p = {p:.1g}): bigger classes do better")
+    """, SCHOOLS))
+    assert f.rule_id == POOLED and f.severity == "high" and f.confidence == 0.75
+    v = f.evidence["values"]
+    assert v["group"] == "school" and v["pooled_r"] > 0.3 and v["within_r"] < -0.5
+    assert v["neg_groups"] == 8 and "C(school)" in f.suggestion
+
+
+def test_polyfit_slope_pooled_across_hospitals_is_high():
+    f = only(pooled("""
+        slope, icept = np.polyfit(wards["nurse_hours"], wards["mortality"], 1)
+        print(f"each extra nursing hour: {slope:+.2f} deaths per 100 admissions")
+    """, HOSPITALS))
+    assert f.severity == "high" and "np.polyfit" in f.explanation
+    assert f.evidence["values"]["group"] == "hospital" and f.evidence["values"]["within_r"] < 0
+
+
+@pytest.mark.parametrize("code", [
+    "print(birds.body_mass.corr(birds.clutch_size))",
+    'print(birds[["body_mass", "clutch_size"]].corr().round(2))',
+    'print(np.corrcoef(birds["body_mass"], birds["clutch_size"])[0, 1])',
+    "print(stats.spearmanr(birds.body_mass, birds.clutch_size))",
+])
+def test_species_pooled_body_mass_and_clutch_is_high(code: str):
+    f = only(pooled(code, BIRDS))
+    v = f.evidence["values"]
+    assert f.severity == "high" and v["group"] == "species"
+    assert v["pooled_r"] < -0.5 and v["within_r"] > 0.3 and v["pos_groups"] == 6
+
+
+def test_assign_then_pipe_lambda_is_read_through():
+    f = only(pooled("""
+        res = (pupils.assign(size10=pupils.class_size / 10)
+                     .pipe(lambda d: stats.linregress(d.size10, d.score)))
+        print(f"slope per 10 pupils: {res.slope:+.1f}")
+    """, SCHOOLS))
+    assert f.severity == "high" and "linregress" in f.explanation
+
+
+def test_group_means_carrying_an_uncorrelated_pair_is_medium():
+    f = only(pooled("""
+        print(np.polyfit(wards.nurse_hours, wards.readmit, 1))
+    """, HOSPITALS))
+    assert f.severity == "medium" and abs(f.evidence["values"]["within_r"]) < 0.1
+    assert "ecological" in f.explanation
+
+
+@pytest.mark.parametrize("code, setup", [
+    # within-group correlations reported next to the pooled one
+    ("""
+    r, p = stats.pearsonr(pupils.class_size, pupils.score)
+    per_school = pupils.groupby("school").apply(lambda d: d.class_size.corr(d.score))
+    print(f"pooled r = {r:.2f}; within schools: {per_school.round(2).to_dict()}")
+    """, SCHOOLS),
+    # demeaned within each school first
+    ("""
+    cols = ["class_size", "score"]
+    within = pupils[cols] - pupils.groupby("school")[cols].transform("mean")
+    print(stats.pearsonr(within.class_size, within.score))
+    """, SCHOOLS),
+    # a fixed-effects regression, the pooled slope shown as the naive one
+    ("""
+    naive = np.polyfit(wards.nurse_hours, wards.mortality, 1)[0]
+    fe = smf.ols("mortality ~ nurse_hours + C(hospital)", data=wards).fit()
+    print(f"naive {naive:+.2f}, within hospitals {fe.params['nurse_hours']:+.2f}")
+    """, HOSPITALS),
+    # a mixed model grouped by hospital
+    ("""
+    print(np.polyfit(wards.nurse_hours, wards.mortality, 1))
+    m = smf.mixedlm("mortality ~ nurse_hours", wards, groups=wards["hospital"]).fit()
+    print(m.params)
+    """, HOSPITALS),
+    # one correlation per species, in a loop
+    ("""
+    for sp, g in birds.groupby("species"):
+        print(sp, round(stats.pearsonr(g.body_mass, g.clutch_size)[0], 2))
+    """, BIRDS),
+    # a comparison of species means: the between-species question, asked as such
+    ("""
+    means = birds.groupby("species")[["body_mass", "clutch_size"]].mean()
+    print(means.body_mass.corr(means.clutch_size))
+    """, BIRDS),
+])
+def test_stratified_or_controlled_analyses_are_quiet(code: str, setup: str):
+    quiet(pooled(code, setup))
+
+
+def test_pooled_and_within_signs_agree_is_silent():
+    silent(pooled("print(stats.pearsonr(birds.body_mass, birds.egg_count))", BIRDS))
+    silent(pooled("print(birds[['body_mass', 'egg_count']].corr())", BIRDS))
