@@ -943,3 +943,44 @@ def test_stratified_or_controlled_analyses_are_quiet(code: str, setup: str):
 def test_pooled_and_within_signs_agree_is_silent():
     silent(pooled("print(stats.pearsonr(birds.body_mass, birds.egg_count))", BIRDS))
     silent(pooled("print(birds[['body_mass', 'egg_count']].corr())", BIRDS))
+
+
+# -- rank correlations on nominal codes and identifiers ----------------------------------------
+
+@pytest.mark.parametrize("code, variable", [
+    # a Spearman sweep over every numeric column, zip codes included
+    ("""
+    for col in survey.select_dtypes("number").columns.drop("income"):
+        rho, p = stats.spearmanr(survey[col], survey["income"])
+        print(f"{col:>14}: rho = {rho:+.2f} (p = {p:.2g})")
+    """, "survey['zipcode']"),
+    # a Kendall matrix of a frame that carries an identifier
+    ("""
+    shops = survey[["income", "age"]].assign(store_id=rng.integers(100, 999, n))
+    print(shops.corr(method="kendall").round(2))
+    """, "shops['store_id']"),
+    # Series.corr with a rank method on zip codes
+    ("""print(survey.zipcode.corr(survey.income, method="spearman"))""", "survey.zipcode"),
+    ("""print(stats.kendalltau(survey["zipcode"], survey["age"]))""", 'survey["zipcode"]'),
+])
+def test_rank_correlation_on_identifier_codes_is_high(code: str, variable: str):
+    f = only(codes(code))
+    assert f.rule_id == "correlation_misuse.pearson_on_codes"
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.explanation.startswith("A rank correlation")
+    assert f.evidence["values"]["variables"][0] == variable
+    assert "chi2_contingency" in f.suggestion
+
+
+@pytest.mark.parametrize("code", [
+    # the same sweep without the identifier: ratings and counts are fine for ranks
+    """
+    for col in ["satisfaction", "children", "age"]:
+        rho, p = stats.spearmanr(survey[col], survey["income"])
+        print(col, round(rho, 2), p)
+    """,
+    """print(survey[["satisfaction", "children", "income"]].corr(method="kendall"))""",
+    """print(survey.satisfaction.corr(survey.income, method="spearman"))""",
+])
+def test_rank_correlation_on_ordinal_codes_or_counts_is_silent(code: str):
+    silent(codes(code))

@@ -647,7 +647,8 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
             continue
         if not pearson:
             # rank correlation: fine on ordinal codes, still meaningless on nominal ones
-            flagged = [(v, c) for v, c in flagged if c.kind == "nominal" and c.how != (
+            # (label codes, zip codes, identifiers); a categorical dtype may be ordered
+            flagged = [(v, c) for v, c in flagged if c.kind in ("nominal", "id") and c.how != (
                 "a categorical column's codes")]
             if not flagged:
                 continue
@@ -695,7 +696,7 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
             fix = ("use a rank correlation: `scipy.stats.spearmanr(x, y)` / "
                    "`kendalltau`, or `df.corr(method='spearman')`")
         corr_word = "A linear fit" if what in _LINEAR_FITS else (
-            "Pearson's r" if pearson else f"`{what}`")
+            "Pearson's r" if pearson else "A rank correlation")
         yield Finding(
             explanation=(f"{corr_word} (`{what}`, line {call.line}) is computed on "
                          f"{listed}: {meaning}."),
