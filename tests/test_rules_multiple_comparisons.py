@@ -686,3 +686,29 @@ genes["p_excess"] = genes.apply(excess_p, axis=1)
 print(genes.query("p_excess < 0.01").gene.tolist())
 """, COUNTS))
     assert f.evidence["values"]["n_tests"] == 80
+
+
+def test_a_test_inside_pipe_runs_once_not_in_a_loop() -> None:
+    # `.pipe(lambda d: ...)` calls its function once on the whole frame: one test, not a
+    # test per group as in `groupby(...).apply(lambda g: ...)`
+    setup = """
+        import numpy as np
+        import pandas as pd
+        rng = np.random.default_rng(3)
+        visits = pd.DataFrame({"dose": rng.normal(5, 1, 600), "g": rng.integers(0, 20, 600)})
+        visits["bp"] = 120 - 2 * visits.dose + rng.normal(0, 3, 600)
+    """
+    once = rule_helpers.run([RULE], """
+        from scipy.stats import pearsonr
+        res = (visits.assign(log_dose=np.log(visits.dose))
+               .pipe(lambda d: pearsonr(d.log_dose, d.bp)))
+        p_txt = "< 0.05" if res.pvalue < 0.05 else f"= {res.pvalue:.2f}"
+        print(f"r = {res.statistic:.2f}, p {p_txt}")
+    """, setup)
+    assert not [f for f in once if f.rule_id == "multiple_comparisons.uncorrected"], once
+    per_group = rule_helpers.run([RULE], """
+        from scipy.stats import pearsonr
+        ps = visits.groupby("g").apply(lambda d: pearsonr(d.dose, d.bp).pvalue)
+        print(ps[ps < 0.05])
+    """, setup)
+    assert [f for f in per_group if f.rule_id == "multiple_comparisons.uncorrected"], per_group

@@ -365,7 +365,9 @@ class _Analysis:
                 outer = self.parents.get(id(cur))
                 if isinstance(outer, ast.keyword):
                     outer = self.parents.get(id(outer))
-                if isinstance(outer, ast.Call):
+                once = isinstance(outer, ast.Call) and isinstance(outer.func, ast.Attribute) \
+                    and outer.func.attr == "pipe"  # `.pipe(lambda d: ...)` runs it once
+                if isinstance(outer, ast.Call) and not once:
                     looped = True
                     count = count.times(self._apply_count(outer))
             elif isinstance(cur, ast.FunctionDef | ast.AsyncFunctionDef):
