@@ -19,7 +19,11 @@ rules, in new domains and idioms (helper functions, comprehension-built results,
 sklearn utilities used wrongly). `holdout6/` is a sixth fresh split, written after holdout5 by an
 author who did not read the rules, in ten further domains (ecology, marketing attribution, HR
 analytics, climate, retail pricing, web A/B tests, pharmacology, seismology, real estate,
-public-health surveys).
+public-health surveys). `holdout7/` is a seventh fresh split, written after holdout6's misses
+were fixed, by an author who did not read the rules, in further new domains (linguistics corpora
+and psycholinguistics, manufacturing QA, agronomy, dairy herd health, hospital operations, motor
+insurance, astronomy catalogues, sports science, psychology experiments, education testing,
+logistics, energy markets).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -45,7 +49,7 @@ FAMILIES: tuple[str, ...] = (
 )
 
 SPLITS: tuple[str, ...] = (
-    "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
+    "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
 )
 
 
