@@ -1173,3 +1173,110 @@ def test_scaler_fitted_inside_a_hand_rolled_kfold_loop_is_silent():
             accs.append(m.score(sc.transform(expr[te, :50]), tumour[te]))
         print(np.mean(accs))
     """, EXPR))
+
+
+# -- per-class statistics (groupby by the label) used to pick features before the split ---------
+
+SPECTRA = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(4)
+n, p = 150, 120
+bands = pd.DataFrame(rng.normal(0, 1, (n, p)), columns=[f"b{i}" for i in range(p)])
+grade = pd.Series(rng.choice(["pass", "fail"], n), name="grade")
+wine = bands.iloc[:, :40].assign(quality=rng.integers(0, 2, n))
+bands_cols = list(wine.columns[:-1])
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # a helper that contrasts per-class means, called on every row, then cross-validated
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    def discriminating_bands(frame, classes, k=10):
+        centroids = frame.groupby(classes).mean()
+        spread = frame.groupby(classes).std().mean()
+        t = (centroids.loc["pass"] - centroids.loc["fail"]) / spread
+        return t.abs().nlargest(k).index
+    picked = discriminating_bands(bands, grade)
+    print(cross_val_score(LogisticRegression(max_iter=500), bands[picked], grade, cv=5).mean())
+    """,
+    # inline: class medians of a frame grouped by its label column, then a hold-out split
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    med = wine.groupby("quality")[bands_cols].median()
+    gap = (med.iloc[1] - med.iloc[0]).abs().sort_values(ascending=False)
+    chosen = list(gap.index[:8])
+    X_tr, X_te, y_tr, y_te = train_test_split(wine[chosen], wine["quality"], random_state=1)
+    print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+    # class means as a numpy array, ranked with argsort, then a manual k-fold loop
+    """
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.model_selection import KFold
+    y = (grade == "pass").astype(int).to_numpy()
+    cm = bands.groupby(y).mean().to_numpy()
+    order = np.argsort(-np.abs(cm[1] - cm[0]))[:12]
+    Z = bands.to_numpy()[:, order]
+    accs = []
+    for tr, te in KFold(5, shuffle=True, random_state=0).split(Z):
+        m = KNeighborsClassifier().fit(Z[tr], y[tr])
+        accs.append(m.score(Z[te], y[te]))
+    print(np.mean(accs))
+    """,
+])
+def test_class_conditional_screen_before_the_split_is_critical(code: str):
+    f = one(run(code, SPECTRA), "leakage.feature_selection_before_split")
+    assert f.is_blocking(0.8)
+    assert "per-class" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    # the same helper rerun inside each fold, on training rows only
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+    def discriminating_bands(frame, classes, k=10):
+        centroids = frame.groupby(classes).mean()
+        spread = frame.groupby(classes).std().mean()
+        t = (centroids.loc["pass"] - centroids.loc["fail"]) / spread
+        return t.abs().nlargest(k).index
+    accs = []
+    for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(bands, grade):
+        picked = discriminating_bands(bands.iloc[tr], grade.iloc[tr])
+        m = LogisticRegression(max_iter=500).fit(bands.iloc[tr][picked], grade.iloc[tr])
+        accs.append(m.score(bands.iloc[te][picked], grade.iloc[te]))
+    print(np.mean(accs))
+    """,
+    # the screen on the training split only
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    train, test = train_test_split(wine, random_state=1)
+    med = train.groupby("quality")[bands_cols].median()
+    gap = (med.iloc[1] - med.iloc[0]).abs().sort_values(ascending=False)
+    chosen = list(gap.index[:8])
+    m = LogisticRegression().fit(train[chosen], train["quality"])
+    print(m.score(test[chosen], test["quality"]))
+    """,
+    # class means only described; the model uses every band
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    print(bands.groupby(grade).mean().T.head())
+    print(cross_val_score(LogisticRegression(max_iter=500), bands, grade, cv=5).mean())
+    """,
+    # grouped by a non-target column (a batch), ranking unsupervised
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    batch = np.arange(n) % 3
+    drift = bands.groupby(batch).mean().std()
+    stable = drift.nsmallest(30).index
+    print(cross_val_score(LogisticRegression(max_iter=500), bands[stable], grade, cv=5).mean())
+    """,
+])
+def test_class_conditional_screen_inside_folds_or_descriptive_is_quiet(code: str):
+    quiet(run(code, SPECTRA))

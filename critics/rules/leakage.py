@@ -1578,6 +1578,8 @@ class Flow:
                     return self.fit_event_result(node, "target", "a per-group mean of the "
                                                  "target (target encoding)", recv_lab, recv,
                                                  None, everything, fit_transform=True)
+                if "groupby" in chain and method in REDUCTIONS:
+                    return self._class_conditional(node, method, recv, recv_lab, everything)
                 return None
             if method not in REDUCTIONS:
                 return None
@@ -1611,6 +1613,47 @@ class Flow:
                                                              "sem", "mad"):
             ev.weak = True  # until it is seen scaling, centering or imputing the data
         return out
+
+    def _class_conditional(self, node: ast.Call, method: str, recv: ast.expr,
+                           recv_lab: frozenset, everything: frozenset) -> frozenset | None:
+        """`X.groupby(y).mean()`, `df.groupby("label")[feats].median()`: a per-class
+        statistic of the features, the raw material of a class-contrast screen (like a
+        t-test between the classes); its result picking columns is feature selection."""
+        gb = _groupby_call(recv)
+        if gb is None:
+            return None
+        key = _kw(gb, "by") or (gb.args[0] if gb.args else None)
+        data = gb.func.value  # type: ignore[attr-defined]
+        if key is None or not self._is_class_key(key):
+            return None
+        root = root_name(data)
+        if root is None or is_y_like(root) or root in self.target_cols or \
+                root in self.target_vars or _is_y_expr(data, self.target_cols) or \
+                self._chain_selects_target(recv):
+            return None
+        out = self.fit_event_result(node, "corr", f"per-class `.{method}()` of the features "
+                                    f"grouped by `{self.src(key)}`", recv_lab, data, None,
+                                    everything, fit_transform=True)
+        for t in out:
+            if t[0] == "fit" and self.fit(t).tier == "corr":
+                self.fit(t).supervised = True
+        return out
+
+    def _is_class_key(self, key: ast.AST) -> bool:
+        """A grouping key that is the target: a label variable or column, or a helper's
+        parameter that every call site fills with one."""
+        if isinstance(key, ast.Name) and self._func and \
+                key.id in (self._func[-1].get("params") or []):
+            frame = self._func[-1]
+            i = frame["params"].index(key.id)
+            calls = self._call_strs.get(frame.get("name", ""), [])
+            given = [c.args[i] if i < len(c.args) else _kw(c, key.id) for c in calls]
+            given = [g for g in given if g is not None]
+            if given:
+                return all(self._mentions_target(g) for g in given)
+        if isinstance(key, ast.List | ast.Tuple):
+            return False  # several keys: a stratified summary, not a class contrast
+        return self._mentions_target(key)
 
     def _chain_selects_target(self, recv: ast.expr) -> bool:
         node: ast.AST | None = recv
@@ -1982,6 +2025,20 @@ class Flow:
 
 
 # -- small helpers -------------------------------------------------------------------------------
+
+
+def _groupby_call(node: ast.AST | None) -> ast.Call | None:
+    """The `.groupby(...)` call in a method chain such as `X.groupby(y)[cols].mean`."""
+    while node is not None:
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "groupby":
+                return node
+            node = node.func
+        elif isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        else:
+            return None
+    return None
 
 
 def _union(items: Iterable[frozenset]) -> frozenset:
