@@ -1296,3 +1296,94 @@ def test_sound_nan_aggregates_stay_quiet() -> None:
     silent(check(RULES, run_and_gather("""
         print(cabinets.groupby("cabinet")["load_pct"].max())
     """, SENSORS), NAN_AGG))
+
+
+# -- formula models dropping incomplete rows -------------------------------------------------
+
+FORMULA = "data_loss.formula_drops_missing"
+CLINIC = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+import patsy
+rng = np.random.default_rng(3)
+n = 400
+patients = pd.DataFrame({"age": rng.integers(30, 90, n), "bmi": rng.normal(28, 4, n),
+                         "ward": rng.choice(["north", "south"], n)})
+patients["hba1c"] = np.where(rng.random(n) < 0.4, np.nan, rng.normal(6.5, 1.0, n))
+patients["readmitted"] = (rng.random(n) < 0.2).astype(int)
+patients["visits"] = rng.poisson(2.0, n)
+patients.loc[:2, "bmi"] = np.nan            # 0.75% missing: negligible
+houses = pd.DataFrame({"area": rng.normal(120, 30, n), "rooms": rng.integers(1, 7, n)})
+houses["age_years"] = np.where(rng.random(n) < 0.25, np.nan, rng.integers(0, 80, n))
+houses["price"] = 2000 * houses.area + rng.normal(0, 1e4, n)
+"""
+
+
+def test_formula_logit_with_keywords_drops_missing_rows() -> None:
+    f = one(run("""
+        res = smf.logit(formula="readmitted ~ age + bmi + hba1c", data=patients).fit(disp=0)
+        print(res.params.round(3))
+        print("predicted readmission rate:", res.predict().mean().round(3))
+    """, CLINIC), FORMULA)
+    assert f.severity == "high" and "hba1c" in f.explanation
+    assert f.evidence["values"]["fraction_dropped_at_least"] > 0.3
+
+
+def test_from_formula_and_patsy_design_drop_missing_rows() -> None:
+    f = one(run("""
+        pois = sm.GLM.from_formula("visits ~ age + C(ward) + hba1c", data=patients,
+                                   family=sm.families.Poisson()).fit()
+        print(pois.params)
+    """, CLINIC), FORMULA)
+    assert f.severity == "high"
+    f = one(run("""
+        y, X = patsy.dmatrices("price ~ area + rooms + age_years", houses,
+                               return_type="dataframe")
+        fit = sm.OLS(y, X).fit()
+        print(f"price per m2: {fit.params['area']:.0f}")
+    """, CLINIC), FORMULA)
+    assert f.severity == "medium" and "age_years" in f.explanation
+
+
+def test_formulas_in_a_loop_through_a_helper() -> None:
+    f = one(run("""
+        def r2(frame, formula):
+            return smf.ols(formula, data=frame).fit().rsquared
+        specs = ["price ~ area", "price ~ area + rooms + age_years"]
+        print({s: round(r2(houses, s), 3) for s in specs})
+        for spec in specs:
+            print(spec, r2(houses, spec))
+    """, CLINIC), FORMULA)
+    assert f.severity == "medium" and "inside `r2()`" in f.explanation
+
+
+def test_sound_formula_fits_stay_quiet() -> None:
+    # missing values encoded (indicator + filled value): every row is fitted
+    silent(check(RULES, run_and_gather("""
+        d = patients.assign(has_a1c=patients.hba1c.notna().astype(int),
+                            a1c=patients.hba1c.fillna(patients.hba1c.mean()))
+        res = smf.logit("readmitted ~ age + has_a1c + a1c", data=d).fit(disp=0)
+        print(res.params.round(3))
+    """, CLINIC), FORMULA))
+    # the number of observations used is printed next to the frame size
+    silent(check(RULES, run_and_gather("""
+        res = smf.logit("readmitted ~ age + hba1c", data=patients).fit(disp=0)
+        print(f"fitted on {int(res.nobs)} of {len(patients)} patients")
+        print(res.params.round(3))
+    """, CLINIC), FORMULA))
+    # the statsmodels summary table shows "No. Observations"
+    silent(check(RULES, run_and_gather("""
+        print(smf.ols("price ~ area + age_years", data=houses).fit().summary())
+    """, CLINIC), FORMULA))
+    # missing='raise' cannot lose rows; a negligible share (bmi: 0.75%) is not flagged
+    silent(check(RULES, run_and_gather("""
+        a = smf.ols("price ~ area + rooms", data=houses, missing="raise").fit()
+        b = smf.ols("visits ~ age + bmi", data=patients).fit()
+        print(a.params, b.params)
+    """, CLINIC), FORMULA))
+    # an explicit complete-case frame is another rule's business
+    silent(check(RULES, run_and_gather("""
+        b = smf.ols("visits ~ age + hba1c", data=patients.dropna()).fit()
+        print(b.params)
+    """, CLINIC), FORMULA))
