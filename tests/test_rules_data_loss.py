@@ -53,6 +53,7 @@ NAN_FILTER = "data_loss.nan_comparison_filter"
 NAN_AGG = "data_loss.nan_skipping_aggregate"
 SPELLINGS = "data_loss.filter_misses_spellings"
 BINS = "data_loss.bins_exclude_values"
+FORMULA = "data_loss.formula_drops_missing"
 
 
 def run(code: str, setup: str = SETUP) -> list[Finding]:
@@ -62,7 +63,8 @@ def run(code: str, setup: str = SETUP) -> list[Finding]:
 
 def test_rule_ids_are_stable() -> None:
     assert {r.id for r in RULES} == {DROPNA, FAILED, MERGE, GROUPBY_NAN, BAD_LINES, DEDUPE,
-                                     LOG_ZERO, NAN_FILTER, NAN_AGG, SPELLINGS, BINS}
+                                     LOG_ZERO, NAN_FILTER, NAN_AGG, SPELLINGS, BINS,
+                                     FORMULA}
 
 
 # -- missing values ----------------------------------------------------------------------------
@@ -1300,7 +1302,6 @@ def test_sound_nan_aggregates_stay_quiet() -> None:
 
 # -- formula models dropping incomplete rows -------------------------------------------------
 
-FORMULA = "data_loss.formula_drops_missing"
 CLINIC = """
 import numpy as np, pandas as pd
 import statsmodels.api as sm
