@@ -953,6 +953,72 @@ print(f"calibration slope on the test set: {slope:.2f}")
     assert not [f for f in found if f.rule_id == COEF]
 
 
+# a test mask taken in complement selects the training rows (holdout7 round)
+STATIONS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from scipy.optimize import curve_fit
+from sklearn.metrics import mean_absolute_error, roc_auc_score
+rng = np.random.default_rng(5)
+n = 300
+sites = pd.DataFrame({"temp": rng.normal(15, 6, n), "wind": rng.gamma(2, 3, n),
+                      "station": rng.integers(0, 12, n)})
+sites["frost"] = (rng.random(n) < 1 / (1 + np.exp(0.4 * sites.temp - 3))).astype(int)
+sites["load"] = 40 + 2.5 * sites.temp - 0.8 * sites.wind + rng.normal(0, 3, n)
+is_test = (sites.station >= 9).to_numpy()
+test_idx = sites.index[is_test]
+"""
+
+
+def test_formula_logit_fit_on_the_complement_of_a_test_mask_stays_quiet() -> None:
+    found = run("""
+res = smf.logit("frost ~ temp + wind", data=sites[~is_test]).fit(disp=0)
+print("held-out AUC", roc_auc_score(sites.loc[is_test, "frost"], res.predict(sites[is_test])))
+""", STATIONS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == COEF]
+
+
+def test_ols_on_rows_left_after_dropping_the_test_index_stays_quiet() -> None:
+    found = run("""
+fit_rows = sites.drop(index=test_idx)
+X_fit = sm.add_constant(fit_rows[["temp", "wind"]])
+ols = sm.OLS(fit_rows["load"], X_fit).fit()
+X_hold = sm.add_constant(sites.loc[test_idx, ["temp", "wind"]])
+print("MAE on held-out stations", mean_absolute_error(sites.loc[test_idx, "load"],
+                                                       ols.predict(X_hold)))
+""", STATIONS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == COEF]
+
+
+def test_curve_fit_on_rows_where_the_test_flag_is_false_stays_quiet() -> None:
+    found = run("""
+def line(x, a, b):
+    return a + b * x
+keep = is_test == False
+popt, _ = curve_fit(line, sites.temp[keep], sites.load[keep])
+err = mean_absolute_error(sites.load[is_test], line(sites.temp[is_test], *popt))
+print(f"held-out MAE {err:.2f}")
+""", STATIONS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == COEF]
+
+
+def test_fit_on_the_test_mask_itself_is_still_flagged() -> None:
+    one(run("""
+res = smf.ols("load ~ temp + wind", data=sites[is_test]).fit()
+print("held-out MAE", mean_absolute_error(sites.load[is_test], res.predict(sites[is_test])))
+""", STATIONS), COEF)
+    one(run("""
+fit_mask = ~is_test
+res = smf.ols("load ~ temp + wind", data=sites[~fit_mask]).fit()
+print("held-out MAE", mean_absolute_error(sites.load[is_test], res.predict(sites[is_test])))
+""", STATIONS), COEF)
+
+
 # -- picked by its association, then tested on the same rows ------------------------------------
 
 DIP = "circular_validation.selection_then_test_same_data"

@@ -481,12 +481,70 @@ _ERROR_NAMES = re.compile(r"(?i)(?:^|_)(?:r?mse|mae|mape|smape|wape|error|err|lo
                           r"rsq|corr|accuracy|acc|auc|deviance)(?:_|$)")
 
 
-def _test_names(node: ast.AST) -> set[str]:
-    return {n for n in names_in(node) if role_of_name(n) == "test"}
-
-
 def _held_names(node: ast.AST) -> set[str]:
     return {n for n in names_in(node) if role_of_name(n) in ("train", "val")}
+
+
+_COMPLEMENTS = {"drop", "difference", "setdiff1d"}
+
+
+def _test_rows(m, node: ast.AST | None) -> set[str]:  # type: ignore[no-untyped-def]
+    """Test-named rows that `node` selects, following the cell's assignments. A test mask
+    or index taken in complement selects the *other* rows and does not count: `df[~test_m]`,
+    `df[is_test == False]`, `df[df.fold != test_fold]`, `df.drop(test_idx)`,
+    `idx.difference(test_idx)`, `np.setdiff1d(rows, test_rows)`, `train = ~holdout`."""
+    out: set[str] = set()
+    seen: set[tuple[str, bool]] = set()
+
+    def visit(n: ast.AST | None, neg: bool) -> None:
+        if n is None:
+            return
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Invert | ast.Not):
+            visit(n.operand, not neg)
+            return
+        if isinstance(n, ast.Compare) and len(n.ops) == 1:
+            op, right = n.ops[0], n.comparators[0]
+            false = isinstance(right, ast.Constant) and right.value is False
+            unequal = isinstance(op, ast.NotEq | ast.IsNot | ast.NotIn)
+            equal = isinstance(op, ast.Eq | ast.Is)
+            # `!= test_fold`, `!= True`, `== False` select the other rows; `!= False` does not
+            if (unequal and not false) or (equal and false):
+                for c in (n.left, *n.comparators):
+                    visit(c, not neg)
+                return
+        if isinstance(n, ast.Call) and called_name(n) in _COMPLEMENTS:
+            kept = list(n.args)
+            removed: list[ast.AST] = []
+            if called_name(n) == "setdiff1d":
+                kept, removed = list(n.args[:1]), list(n.args[1:])
+            else:
+                removed = kept + [k.value for k in n.keywords if k.arg in ("index", "labels")]
+                kept = [k.value for k in n.keywords if k.arg not in ("index", "labels")]
+                visit(n.func, neg)
+            for k in kept:
+                visit(k, neg)
+            for r in removed:
+                visit(r, not neg)
+            return
+        if isinstance(n, ast.Name):
+            if role_of_name(n.id) == "test":
+                if not neg:
+                    out.add(n.id)
+                return
+            if (n.id, neg) in seen:
+                return
+            seen.add((n.id, neg))
+            for a in m.assigned_at(n.id):
+                if a.value is not None and not isinstance(a.stmt, ast.For | ast.comprehension):
+                    visit(a.value, neg)
+                elif not neg:
+                    out.update(x for x in a.loaded if role_of_name(x) == "test")
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child, neg)
+
+    visit(node, False)
+    return out
 
 
 def _solver_data(m, call: CallSite) -> list[ast.AST]:  # type: ignore[no-untyped-def]
@@ -532,13 +590,13 @@ def coefficients_fit_on_test(ev: Evidence) -> Iterator[Finding]:
             fn = call.node.args[0]  # the objective reads the data it closes over
             if isinstance(fn, ast.Lambda):
                 data.append(fn.body)
-        tested = set().union(*(_test_names(d) for d in data)) if data else set()
+        # rows the solver is fed: a test mask taken in complement (`df[~is_test]`) is the
+        # training part, not the test rows
+        tested = set().union(*(_test_rows(m, d) for d in data)) if data else set()
         held = set().union(*(_held_names(d) for d in data)) if data else set()
         for d in data:
             for n in names_in(d):
-                deps = m.dependencies(n)
-                tested |= {x for x in deps if role_of_name(x) == "test"}
-                held |= {x for x in deps if role_of_name(x) in ("train", "val")}
+                held |= {x for x in m.dependencies(n) if role_of_name(x) in ("train", "val")}
         if not tested or held:
             continue
         params = {t for t in call.targets if not t.startswith("_")}
@@ -555,9 +613,7 @@ def coefficients_fit_on_test(ev: Evidence) -> Iterator[Finding]:
             uses_params = any(
                 names_in(a) & params or any(m.depends_on(n, p) for n in names_in(a)
                                             for p in params) for a in args)
-            on_test = any(_test_names(a) or any(
-                role_of_name(x) == "test" for n in names_in(a) for x in m.dependencies(n))
-                for a in args)
+            on_test = any(_test_rows(m, a) for a in args)
             if not (uses_params and on_test):
                 continue
             reported = any(m.is_reported(t) for t in score.targets) or any(
