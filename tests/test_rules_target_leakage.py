@@ -846,6 +846,55 @@ def test_outcome_record_missing_for_some_outcomes_is_less_confident():
     assert f.evidence["values"]["set share (cancelled=1)"] < 0.9
 
 
+@pytest.mark.parametrize("code", [
+    """
+    import statsmodels.formula.api as smf
+    res = smf.logit("cancelled ~ monthly_fee + tenure_m + refund_eur", data=subs).fit(disp=0)
+    print(np.exp(res.params))
+    """,
+    """
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+    f = "cancelled ~ monthly_fee + support_calls + np.log1p(refund_eur)"
+    res = smf.glm(f, subs[subs.tenure_m > 2], family=sm.families.Binomial()).fit()
+    print(res.summary())
+    """,
+    """
+    import statsmodels.formula.api as smf
+    res = smf.probit(formula="cancelled ~ usage_gb + refund_eur + C(late_payments > 0)",
+                     data=subs).fit(disp=0)
+    print(res.params.round(3))
+    """,
+])
+def test_formula_regressor_set_only_for_one_class_is_high(code: str):
+    f = one(run(code, REFUNDS), OUTCOME_ONLY)
+    assert f.severity == "high" and f.evidence["values"]["column"] == "refund_eur"
+
+
+@pytest.mark.parametrize("code", [
+    """
+    import statsmodels.formula.api as smf
+    res = smf.logit("cancelled ~ monthly_fee + tenure_m + support_calls", data=subs).fit(disp=0)
+    print(np.exp(res.params))
+    """,
+    # the indicator as the response of a model of its own (how big are refunds?) is no leak
+    """
+    import statsmodels.formula.api as smf
+    res = smf.ols("refund_eur ~ monthly_fee + tenure_m", data=subs[subs.cancelled == 1]).fit()
+    print(res.params)
+    """,
+    """
+    import statsmodels.formula.api as smf
+    res = smf.probit(formula="cancelled ~ usage_gb + C(late_payments > 0)", data=subs).fit(disp=0)
+    print(res.params.round(3))
+    """,
+])
+def test_formula_without_the_outcome_record_is_quiet(code: str):
+    found = run(code, REFUNDS)
+    assert not [f for f in found if f.rule_id == OUTCOME_ONLY]
+    quiet(found)
+
+
 # -- feature lists built by a prefix comprehension, read from the frame's columns ---------------
 
 PLANS = """

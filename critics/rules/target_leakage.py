@@ -1308,6 +1308,10 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
             continue
         f = c.kwarg("formula") or (c.node.args[0] if c.node.args else None)
         formula = _literal(f)
+        pair = Pair(c.node, c.node, c.line, len(an.stmts) + 1, c.last)
+        if isinstance(f, ast.Name):  # formula = "y ~ a + b"; smf.logit(formula, df)
+            a = an.last_assign(f.id, pair.pos)
+            formula = _literal(a[1]) if a is not None and isinstance(a[1], ast.expr) else None
         if not isinstance(formula, str) or "~" not in formula:
             continue
         lhs, rhs = formula.split("~", 1)
@@ -1316,7 +1320,6 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
         rhs_vars = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", rhs)) - {"np", "log", "C", "Q",
                                                                         "I", "sqrt", "exp"}
         rhs_vars |= set(re.findall(r"Q\([\"']([^\"']+)[\"']\)", rhs))
-        pair = Pair(c.node, c.node, c.line, len(an.stmts) + 1, c.last)
         for t in lhs_vars:
             if t in rhs_vars and ("target", t) not in seen:
                 seen.add(("target", t))
@@ -1327,6 +1330,15 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
                     out.append(_Hit("derived", d, src, pair, "formula",
                                     {"line": line, "in_cell": in_cell, "random": random,
                                      "simulated": False}))
+            # a regressor the kernel sees set only for rows of one class of the response
+            data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
+            frame = root_name(data) if data is not None else None
+            for d, shares in _indicators(an.ev, frame, t).items():
+                if d in rhs_vars and d != t and not any((k, d) in seen for k in (
+                        "target", "derived", "indicator")):
+                    seen.add(("indicator", d))
+                    out.append(_Hit("indicator", d, t, pair, "formula",
+                                    {"shares": shares}))
     return out
 
 
