@@ -1048,3 +1048,20 @@ sim["x2"] = sim.latent + rng.normal(0, 3, n)
     """, setup)
     quiet(found)
     assert {f.severity for f in found if f.rule_id == SIBLING} == {"medium"}
+
+
+def test_formula_in_a_variable_with_a_regressor_computed_from_the_response():
+    setup = REFUNDS + 'subs["winback_offer"] = np.where(subs.cancelled == 1, 1, 0)\n'
+    f = one(run("""
+        import statsmodels.formula.api as smf
+        spec = "cancelled ~ monthly_fee + tenure_m + winback_offer"
+        res = smf.logit(spec, subs).fit(disp=0, method="bfgs", maxiter=50)
+        print(res.params)
+    """, setup), "target_leakage.feature_derived_from_target")
+    assert "winback_offer" in f.explanation
+    quiet(run("""
+        import statsmodels.formula.api as smf
+        spec = "cancelled ~ monthly_fee + tenure_m"
+        res = smf.logit(spec, subs).fit(disp=0)
+        print(res.params)
+    """, setup))
