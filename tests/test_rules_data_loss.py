@@ -9,7 +9,7 @@ from critics.rules import data_loss as dl
 from critics.rules import rules_of
 from tests import rule_helpers
 from tests.inprocess_evidence import run_and_gather
-from tests.rule_helpers import check, code_only, one, silent
+from tests.rule_helpers import check, code_only, one, quiet, silent
 
 SETUP = """
 import numpy as np, pandas as pd
@@ -1388,3 +1388,76 @@ def test_sound_formula_fits_stay_quiet() -> None:
         b = smf.ols("visits ~ age + hba1c", data=patients.dropna()).fit()
         print(b.params)
     """, CLINIC), FORMULA))
+
+
+# -- string parses that turn unmatched values into NaN ---------------------------------------
+
+ASSAYS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+n = 300
+conc = rng.lognormal(1.0, 0.4, n).round(2)
+units = np.where(rng.random(n) < 0.3, "ug/L", "mg/L")
+lab = pd.DataFrame({"site": rng.choice(["river", "well"], n),
+                    "result": [f"{c} {u}" for c, u in zip(conc, units)]})
+clean_lab = pd.DataFrame({"site": lab.site, "result": [f"{c} mg/L" for c in conc]})
+holey_lab = clean_lab.copy()
+holey_lab.loc[:59, "result"] = None            # missing before any parse
+dims = [f"{a}x{b}" if i % 5 else f"{a} by {b}" for i, (a, b) in
+        enumerate(zip(rng.integers(10, 60, n), rng.integers(10, 60, n)))]
+parcels = pd.DataFrame({"dims": dims, "depot": rng.choice(["A", "B"], n)})
+boxes = pd.DataFrame({"dims": [d.replace(" by ", "x") for d in dims]})
+incomes = [f"${v:,.0f}" if i % 6 else f"{v / 1000:.0f}k" for i, v in
+           enumerate(rng.lognormal(10.5, 0.5, n))]
+survey = pd.DataFrame({"region": rng.choice(["east", "west"], n), "income": incomes})
+"""
+
+
+def test_str_extract_that_misses_a_unit_before_a_group_mean() -> None:
+    f = one(run("""
+        lab["mg_per_l"] = lab["result"].str.extract(r"([\\d.]+) mg/L", expand=False).astype(float)
+        print(lab.groupby("site")["mg_per_l"].mean())
+    """, ASSAYS), DROPNA)
+    assert f.severity == "high" and "str.extract" in f.explanation
+    assert 0.2 < f.evidence["values"]["fraction_lost"] < 0.4
+
+
+def test_split_then_index_into_a_series_before_a_mean() -> None:
+    f = one(run("""
+        width = parcels.dims.str.split("x").str[1].astype(float)
+        print("mean width:", width.mean())
+    """, ASSAYS), DROPNA)
+    assert f.severity == "high" and "str.split" in f.explanation
+
+
+def test_to_numeric_coerce_after_str_replace_chain() -> None:
+    f = one(run("""
+        survey["income_usd"] = pd.to_numeric(
+            survey.income.str.replace("$", "", regex=False).str.replace(",", ""),
+            errors="coerce")
+        print(survey.groupby("region").income_usd.median())
+    """, ASSAYS), DROPNA)
+    assert f.severity == "high"
+
+
+def test_sound_string_parses_stay_quiet() -> None:
+    # every value matches the pattern
+    silent(check(RULES, run_and_gather("""
+        clean_lab["mg_per_l"] = clean_lab["result"].str.extract(r"([\\d.]+) mg/L",
+                                                                expand=False).astype(float)
+        print(clean_lab.groupby("site")["mg_per_l"].mean())
+        width = boxes.dims.str.split("x").str[1].astype(float)
+        print("mean width:", width.mean())
+    """, ASSAYS), DROPNA))
+    # the parse adds no NaN: those it has were missing in the text already
+    silent(check(RULES, run_and_gather("""
+        holey_lab["mg_per_l"] = holey_lab["result"].str.extract(r"([\\d.]+) mg/L",
+                                                                expand=False).astype(float)
+        print(holey_lab["mg_per_l"].mean())
+    """, ASSAYS), DROPNA))
+    # the failures are counted and shown
+    quiet(check(RULES, run_and_gather("""
+        lab["mg_per_l"] = lab["result"].str.extract(r"([\\d.]+) mg/L", expand=False).astype(float)
+        print("unparsed results:", lab["mg_per_l"].isna().sum(), "of", len(lab))
+        print(lab.groupby("site")["mg_per_l"].mean())
+    """, ASSAYS), DROPNA))

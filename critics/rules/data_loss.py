@@ -128,6 +128,8 @@ class _Drop:
     via: str | None = None  # helper function the drop happens in
     coerced: bool = False  # NaNs were created by errors="coerce"
     right: str | None = None  # merge: the other frame
+    parse: str | None = None  # a string parse whose failures become NaN ("str.extract")
+    parsed_from: str | None = None  # the column parsed (its own NaN are not the parse's)
 
 
 def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
@@ -305,6 +307,9 @@ class _Sites:
                 return self._merge(node, stmt, recv, node.args[0] if node.args else None)
             if last in ("to_numeric", "to_datetime") and _kw_str(node, "errors") == "coerce":
                 return self._coerce(node, stmt)
+        parse = _string_parse(node)
+        if parse is not None:
+            return self._parse(node, stmt, parse)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id == "merge" and len(node.args) >= 2:
                 return self._merge(node, stmt, node.args[0], node.args[1])
@@ -377,6 +382,26 @@ class _Sites:
         drop.inline_summary = self._consumed_inline(node, stmt)
         if drop.inline_summary is not None:  # the name holds the summary, not the values
             drop.target, drop.in_place = None, False
+        return drop
+
+    def _parse(self, node: ast.AST, stmt: ast.stmt, parse: str) -> _Drop | None:
+        """`df["v"] = df.raw.str.extract(r"(\\d+\\.\\d+)").astype(float)`: every value the
+        pattern does not match becomes NaN, stored in a column (or a name) that later summaries
+        read while skipping those NaN."""
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1) or not _in_chain(
+                stmt.value, node):
+            return None
+        t = stmt.targets[0]
+        if not isinstance(t, ast.Name) and not (
+                isinstance(t, ast.Subscript | ast.Attribute) and _column_of(t)):
+            return None
+        base, col = _chain_column(node)
+        out_col, target = _coerced_into(stmt, col)
+        if target is None:
+            return None
+        source = _root(base) if base is not None else _root(node)
+        drop = _Drop("coerce", node.lineno, stmt, node, source, target, target == source,
+                     [out_col] if out_col else [], parse=parse, parsed_from=col)
         return drop
 
     def _consumed_inline(self, node: ast.AST, stmt: ast.stmt) -> str | None:
@@ -495,6 +520,52 @@ def _iter_source(node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant):
         return None
     return _root(node)
+
+
+def _chain_column(node: ast.AST) -> tuple[ast.AST | None, str | None]:
+    """(frame, column) a method chain starts from: `df["raw"].str.strip().str.extract(...)`
+    gives (df, "raw")."""
+    cur: ast.AST | None = node
+    for _ in range(20):
+        if cur is None:
+            break
+        if isinstance(cur, ast.Attribute | ast.Subscript) and isinstance(cur.value, ast.Name):
+            col = _column_of(cur)
+            if col is not None and col != "str":
+                return cur.value, col
+            return None, None
+        if isinstance(cur, ast.Call):
+            cur = cur.func
+        elif isinstance(cur, ast.Attribute | ast.Subscript):
+            cur = cur.value
+        else:
+            break
+    return None, None
+
+
+_SPLITTING = {"split", "rsplit", "findall", "partition"}
+
+
+def _string_parse(node: ast.AST) -> str | None:
+    """A string parse that yields NaN where it fails: `.str.extract(pattern)` (no match),
+    `.str.findall(...)`/`.str.split(...)` then `.str[i]` or `.str.get(i)` (no such piece)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(
+            node.func.value, ast.Attribute) and node.func.value.attr == "str":
+        if node.func.attr == "extract":
+            return "str.extract"
+        if node.func.attr == "get":
+            inner = node.func.value.value
+            if isinstance(inner, ast.Call) and _call_last(inner) in _SPLITTING:
+                return f"str.{_call_last(inner)}(...).str.get"
+        return None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+            node.value.attr == "str" and isinstance(node.slice, ast.Constant | ast.UnaryOp):
+        inner = node.value.value
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
+                isinstance(inner.func.value, ast.Attribute) and \
+                inner.func.value.attr == "str" and inner.func.attr in _SPLITTING:
+            return f"str.{inner.func.attr}(...).str[...]"
+    return None
 
 
 def _kw_str(node: ast.Call, name: str) -> str | None:
@@ -796,8 +867,19 @@ def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
     n = facts.missing.get(key)
     if n is None:
         return _Loss()
-    return _Loss(facts.rows, facts.rows - n, n / facts.rows,
-                 how=f"NaN count of `{drop.target}{'.' + key if key else ''}` after coercion")
+    how = f"NaN count of `{drop.target}{'.' + key if key else ''}` after coercion"
+    if drop.parse:
+        # the parsed column's own NaN were missing before the parse: count only new ones
+        col = drop.parsed_from
+        overwritten = drop.source == drop.target and col == key
+        src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
+        had = src.missing.get(col or "") if src is not None else None
+        if had is None or src is None or src.rows != facts.rows:
+            return _Loss()
+        n = max(0, n - had)
+        how = (f"NaN count of `{drop.target}{'.' + key if key else ''}` after the parse, "
+               f"less the {had} already missing in `{drop.source}.{col}`")
+    return _Loss(facts.rows, facts.rows - n, n / facts.rows, how=how)
 
 
 def _missing_bound(ctx: _Ctx, drop: _Drop) -> _Loss:
@@ -897,6 +979,10 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     what = _WHAT.get(drop.kind, "drops rows")
     if drop.kind == "missing" and drop.coerced:
         what = "drops rows made NaN by `errors='coerce'`"
+    if drop.kind == "coerce" and drop.parse:
+        what = (f"parses text{f' `{drop.parsed_from}`' if drop.parsed_from else ''} with "
+                f"`{drop.parse}`, which gives NaN wherever it fails (a format, unit or decimal "
+                "separator the pattern does not cover), and the summary then skips them")
 
     via = f" (inside `{drop.via}()`)" if drop.via else ""
     cols = f" in {', '.join(f'`{c}`' for c in drop.columns[:4])}" if drop.columns and \
@@ -910,7 +996,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     if frac is not None and loss.before is not None and loss.after is not None:
         lost = loss.before - loss.after
         bound = "at least " if loss.lower_bound else ""
-        head += (f": {bound}{lost} of {loss.before} rows ({bound}{_pct(frac)}) are gone "
+        gone = "are NaN after it" if drop.parse else "are gone"
+        head += (f": {bound}{lost} of {loss.before} rows ({bound}{_pct(frac)}) {gone} "
                  f"({loss.how})")
         values = {"rows_before": loss.before, "rows_after": loss.after,
                   "fraction_lost": round(frac, 4)}
