@@ -431,6 +431,68 @@ def test_sound_hedged_wording():
     """))
 
 
+TUTORING = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(11)
+n = 300
+motivation = rng.normal(0, 1, n)
+pupils = pd.DataFrame({"tutor_hours": np.clip(5 + 2 * motivation + rng.normal(0, 1, n), 0, None),
+                       "motivation": motivation})
+pupils["score"] = 60 + 4 * motivation + rng.normal(0, 5, n)
+"""
+
+
+@pytest.mark.parametrize("code, word", [
+    ("""
+    fit = stats.linregress(pupils.tutor_hours, pupils.score)
+    print(f"each additional tutoring hour raises the score by {fit.slope:.1f} points")
+    """, "raises"),
+    ("""
+    slope, icpt = np.polyfit(pupils.tutor_hours, pupils.score, 1)
+    print(f"r = {pupils.tutor_hours.corr(pupils.score):.2f}")
+    print(f"cutting tutoring by 2 hours a week would lower scores by {2 * slope:.1f}")
+    """, "would lower"),
+    ("""
+    m = smf.ols("score ~ tutor_hours", data=pupils).fit()
+    b = m.params["tutor_hours"]
+    print(f"every extra hour of tutoring adds {b:.2f} points")
+    """, "adds"),
+    ("""
+    r, p = stats.spearmanr(pupils.tutor_hours, pupils.score)
+    print(f"rho = {r:.2f}: top classes score higher because more tutoring hours were booked")
+    """, "because more"),
+])
+def test_per_unit_slope_read_as_an_intervention(code: str, word: str):
+    f = only(causal(code, TUTORING))
+    assert f.severity == "medium" and word in f.evidence["quotes"][0]
+
+
+@pytest.mark.parametrize("code", [
+    """
+    fit = stats.linregress(pupils.tutor_hours, pupils.score)
+    print(f"each additional tutoring hour is associated with {fit.slope:.1f} more points")
+    """,
+    """
+    slope, icpt = np.polyfit(pupils.tutor_hours, pupils.score, 1)
+    print(f"pupils with 2 fewer hours a week scored {2 * slope:.1f} lower on average")
+    """,
+    # an adjusted model, no correlation or simple regression in the cell
+    """
+    m = smf.ols("score ~ tutor_hours + motivation", data=pupils).fit()
+    print(f"at equal motivation, each extra hour adds {m.params['tutor_hours']:.2f} points")
+    """,
+    """
+    r, p = stats.spearmanr(pupils.tutor_hours, pupils.score)
+    print(f"rho = {r:.2f}; scores were higher where more hours were booked")
+    """,
+])
+def test_associational_reading_or_adjusted_model_is_silent(code: str):
+    silent(causal(code, TUTORING))
+
+
 def test_causal_words_without_a_correlation_are_not_this_rule():
     silent(causal('print("Smoking causes cancer")'))
 

@@ -61,7 +61,19 @@ _CAUSAL = re.compile(
     r"(?:will|would)\s+(?:increase|decrease|raise|lower|reduce|improve|boost)|"
     r"makes?\s+(?:people|customers|users|patients|students)|boosts?|"
     r"(?<!as\s)(?:reduces|lowers|raises|improves|prevents|hurts|harms|protects\s+against)|"
-    r"increasing\s+\w+\s+(?:will|would)|if\s+we\s+(?:increase|raise|cut|reduce))\b")
+    r"increasing\s+\w+\s+(?:will|would)|if\s+we\s+(?:increase|raise|cut|reduce)|"
+    # a per-unit slope read as an intervention: "each extra driver adds 0.4 late drops",
+    # "every additional hour of tutoring raises the score by 2 points"
+    r"(?:each|every|one|an?)\s+(?:extra|additional|more|further)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:adds?|causes?|creates?|generates?|costs?|saves?|brings?|buys?|increases?|decreases?|"
+    r"raises?|lowers?|cuts?|reduces?|removes?|prevents?|produces?)|"
+    # a change to X that "should / will / would" change Y: "trimming the roster by 3
+    # drivers should save ~12 a day", "cutting prices would lift sales"
+    r"(?:trimming|cutting|reducing|increasing|adding|removing|raising|lowering|doubling|"
+    r"halving|hiring|dropping)\s+(?:[^.;:\n]{0,60}?)\b(?:should|will|would|could)\s+"
+    r"(?:save|cut|reduce|increase|add|lower|raise|improve|prevent|lift|boost|avoid|"
+    r"remove|eliminate|bring)|"
+    r"\bbecause\s+(?:there\s+(?:are|were|is)\s+)?(?:more|fewer|less|higher|lower)\s+\w+)\b")
 _HEDGE = re.compile(
     r"(?i)not\s+(?:imply|necessarily|mean|prove|establish)\s+caus|causation|not\s+causal|"
     r"correlation\s+(?:is\s+)?not|no\s+causal|cannot\s+(?:infer|conclude)|"
@@ -762,6 +774,24 @@ def _reported_strings(ev: Evidence) -> list[tuple[int, str]]:
     return out
 
 
+_FORMULA_MODELS = {"ols", "glm", "logit", "probit", "poisson", "negativebinomial", "wls",
+                   "rlm", "quantreg"}
+
+
+def _bivariate_model(c: CallSite) -> bool:
+    """`smf.ols("y ~ x", df)`: a statsmodels formula with one regressor, i.e. a simple
+    regression — a correlation in another form. A model with covariates (an adjusted
+    estimate) is not."""
+    if c.last not in _FORMULA_MODELS or not c.name or "statsmodels" not in c.name:
+        return False
+    f = c.kwarg("formula") or (c.node.args[0] if c.node.args else None)
+    if not (isinstance(f, ast.Constant) and isinstance(f.value, str)) or "~" not in f.value:
+        return False
+    rhs = f.value.split("~", 1)[1]
+    terms = [t for t in re.split(r"[+*:]", rhs) if t.strip() and t.strip() not in ("1", "0")]
+    return len(terms) == 1
+
+
 @rule("correlation_misuse.causal_language",
       title="Correlation reported as causation")
 def causal_language(ev: Evidence) -> Iterator[Finding]:
@@ -769,8 +799,8 @@ def causal_language(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None:
         return
     m = ev.model
-    corr = [c for c in m.calls if c.last in _CORR_CALLS and (
-        c.last != "corr" or c.receiver is not None)]
+    corr = [c for c in m.calls if (c.last in _CORR_CALLS and (
+        c.last != "corr" or c.receiver is not None)) or _bivariate_model(c)]
     if not corr:
         return
     texts = _reported_strings(ev)
