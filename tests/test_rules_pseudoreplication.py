@@ -630,3 +630,77 @@ print(fit.pvalues)
     hac = code.replace(".fit()", ".fit(cov_type='HAC', cov_kwds={'maxlags': 30})")
     silent(run([AUTOCORR], hac, setup))
     silent(run([AUTOCORR], code.replace("print(fit.pvalues)", "print(fit.params)"), setup))
+
+
+# -- a by-items analysis: rows reduced to one mean per item (not per subject) -------------------
+# Each of 25 judges rates every one of 30 wines; the region varies between wines, so the wine is
+# the unit that carries the factor and its mean over judges is one observation.
+
+TASTING = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(23)
+wines = pd.DataFrame({"wine": [f"w{i:02d}" for i in range(30)],
+                      "region": np.repeat(["coastal", "inland"], 15),
+                      "quality": rng.normal(0, 1, 30)})
+ratings = wines.merge(pd.DataFrame({"participant_id": range(25),
+                                    "severity": rng.normal(0, 1, 25)}), how="cross")
+ratings["score"] = 70 + 3 * ratings.quality + 2 * ratings.severity + rng.normal(0, 2, len(ratings))
+ratings["liked"] = (ratings.score > 70).astype(int)
+"""
+
+
+def test_every_rating_of_a_judge_panel_compared_as_independent_is_flagged():
+    f = repeated("""
+        coastal = ratings.loc[ratings.region == "coastal", "score"]
+        inland = ratings.loc[ratings.region == "inland", "score"]
+        print(stats.ttest_ind(coastal, inland))
+    """, TASTING)
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "participant_id"
+
+
+def test_wine_means_over_judges_compared_between_regions_are_silent():
+    silent(findings("""
+        by_wine = ratings.groupby(["wine", "region"], as_index=False)["score"].mean()
+        coastal = by_wine.loc[by_wine.region == "coastal", "score"]
+        inland = by_wine.loc[by_wine.region == "inland", "score"]
+        print(stats.ttest_ind(coastal, inland, equal_var=False))
+    """, TASTING))
+
+
+def test_pivot_table_of_wine_medians_then_rank_test_is_silent():
+    silent(findings("""
+        med = ratings.pivot_table(index=["wine", "region"], values="score", aggfunc="median")
+        med = med.reset_index()
+        u = stats.mannwhitneyu(med[med.region == "coastal"].score,
+                               med[med.region == "inland"].score)
+        print(f"U = {u.statistic:.0f}, p = {u.pvalue:.3f}")
+    """, TASTING))
+
+
+def test_ols_on_wine_level_aggregates_with_p_values_is_silent():
+    silent(findings("""
+        per_wine = (ratings.groupby("wine")
+                    .agg(score=("score", "mean"), region=("region", "first"))
+                    .reset_index())
+        fit = smf.ols("score ~ C(region)", data=per_wine).fit()
+        print(fit.pvalues)
+    """, TASTING))
+
+
+def test_reduced_inline_in_the_test_call_is_silent():
+    silent(findings("""
+        means = ratings.groupby(["wine", "region"]).score.mean().reset_index()
+        print(stats.f_oneway(*[g.score for _, g in means.groupby("region")]))
+    """, TASTING))
+
+
+def test_a_count_table_of_every_rating_still_counts_rows():
+    f = repeated("""
+        table = ratings.pivot_table(index="region", columns="liked", values="score",
+                                    aggfunc="size")
+        print(stats.chi2_contingency(table).pvalue)
+    """, TASTING)
+    assert f.evidence["values"]["unit_column"] == "participant_id"

@@ -341,15 +341,21 @@ def paired_as_independent(ev: Evidence) -> Iterator[Finding]:
 
 
 def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None],
-                  unit_re: re.Pattern = _UNIT_ID
+                  unit_re: re.Pattern = _UNIT_ID, counts: bool = False
                   ) -> tuple[str | None, ObjectFacts | None, bool]:
     """The nearest frame with a unit column that the expression's rows come from, and
     whether they were aggregated to one value per unit on the way (groupby on the unit,
     pivot with the unit as index). Frames without a unit column (a crosstab, a filtered
-    copy) are looked through."""
+    copy) are looked through, but not a frame reduced by another key (`groupby(["item",
+    "cond"]).mean()`): its rows are means over the units, one per key, and the units'
+    rows are no longer what the test counts — unless the test counts rows (`counts`: a
+    contingency table of group sizes still counts every row)."""
     m = ev.model
-    if _aggregates(m, node, unit_re) == "unit":
+    agg = _aggregates(m, node, unit_re)
+    if agg == "unit":
         return None, None, True
+    if agg == "other" and not counts and _reduced(node):
+        return None, None, False
     seen: set[str] = set()
     queue = list(dict.fromkeys(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
     while queue:
@@ -369,8 +375,26 @@ def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None],
                 cache[key] = _aggregates(m, a.value, unit_re)
             if cache[key] == "unit":
                 return None, None, True
+            if cache[key] == "other" and not counts and _reduced(a.value):
+                continue  # one row per key of another grouping: the units are averaged out
             queue += [n for n in a.loaded if n not in seen]
     return None, None, False
+
+
+_REDUCERS = _AGGREGATES - {"apply"}
+
+
+def _reduced(node: ast.AST) -> bool:
+    """Whether `node` reduces a groupby/pivot to one value per key (`.mean()`, `.agg(...)`,
+    `pivot_table(...)`); `.apply(...)` may return rows and does not count."""
+    for sub in ast.walk(node):
+        if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
+            continue
+        if sub.func.attr == "pivot_table":
+            return True
+        if sub.func.attr == "groupby" and _grouped_aggregate(sub, node, _REDUCERS):
+            return True
+    return False
 
 
 def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> str | None:
@@ -400,11 +424,12 @@ def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> 
     return found
 
 
-def _grouped_aggregate(groupby: ast.Call, within: ast.AST) -> bool:
+def _grouped_aggregate(groupby: ast.Call, within: ast.AST,
+                       methods: set[str] | frozenset[str] = frozenset(_AGGREGATES)) -> bool:
     """Whether `groupby(...)` is followed by an aggregation in the same expression."""
     for sub in ast.walk(within):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
-                sub.func.attr in _AGGREGATES:
+                sub.func.attr in methods:
             inner = sub.func.value
             while isinstance(inner, ast.Subscript | ast.Attribute):
                 inner = inner.value
@@ -450,8 +475,10 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
             paired_lines.setdefault(c.line, set()).add(full)
     candidates: list[tuple[CallSite, str, list[ast.AST]]] = [
         (c, full, list(args)) for c, full, args in independent]
+    counting: set[int] = set()  # tests of row counts: an aggregated table still counts rows
     for c, full, spec in test_calls(m):  # chi2_contingency(pd.crosstab(rows…)), z-tests
         if spec.kind in ("contingency", "proportion"):
+            counting.add(id(c.node))
             candidates.append((c, full, [a.value if isinstance(a, ast.Starred) else a
                                          for a in c.node.args]))
     for call in m.calls:  # smf.ols("y ~ group", data=df).fit(), pg.anova(data=df, …)
@@ -473,7 +500,8 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
         frame = f = None
         aggregated = False
         for a in args:
-            frame, f, aggregated = _source_frame(ev, a, agg_cache)
+            frame, f, aggregated = _source_frame(ev, a, agg_cache,
+                                                 counts=id(call.node) in counting)
             if frame is not None or aggregated:
                 break
         if aggregated:
