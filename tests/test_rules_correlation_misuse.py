@@ -1046,3 +1046,86 @@ def test_rank_correlation_on_identifier_codes_is_high(code: str, variable: str):
 ])
 def test_rank_correlation_on_ordinal_codes_or_counts_is_silent(code: str):
     silent(codes(code))
+
+
+# -- a baseline correlated with the change from it (regression to the mean) ---------------------
+
+from critics.rules.correlation_misuse import baseline_vs_change as BASELINE  # noqa: E402
+
+TRIAL = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+n = 250
+true_bp = rng.normal(150, 12, n)
+bp = pd.DataFrame({"sbp_0": true_bp + rng.normal(0, 8, n),
+                   "sbp_12": true_bp - 6 + rng.normal(0, 8, n),
+                   "age": rng.integers(40, 80, n)})
+w0 = rng.gamma(5, 12, n)
+w1 = w0 * rng.lognormal(0, 0.2, n)
+"""
+
+
+def baseline(code: str) -> list[Finding]:
+    return run([BASELINE], code, TRIAL)
+
+
+@pytest.mark.parametrize("code, severity", [
+    ("""
+    bp["drop"] = bp.sbp_12 - bp.sbp_0
+    r, p = stats.pearsonr(bp.sbp_0, bp["drop"])
+    print(f"r = {r:.2f}: patients starting higher respond more")
+    """, "high"),
+    ("""
+    r = np.corrcoef(w0, w1 - w0)[0, 1]
+    print(round(r, 2))
+    """, "high"),
+    ("""
+    def change(before, after):
+        return after - before
+    fit = stats.linregress(bp["sbp_0"], change(bp["sbp_0"], bp["sbp_12"]))
+    print(fit.slope)
+    """, "high"),
+    ("""
+    res = smf.ols("delta ~ sbp_0", data=bp.assign(delta=lambda d: d.sbp_12 - d.sbp_0)).fit()
+    print(res.params)
+    """, "high"),
+    ("""
+    rho, p = stats.spearmanr(w0, w1 / w0)
+    print(rho)
+    """, "medium"),
+])
+def test_baseline_against_a_change_that_contains_it(code: str, severity: str):
+    f = only(baseline(code))
+    assert f.rule_id == "correlation_misuse.baseline_vs_change"
+    assert f.severity == severity and not f.is_blocking(0.8)
+
+
+@pytest.mark.parametrize("code", [
+    # Oldham: the change against the mean of both measurements
+    """
+    bp["drop"] = bp.sbp_12 - bp.sbp_0
+    r, p = stats.pearsonr((bp.sbp_0 + bp.sbp_12) / 2, bp["drop"])
+    print(r)
+    """,
+    # ANCOVA-style: follow-up regressed on baseline
+    """
+    res = smf.ols("sbp_12 ~ sbp_0 + age", data=bp).fit()
+    print(res.params)
+    """,
+    # the change against an outside variable
+    """
+    def change(before, after):
+        return after - before
+    fit = stats.linregress(bp["age"], change(bp["sbp_0"], bp["sbp_12"]))
+    print(fit.slope)
+    """,
+    """
+    r = np.corrcoef(w0, w1)[0, 1]
+    print(round(r, 2))
+    """,
+])
+def test_change_against_the_mean_or_an_outside_variable_is_silent(code: str):
+    silent(baseline(code))

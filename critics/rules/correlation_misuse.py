@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
 from collections.abc import Iterator
@@ -1607,3 +1608,189 @@ def pooled_across_groups(ev: Evidence) -> Iterator[Finding]:
                     f"groups=df['{col}'])`), or report the per-group coefficients; keep the "
                     "pooled figure only as an explicit between-group comparison."),
     )
+
+
+# -- a baseline correlated with the change from it (regression to the mean) ----------------------
+
+_DIFF_WRAPPERS = {"round", "astype", "to_numpy", "copy"}
+
+
+def _strip_wrappers(node: ast.AST) -> ast.AST:
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in _DIFF_WRAPPERS:
+        node = node.func.value
+    if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+        node = node.value
+    return node
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, given: dict[str, ast.expr]):
+        self.given = given
+
+    def visit_Name(self, n: ast.Name) -> ast.AST:
+        return self.given.get(n.id, n)
+
+
+def _inline_helper(ev: Evidence, node: ast.AST) -> ast.AST:
+    """`change(df.pre, df.post)` with `def change(a, b): return b - a`: the returned
+    expression with the call's arguments in place of the parameters."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return node
+    for tree in (ev.model.tree, ev.model._prior_tree):
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name == node.func.id:
+                rets = [s for s in fn.body if isinstance(s, ast.Return)]
+                if len(rets) != 1 or rets[0].value is None:
+                    return node
+                params = [a.arg for a in fn.args.args]
+                given = dict(zip(params, node.args, strict=False))
+                given.update({k.arg: k.value for k in node.keywords if k.arg})
+
+                return _Substitute(given).visit(copy.deepcopy(rets[0].value))
+    return node
+
+
+def _difference(node: ast.AST) -> tuple[str, ast.AST, ast.AST] | None:
+    """("-"|"/", left, right) for `b - a`, `b.sub(a)`, `np.subtract(b, a)`, `b / a`,
+    `(b - a) / k`, `100 * (b - a)`: a change score or a ratio of two variables."""
+    node = _strip_wrappers(node)
+    for _ in range(4):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div) and \
+                _number(node.right) is not None:
+            node = _strip_wrappers(node.left)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and \
+                _number(node.left) is not None:
+            node = _strip_wrappers(node.right)
+        else:
+            break
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub | ast.Div):
+        if _number(node.left) is not None or _number(node.right) is not None:
+            return None
+        return ("-" if isinstance(node.op, ast.Sub) else "/"), node.left, node.right
+    if isinstance(node, ast.Call):
+        name = called_name(node)
+        if name in ("sub", "subtract", "div", "divide", "truediv"):
+            op = "-" if name in ("sub", "subtract") else "/"
+            if isinstance(node.func, ast.Attribute) and name not in ("subtract", "divide") \
+                    and node.args:
+                return op, node.func.value, node.args[0]
+            if len(node.args) == 2:
+                return op, node.args[0], node.args[1]
+    return None
+
+
+def _defined_differences(ev: Evidence) -> dict[str, tuple[str, ast.AST, ast.AST, int]]:
+    """Names and columns assigned a difference or a ratio: `df["gain"] = df.post - df.pre`,
+    `gain = post - pre`, `df.assign(gain=lambda d: d.post - d.pre)`."""
+    m = ev.model
+    out: dict[str, tuple[str, ast.AST, ast.AST, int]] = {}
+    for tree, here in ((m._prior_tree, False), (m.tree, True)):
+        for node in ast.walk(tree):
+            pairs: list[tuple[str | None, ast.AST]] = []
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                    node.targets[0], ast.Name | ast.Subscript | ast.Attribute):
+                pairs.append((_key_of(node.targets[0]), node.value))
+            elif isinstance(node, ast.Call) and called_name(node) == "assign":
+                for k in node.keywords:
+                    v = k.value.body if isinstance(k.value, ast.Lambda) else k.value
+                    pairs.append((k.arg, v))
+            for key, value in pairs:
+                d = _difference(_inline_helper(ev, value)) if key else None
+                if key and d:
+                    out[key] = (*d, getattr(node, "lineno", 0) if here else 0)
+    return out
+
+
+def _same_var(a: ast.AST, b: ast.AST) -> bool:
+    ka, kb = _key_of(_strip_wrappers(a)), _key_of(_strip_wrappers(b))
+    if ka is None or ka != kb:
+        return False
+    ra, rb = root_name(a), root_name(b)
+    # `d.pre` inside an assign lambda and `df.pre` outside: same column, other frame name
+    return ra == rb or isinstance(a, ast.Attribute | ast.Subscript) == isinstance(
+        b, ast.Attribute | ast.Subscript)
+
+
+def _formula_sides(c: CallSite) -> tuple[str, str] | None:
+    """(response, regressor) of a one-regressor statsmodels formula `gain ~ pre`."""
+    if c.last not in _FORMULA_MODELS or not (c.name or "").startswith("statsmodels"):
+        return None
+    formula = _str(c.arg(0, "formula"))
+    if formula is None or "~" not in formula:
+        return None
+    lhs, rhs = formula.split("~", 1)
+    terms = [t.strip() for t in rhs.split("+") if t.strip() not in ("1", "0", "-1", "")]
+    if len(terms) != 1:
+        return None
+    return lhs.strip(), terms[0]
+
+
+@rule("correlation_misuse.baseline_vs_change",
+      title="A baseline correlated with the change from it")
+def baseline_vs_change(ev: Evidence) -> Iterator[Finding]:
+    """Correlating (or regressing) a baseline x with a change that contains it (`post - x`,
+    or a ratio `post / x`): x's measurement error enters the change with the opposite sign,
+    so r is negative by construction even when every unit changed alike (regression to the
+    mean; Oldham 1962). Found for scipy/numpy/pandas correlations, linregress / polyfit and
+    one-regressor statsmodels formulas, with the change written inline, as a helper's return
+    value, or stored in a name / column. High (0.7) for a difference: a negative r is then
+    no evidence that low starters gain more. Medium (0.5) for a ratio. Quiet for the change
+    against the mean of both measurements (Oldham's method) or against an outside variable."""
+    if ev.tree is None or not re.search(r"-|/|sub|div", ev.code + ev.prior_code):
+        return
+    sites = [(c, what, exprs) for c, what, exprs, matrix in _sites(ev)
+             if not matrix and len(exprs) == 2]
+    formulas = [(c, sides) for c in ev.model.calls
+                if (sides := _formula_sides(c)) is not None]
+    if not sites and not formulas:
+        return
+    diffs = _defined_differences(ev)
+    hits: list[tuple[CallSite, str, str, str, str, int]] = []
+    for c, what, exprs in sites:
+        for base, other in ((exprs[0], exprs[1]), (exprs[1], exprs[0])):
+            other_s = _strip_wrappers(other)
+            d = _difference(_inline_helper(ev, other_s))
+            line = c.line
+            if d is None:
+                key = _key_of(other_s)
+                if key in diffs:
+                    op, left, right, line = diffs[key]
+                    d = (op, left, right)
+            if d is None:
+                continue
+            op, left, right = d
+            if _same_var(base, right) or (op == "/" and _same_var(base, left)):
+                hits.append((c, what, ev.source_of(base), ev.source_of(other),
+                             f"{ast.unparse(left)} {op} {ast.unparse(right)}", line or 0))
+                break
+    for c, (lhs, rhs) in formulas:
+        m = re.fullmatch(r"I\((.*)\)", lhs.replace(" ", ""))
+        expr = m.group(1) if m else None
+        if expr is None and lhs in diffs:
+            op, left, right, _ = diffs[lhs]
+            expr = f"{_key_of(left)}{op}{_key_of(right)}"
+        if expr is None:
+            continue
+        mt = re.fullmatch(r"([A-Za-z_]\w*)([-/])([A-Za-z_]\w*)", expr.replace(" ", ""))
+        if mt and (mt.group(3) == rhs or (mt.group(2) == "/" and mt.group(1) == rhs)):
+            hits.append((c, f"{c.last}", rhs, lhs,
+                         f"{mt.group(1)} {mt.group(2)} {mt.group(3)}", 0))
+    for c, what, base, change, expr, def_line in hits[:1]:
+        ratio = " / " in expr
+        severity, confidence = ("medium", 0.5) if ratio else ("high", 0.7)
+        kind = "a ratio" if ratio else "a change score"
+        yield Finding(
+            explanation=(f"`{what}` (line {c.line}) relates `{base}` to `{change}`, which is "
+                         f"{kind} that contains it (`{expr}`). The baseline's measurement "
+                         "error and day-to-day noise enter both sides with opposite signs, so "
+                         "the correlation/slope is negative by construction even when every "
+                         "unit changed by the same amount (regression to the mean): a negative "
+                         "r does not show that low starters gain more."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": sorted({c.line, *([def_line] if def_line else [])}),
+                      "values": {"baseline": base, "change": change, "definition": expr}},
+            suggestion=("Relate the change to the mean of the two measurements (Oldham's "
+                        "method), regress the follow-up on the baseline (ANCOVA: `post ~ pre "
+                        "+ group`), or compare against the negative r expected from the "
+                        "baseline's test-retest reliability."))
