@@ -712,3 +712,94 @@ def test_a_test_inside_pipe_runs_once_not_in_a_loop() -> None:
         print(ps[ps < 0.05])
     """, setup)
     assert [f for f in per_group if f.rule_id == "multiple_comparisons.uncorrected"], per_group
+
+
+# -- a p-value screen that picks a model's inputs (univariate filter feature selection) ---------
+# The screen runs on the training rows only and chooses what the model is fitted on; the claim
+# is the model's held-out score, which the number of screening tests does not invalidate.
+
+CHURN = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import accuracy_score, mean_squared_error
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(11)
+n, k = 240, 60
+usage = pd.DataFrame(rng.normal(size=(n, k)), columns=[f"f{i:02d}" for i in range(k)])
+churned = (usage.f03 + usage.f17 + rng.normal(0, 1, n) > 0).astype(int)
+spend = 50 + 4 * usage.f05 - 3 * usage.f40 + rng.normal(0, 2, n)
+U_tr, U_te, c_tr, c_te = train_test_split(usage, churned, test_size=0.25, random_state=0)
+"""
+
+
+def test_loop_screen_on_training_rows_then_classifier_is_silent():
+    silent(check("""
+        chosen = []
+        for col in U_tr.columns:
+            res = stats.ttest_ind(U_tr.loc[c_tr == 1, col], U_tr.loc[c_tr == 0, col])
+            if res.pvalue < 0.05:
+                chosen.append(col)
+        clf = LogisticRegression(max_iter=500).fit(U_tr[chosen], c_tr)
+        acc = accuracy_score(c_te, clf.predict(U_te[chosen]))
+        print(f"{len(chosen)} features, test accuracy {acc:.3f}")
+    """, CHURN))
+
+
+def test_series_screen_joined_into_a_formula_is_silent():
+    silent(check("""
+        train = usage.iloc[:180].assign(spend=spend.iloc[:180])
+        test = usage.iloc[180:].assign(spend=spend.iloc[180:])
+        pv = pd.Series({c: stats.spearmanr(train[c], train.spend).pvalue for c in usage.columns})
+        picked = pv[pv <= 0.01].index
+        fit = smf.ols("spend ~ " + " + ".join(picked), data=train).fit()
+        rmse = mean_squared_error(test.spend, fit.predict(test)) ** 0.5
+        print(f"held-out RMSE {rmse:.2f} with {len(picked)} predictors")
+    """, CHURN))
+
+
+def test_numpy_mask_screen_then_cross_validated_ridge_is_silent():
+    silent(check("""
+        X, y = U_tr.to_numpy(), spend.loc[U_tr.index].to_numpy()
+        def p_of(j):
+            return stats.pearsonr(X[:, j], y)[1]
+        pvals = np.array([p_of(j) for j in range(X.shape[1])])
+        mask = pvals < 0.01
+        cv = cross_val_score(Ridge(alpha=1.0), X[:, mask], y, cv=5, scoring="r2")
+        print(f"{mask.sum()} columns kept, CV R2 = {cv.mean():.3f}")
+    """, CHURN))
+
+
+def test_a_screen_whose_picks_are_called_significant_is_only_a_note():
+    f = only(check("""
+        pvals = {c: stats.pearsonr(U_tr[c], c_tr)[1] for c in U_tr.columns}
+        keep = [c for c, p in pvals.items() if p < 0.05]
+        clf = LogisticRegression(max_iter=500).fit(U_tr[keep], c_tr)
+        print("significant predictors of churn:", keep)
+        print("test accuracy", accuracy_score(c_te, clf.predict(U_te[keep])))
+    """, CHURN))
+    assert f.severity == "medium" and not f.is_blocking(0.8)
+
+
+def test_significant_features_reported_without_any_model_stay_critical():
+    f = only(check("""
+        pvals = {c: stats.pearsonr(U_tr[c], c_tr)[1] for c in U_tr.columns}
+        keep = [c for c, p in pvals.items() if p < 0.05]
+        print("usage features associated with churn (p < 0.05):", keep)
+    """, CHURN))
+    assert f.severity == "critical"
+
+
+def test_per_feature_model_fits_screened_then_reported_stay_critical():
+    f = only(check("""
+        data = U_tr.assign(churned=c_tr)
+        hits = []
+        for col in U_tr.columns:
+            fit = smf.logit(f"churned ~ {col}", data=data).fit(disp=0)
+            if fit.pvalues[col] < 0.05:
+                hits.append(col)
+        print("risk factors:", hits)
+    """, CHURN))
+    assert f.severity == "critical"

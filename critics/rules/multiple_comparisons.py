@@ -543,6 +543,7 @@ class _Claim:
     p_expr: str
     p_names: set[str]
     corrected: bool
+    node: ast.AST | None = None
 
 
 def _threshold_compares(a: _Analysis, p_names: set[str]) -> list[_Claim]:
@@ -579,7 +580,7 @@ def _threshold_compares(a: _Analysis, p_names: set[str]) -> list[_Claim]:
                 or any(a.m.dependencies(nm) & p_names for nm in names)):
             continue
         found.append(_Claim(node.lineno, alpha or 0.0, src, names,
-                            adjusted_level or bool(_CORRECTED_RE.search(src))))
+                            adjusted_level or bool(_CORRECTED_RE.search(src)), node))
     return found
 
 
@@ -597,7 +598,7 @@ def _query_claims(a: _Analysis, node: ast.Call) -> list[_Claim]:
         if _P_RE.search(col) or _CORRECTED_RE.search(col):
             root = root_name(node.func)
             out.append(_Claim(node.lineno, alpha, col, {root} if root else set(),
-                              bool(_CORRECTED_RE.search(col))))
+                              bool(_CORRECTED_RE.search(col)), node))
     return out
 
 
@@ -791,6 +792,85 @@ def _text_claims(a: _Analysis) -> list[str]:
     return out
 
 
+# -- a p-value screen that chooses a model's features --------------------------------------------
+
+_FITS = {"fit", "fit_transform", "cross_val_score", "cross_validate", "cross_val_predict",
+         "OLS", "Logit", "GLM", "WLS", "Probit", "ols", "logit", "glm", "wls", "probit"}
+_COLLECTORS = {"append", "add", "extend", "update", "insert"}
+_SIZES = {"len", "sum", "size", "shape", "count_nonzero", "nunique"}
+
+
+def _selection_targets(a: _Analysis, claim: _Claim) -> tuple[set[str], int]:
+    """Names the claim's selection is stored into, and the last line of the statement that
+    stores it: `keep = [c for c, p in pvals.items() if p < .01]`, `sel = pv[pv < .05].index`,
+    `if p < .05: chosen.append(col)`."""
+    node = claim.node
+    if node is None:
+        return set(), claim.line
+    for st in ast.walk(a.ev.tree):  # type: ignore[arg-type]
+        if isinstance(st, ast.Assign | ast.AnnAssign) and st.value is not None and any(
+                sub is node for sub in ast.walk(st.value)):
+            names = {n.id for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+                     for n in ast.walk(t) if isinstance(n, ast.Name)}
+            return names, st.end_lineno or st.lineno
+        if isinstance(st, ast.If) and any(sub is node for sub in ast.walk(st.test)):
+            names = set()
+            for b in st.body:
+                for sub in ast.walk(b):
+                    collected = None  # chosen.append(c), chosen += [c]
+                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                            sub.func.attr in _COLLECTORS:
+                        collected = root_name(sub.func.value)
+                    elif isinstance(sub, ast.AugAssign):
+                        collected = root_name(sub.target)
+                    if collected:
+                        names.add(collected)
+                    if isinstance(sub, ast.Assign):
+                        names |= {r for t in sub.targets if isinstance(t, ast.Subscript)
+                                  and (r := root_name(t))}
+            return names, st.end_lineno or st.lineno
+    return set(), claim.line
+
+
+def _feeds_a_model(a: _Analysis, names: set[str], after: int) -> int | None:
+    """The line of a model fit after `after` whose data is chosen by `names` (`X[keep]`,
+    a formula joined from them), or None."""
+    if not names:
+        return None
+    for c in a.m.calls:
+        if c.line <= after or c.last not in _FITS or id(c.node) in a.test_nodes:
+            continue
+        args = [*c.node.args, *(k.value for k in c.node.keywords)]
+        used = {n.id for arg in args for n in ast.walk(arg) if isinstance(n, ast.Name)}
+        if used & names or any(a.m.dependencies(u) & names for u in used):
+            return c.line
+    return None
+
+
+def _shown(a: _Analysis, names: set[str]) -> bool:
+    """Whether the selection itself is printed (not only its size `len(keep)` or its use as
+    column labels `X[keep]`)."""
+    for e in a.m.reported_exprs:
+        parents: dict[int, ast.AST] = {}
+        for par in ast.walk(e):
+            for ch in ast.iter_child_nodes(par):
+                parents[id(ch)] = par
+        for n in ast.walk(e):
+            if not (isinstance(n, ast.Name) and n.id in names):
+                continue
+            par = parents.get(id(n))
+            if isinstance(par, ast.Call) and n in par.args and (
+                    (isinstance(par.func, ast.Name) and par.func.id in _SIZES)
+                    or (isinstance(par.func, ast.Attribute) and par.func.attr in _SIZES)):
+                continue  # len(keep), np.count_nonzero(mask)
+            if isinstance(par, ast.Attribute) and par.attr in _SIZES:
+                continue  # mask.sum(), keep.size
+            if isinstance(par, ast.Subscript) and par.slice is n:
+                continue
+            return True
+    return False
+
+
 def _fmt_lines(lines: list[int]) -> str:
     lines = sorted(set(lines))
     if len(lines) == 1:
@@ -803,7 +883,10 @@ def _fmt_lines(lines: list[int]) -> str:
 def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
     """Many tests (a test in a loop or comprehension, pairwise combinations, many separate
     calls, many model coefficients) with significance claimed at a raw threshold and no
-    Bonferroni/Holm/FDR correction or Tukey-type post-hoc procedure."""
+    Bonferroni/Holm/FDR correction or Tukey-type post-hoc procedure. A screen whose every
+    threshold picks what a model is then fitted on (univariate filter feature selection:
+    `keep = [...if p < .01]; model.fit(X[keep], y)`) is not a claim of discoveries: quiet,
+    or a medium note when the picks are printed or called significant."""
     if ev.tree is None:
         return
     a = _Analysis(ev)
@@ -933,6 +1016,21 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         return
     alpha = raw[0].alpha if raw else 0.05
     text = _text_claims(a)
+    # a screen: every raw threshold picks what a model is then fitted on (univariate filter
+    # feature selection). Its p-values choose inputs; the claim is the model's score, which
+    # the multiplicity does not invalidate. Quiet, unless the picks are also shown or called
+    # significant: a note then, never a blocker.
+    screen_fit: int | None = None
+    if raw:
+        fits = []
+        for c in raw:
+            targets, end = _selection_targets(a, c)
+            fits.append(_feeds_a_model(a, targets, end))
+        if all(f is not None for f in fits):
+            screen_fit = fits[0]
+            shown = text or any(_shown(a, _selection_targets(a, c)[0]) for c in raw)
+            if not shown:
+                return
     claimed = bool(raw) or (bool(text) and not claims)
     lines = sorted({s.line for s in sites} | {c.line for c in raw})
     values: dict[str, object] = {"n_tests": n, "alpha": alpha}
@@ -958,6 +1056,8 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         severity, confidence = "high", 0.8 if from_facts else 0.75
         how_many = f"{n} tests"
 
+    if screen_fit is not None:
+        severity, confidence = "medium", 0.5
     where = _fmt_lines([s.line for s in sites]) if sites else "an earlier cell"
     claim_txt = (f"significance is decided at a fixed alpha = {alpha:g} "
                  f"({_fmt_lines([c.line for c in raw])}: `{raw[0].p_expr}`)" if raw else
@@ -975,6 +1075,10 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
     if not claimed:
         explanation = (f"The cell reports raw p-values of {how_many} ({where}) without any "
                        "multiplicity correction; readers will judge them one by one at 0.05.")
+    if screen_fit is not None:
+        explanation += (f" The selection feeds the model fitted on line {screen_fit}, so as a "
+                        "feature screen it is fine, but the selected items are shown as "
+                        "findings: do not read them as discoveries without a correction.")
     yield Finding(
         explanation=explanation, severity=severity, confidence=confidence,
         evidence={"lines": lines, "values": values},
