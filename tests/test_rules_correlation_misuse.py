@@ -1129,3 +1129,21 @@ def test_baseline_against_a_change_that_contains_it(code: str, severity: str):
 ])
 def test_change_against_the_mean_or_an_outside_variable_is_silent(code: str):
     silent(baseline(code))
+
+
+def test_residuals_against_fitted_values_are_a_diagnostic_not_a_change_score() -> None:
+    setup = """
+        import numpy as np
+        import pandas as pd
+        rng = np.random.default_rng(8)
+        plots = pd.DataFrame({"n_rate": rng.uniform(0, 200, 120)})
+        plots["yield_t"] = 4 + 0.02 * plots.n_rate + rng.normal(0, 0.5, 120)
+    """
+    found = run([BASELINE], """
+        from scipy import stats
+        slope, intercept = np.polyfit(plots.n_rate, plots.yield_t, 1)
+        fitted = intercept + slope * plots.n_rate
+        r, p = stats.pearsonr(fitted, plots.yield_t - fitted)
+        print(f"residuals vs fitted: r = {r:.2f} (no structure left if near 0)")
+    """, setup)
+    silent(found)

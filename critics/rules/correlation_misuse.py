@@ -1726,6 +1726,11 @@ def _formula_sides(c: CallSite) -> tuple[str, str] | None:
     return lhs.strip(), terms[0]
 
 
+# a model's fitted values / predictions and what is left of y after them: residuals against
+# fitted values is a diagnostic (is there structure left?), not a baseline-vs-change claim
+_MODEL_OUTPUT = re.compile(r"(?i)fitted|pred|yhat|y_hat|forecast|resid|estimate")
+
+
 @rule("correlation_misuse.baseline_vs_change",
       title="A baseline correlated with the change from it")
 def baseline_vs_change(ev: Evidence) -> Iterator[Finding]:
@@ -1776,6 +1781,7 @@ def baseline_vs_change(ev: Evidence) -> Iterator[Finding]:
         if mt and (mt.group(3) == rhs or (mt.group(2) == "/" and mt.group(1) == rhs)):
             hits.append((c, f"{c.last}", rhs, lhs,
                          f"{mt.group(1)} {mt.group(2)} {mt.group(3)}", 0))
+    hits = [h for h in hits if not (_MODEL_OUTPUT.search(h[2]) or _MODEL_OUTPUT.search(h[3]))]
     for c, what, base, change, expr, def_line in hits[:1]:
         ratio = " / " in expr
         severity, confidence = ("medium", 0.5) if ratio else ("high", 0.7)
