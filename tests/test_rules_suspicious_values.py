@@ -67,7 +67,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup",
         "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100",
         "suspicious_values.proportion_over_100",
-        "suspicious_values.negative_duration"}
+        "suspicious_values.negative_duration",
+        "suspicious_values.negative_physical_quantity"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -1100,3 +1101,91 @@ def test_sound_proportions_stay_quiet() -> None:
         """,
     ):
         silent(check(gather_p(code), PROP))
+
+
+# -- negative values of quantities that cannot be negative -------------------------------------
+
+NONNEG = "suspicious_values.negative_physical_quantity"
+FIELD = """
+import numpy as np, pandas as pd
+from sklearn.linear_model import LinearRegression
+rng = np.random.default_rng(5)
+n = 200
+logs = pd.DataFrame({"stand": rng.choice(["N", "S"], n), "dbh_cm": rng.normal(35, 6, n),
+                     "height_m": rng.normal(18, 3, n), "stump_m": rng.normal(0.4, 0.1, n)})
+logs.loc[:9, "stump_m"] = logs.loc[:9, "height_m"] + 2.0      # stump recorded in cm by mistake
+absorbance = rng.normal(0.05, 0.04, 30)                          # near the blank
+standards = np.array([0.0, 1.0, 2.0, 5.0, 10.0])
+signal = 0.02 + 0.11 * standards + rng.normal(0, 0.005, 5)
+kids = pd.DataFrame({"height_cm": rng.normal(120, 15, n)})
+kids["age_years"] = (kids.height_cm - 70) / 6 + rng.normal(0, 1.5, n)
+catalogue = [("A12", 20.0, 0.25), ("B07", 15.0, 1.4), ("C33", 9.5, 0.1)]
+"""
+
+
+def test_negative_volume_column_summarised_by_group() -> None:
+    f = one(check(run_and_gather("""
+        logs["volume_m3"] = 7.85e-5 * logs.dbh_cm ** 2 * (logs.height_m - logs.stump_m)
+        print(logs.groupby("stand")["volume_m3"].sum().round(1))
+    """, FIELD)), NONNEG)
+    assert f.severity == "high" and "volume" in f.explanation
+
+
+def test_calibration_inverse_gives_a_negative_mean_concentration() -> None:
+    f = one(check(run_and_gather("""
+        slope, intercept = np.polyfit(standards, signal, 1)
+        conc = (absorbance - intercept) / slope
+        mean_conc = conc.mean()
+        print(f"mean concentration: {mean_conc:.3f} mg/L")
+    """, FIELD + "absorbance = absorbance - 0.1\n")), NONNEG)
+    assert f.severity == "high" and "concentration" in f.explanation
+
+
+def test_regression_predicts_negative_ages_and_a_helper_gives_negative_prices() -> None:
+    f = one(check(run_and_gather("""
+        model = LinearRegression().fit(kids[["height_cm"]], kids.age_years)
+        grid = pd.DataFrame({"height_cm": np.linspace(40, 180, 15)})
+        grid["predicted_age"] = model.predict(grid[["height_cm"]])
+        print(grid.describe())
+    """, FIELD)), NONNEG)
+    assert "age" in f.explanation
+    f = one(check(run_and_gather("""
+        def sale_price(list_price, discount):
+            return list_price * (1 - discount)
+        for sku, p, d in catalogue:
+            print(f"{sku} price: {sale_price(p, d):.2f}")
+    """, FIELD)), NONNEG)
+    assert f.severity == "high" and "price" in f.explanation
+
+
+def test_signed_or_checked_quantities_stay_quiet() -> None:
+    # a difference of distances, a log concentration, a change in price: signed by meaning
+    silent(check(run_and_gather("""
+        d_a, d_b = 3.2, 4.7
+        distance_gap = d_a - d_b
+        print(f"distance: {d_a - d_b:.2f} km")
+        log_conc = np.log10(np.array([0.2, 0.5]))
+        print("log concentration:", log_conc.mean())
+        price_change = -1.5
+        print(f"price change: {price_change}")
+        print(f"x position: {-3.2}")
+        sim = pd.DataFrame({"sqft": rng.normal(1500, 400, 300)})
+        sim["price"] = 150 * sim.sqft - 20000 + rng.normal(0, 60000, 300)  # a linear model
+        print(sim.price.describe())
+    """, FIELD), NONNEG))
+    # the negative volumes are found and dealt with in the cell
+    silent(check(run_and_gather("""
+        logs["volume_m3"] = 7.85e-5 * logs.dbh_cm ** 2 * (logs.height_m - logs.stump_m)
+        bad = logs.volume_m3 < 0
+        print(f"{bad.sum()} logs with stump above height: excluded")
+        print(logs[~bad].groupby("stand")["volume_m3"].sum().round(1))
+    """, FIELD), NONNEG))
+    # all values valid: the same computations on sound inputs
+    silent(check(run_and_gather("""
+        logs["stump_m"] = logs["stump_m"].clip(upper=1.0)
+        logs["volume_m3"] = 7.85e-5 * logs.dbh_cm ** 2 * (logs.height_m - logs.stump_m)
+        print(logs.groupby("stand")["volume_m3"].sum().round(1))
+        slope, intercept = np.polyfit(standards, signal, 1)
+        conc = (absorbance + 0.5 - intercept) / slope
+        print(f"mean concentration: {conc.mean():.3f} mg/L")
+    """, FIELD), NONNEG))

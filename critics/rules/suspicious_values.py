@@ -2547,3 +2547,220 @@ def _labelled_proportions(text: str) -> list[_Hit]:
             out.append((True, tn.value / 100, tn.label, 0, tn.value, 1, 1, 100.0,
                         f"the printed value '{tn.line[:60]}'"))
     return out
+
+
+# -- negative values of quantities that cannot be negative ---------------------------------------
+
+# Physical and counting quantities that are non-negative by definition. Variances and standard
+# deviations have their own rule; ages and durations computed by subtraction too.
+_PHYSICAL_NONNEG = {
+    "distance": "distance", "distances": "distance", "dist": "distance", "dists": "distance",
+    "length": "length", "lengths": "length", "radius": "radius", "radii": "radius",
+    "diameter": "diameter", "area": "area", "volume": "volume", "mass": "mass",
+    "masses": "mass", "age": "age", "ages": "age", "duration": "duration",
+    "durations": "duration", "count": "count", "counts": "count", "price": "price",
+    "prices": "price", "concentration": "concentration", "conc": "concentration",
+    "dose": "dose", "population": "population", "rainfall": "rainfall",
+    "precipitation": "precipitation", "speed": "speed", "salary": "salary", "wage": "wage",
+}
+# tokens that make the quantity signed or transformed (a change, a log, a standardised value,
+# a coordinate, a signed distance to a boundary)
+_PHYSICAL_SIGNED = _SIGNED_TOKENS | {
+    "difference", "differences", "diffs", "deltas", "changes", "increase", "decrease",
+    "reduction", "improvement", "gain", "gained", "loss", "growth", "trend", "log", "ln",
+    "log10", "log2", "logged", "z", "zscore", "score", "scores", "standardized",
+    "standardised", "scaled", "centered", "centred", "demeaned", "anomaly", "anomalies",
+    "coef", "coefficient", "slope", "effect", "to", "boundary", "hyperplane", "decision",
+    "profit", "pnl", "return", "returns", "surplus", "excess", "adjustment", "correction",
+    "x", "y", "z0", "pos", "position", "coord", "coordinate", "velocity", "elevation",
+    "altitude", "depth", "temp", "temperature", "celsius", "sign", "signed", "std", "sd",
+    "var", "variance", "stdev", "sem", "se", "ci", "lower", "lo", "upper", "hi", "bound",
+    "mahalanobis", "cosine", "kl", "divergence", "energy", "potential", "elasticity",
+}
+
+
+def _physical_key(label: str) -> str | None:
+    """The non-negative quantity a name or printed label denotes ('distance' for `dist_pc`,
+    'cluster distance'); None when it says nothing or says the value may be signed."""
+    toks = _tokens(label)
+    if not toks or set(toks) & _PHYSICAL_SIGNED:
+        return None
+    found = [_PHYSICAL_NONNEG[t] for t in toks if t in _PHYSICAL_NONNEG]
+    return found[-1] if found else None
+
+
+_SIGNED_CALLS = {"diff", "log", "log10", "log2", "log1p", "pct_change", "gradient", "ediff1d",
+                 "subtract", "zscore", "scale", "standardize", "decision_function"}
+_WRAPPERS = {"mean", "median", "sum", "round", "float", "int", "nanmean", "nanmedian", "min",
+             "max", "squeeze", "item", "average", "agg", "aggregate", "describe", "quantile"}
+
+
+def _signed_by_construction(value: ast.AST | None) -> bool:
+    """A value that is at heart a difference (`a - b`, `-x`, also under a mean or round), or
+    that passes through a log, `diff`, a standardisation: its sign carries meaning, whatever
+    its name. (`(signal - blank) / slope` is a ratio, not a difference.)"""
+    if value is None:
+        return True
+    top = value
+    for _ in range(6):
+        if isinstance(top, ast.Call) and _call_last(top) in _WRAPPERS:
+            f = top.func
+            module_call = not isinstance(f, ast.Attribute) or isinstance(f.value, ast.Name)
+            nxt = top.args[0] if module_call and top.args else (
+                f.value if isinstance(f, ast.Attribute) else None)
+            if nxt is None:
+                break
+            top = nxt
+            continue
+        if isinstance(top, ast.Subscript | ast.Attribute) and not isinstance(
+                top.value, ast.Name):
+            top = top.value
+            continue
+        break
+    chain = [top]
+    while chain:  # `a - b`, `a - b + noise`: a signed sum of terms
+        node = chain.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            if isinstance(node.op, ast.Sub) and not (
+                    isinstance(node.right, ast.Constant) and isinstance(node.left, ast.Constant)):
+                return True
+            chain += [node.left, node.right]
+    if isinstance(top, ast.UnaryOp) and isinstance(top.op, ast.USub) and not isinstance(
+            top.operand, ast.Constant):
+        return True
+    return any(isinstance(sub, ast.Call) and _call_last(sub) in _SIGNED_CALLS
+               for sub in ast.walk(value))
+
+
+def _sign_checked(tree: ast.AST, key: str) -> bool:
+    """The cell compares `key` with zero or clips it (`df[df.dist < 0]`, `(dist <= 0).sum()`,
+    `.clip(lower=0)`, `np.abs`): the user already handles the sign."""
+    for node in ast.walk(tree):
+        sides = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
+        if any(isinstance(x, ast.Constant) and x.value == 0 for x in sides) and key in {
+                k for x in sides for s in ast.walk(x) for k in _target_key(s)}:
+            return True
+        if isinstance(node, ast.Call) and _call_last(node) in (
+                "clip", "abs", "absolute", "maximum", "fmax", "where", "mask") and \
+                key in _target_keys(node):
+            return True
+    return False
+
+
+def _assigned_values(tree: ast.AST) -> dict[str, list[tuple[int, ast.AST]]]:
+    """(line, value) of every name or column the cell assigns (`d = ...`, `df["d"] = ...`,
+    `df.assign(d=...)`)."""
+    out: dict[str, list[tuple[int, ast.AST]]] = {}
+    for node in _of(tree, ast.Assign):
+        for t in node.targets:
+            for key in _target_key(t):
+                out.setdefault(key, []).append((node.lineno, node.value))
+    for node in _of(tree, ast.Call):
+        if _call_last(node) == "assign":
+            for kw in node.keywords:
+                if kw.arg:
+                    out.setdefault(kw.arg, []).append((kw.value.lineno, kw.value))
+    return out
+
+
+@rule("suspicious_values.negative_physical_quantity",
+      title="A quantity that cannot be negative (distance, mass, count, price...) is negative")
+def negative_physical_quantity(ev: Evidence) -> Iterator[Finding]:
+    """Distances, lengths, masses, concentrations, counts, prices and ages cannot be negative.
+    A negative one among a cell's results means the formula is wrong for some rows: a noisy
+    measurement inverted (1/parallax with parallax <= 0), a sign or unit error, a
+    subtraction where an absolute value was meant. Evidence: the kernel's range of a column
+    the cell computes, the value of a scalar it computes, or a printed labelled value that
+    the code ties to the expression it printed. Quiet for names that say the value is signed
+    or transformed (a change, a log, a z-score, a coordinate, a signed distance to a
+    boundary), for differences and logs by construction, and when the cell checks the sign."""
+    if ev.tree is None or ("-" not in (ev.text or "") and not any(
+            (f.ranges or f.value is not None) for f in ev.objects.values())):
+        return
+    tree = ev.tree
+    assigned = _assigned_values(tree)
+    reported = ev.model.reported_names
+    seen: set[str] = set()
+    hits: list[tuple[str, str, int, float, str, bool]] = []  # key, what, line, low, where, shown
+
+    def ok_value(key: str) -> tuple[int, bool] | None:
+        defs = assigned.get(key)
+        if not defs or any(_signed_by_construction(v) for _, v in defs):
+            return None
+        if _duration_key(key) and any(_elapsed_sub(v, "nonneg") is not None for _, v in defs):
+            return None  # an elapsed time by subtraction: negative_duration's finding
+        if _sign_checked(tree, key):
+            return None
+        return defs[-1][0], True
+
+    # printed labelled values, tied to the expression that printed them
+    sites = _report_sites(tree)
+    for tn in _text_numbers(ev.text or ""):
+        if tn.value >= 0 or tn.in_list:
+            continue
+        what = _physical_key(tn.label)
+        site = _match_site(tn.label, sites) if what else None
+        if site is None or _signed_by_construction(site.expr):
+            continue
+        names = _names(site.expr)
+        if any(_physical_key(n) is None and set(_tokens(n)) & _PHYSICAL_SIGNED for n in names):
+            continue
+        keys = {k for s in ast.walk(site.expr) for k in _target_key(s)}
+        if any(k in assigned and ok_value(k) is None for k in keys) or any(
+                _sign_checked(tree, k) for k in keys):
+            continue
+        key = tn.raw_label.strip(" :=") or tn.label
+        if key in seen:
+            continue
+        seen.add(key)
+        hits.append((key, what or "", site.line, tn.value, f"printed '{tn.line[:80]}'", True))
+    # kernel facts: scalars and computed columns
+    for name, facts in ev.objects.items():
+        if facts.kind == "scalar" and isinstance(facts.value, int | float) and not isinstance(
+                facts.value, bool) and facts.value < 0:
+            what = _physical_key(name)
+            got = ok_value(name) if what else None
+            if got and name not in seen:
+                seen.add(name)
+                hits.append((name, what or "", got[0], float(facts.value),
+                             f"the kernel's value of `{name}`", name in reported))
+        if facts.kind != "dataframe":
+            continue
+        for col, rng in (facts.ranges or {}).items():
+            if not rng or rng[0] is None or rng[0] >= 0:
+                continue
+            what = _physical_key(col)
+            got = ok_value(col) if what else None
+            if not got or col in seen:
+                continue
+            shown = bool(reported & {name}) or any(
+                col in _chain_columns(c.node) or col in {
+                    k for s in ast.walk(c.node) for k in _target_key(s)}
+                for c in ev.model.calls if c.last in (
+                    "mean", "median", "describe", "agg", "aggregate", "sum", "min", "max",
+                    "quantile", "print", "display"))
+            seen.add(col)
+            hits.append((f"{name}.{col}", what or "", got[0], float(rng[0]),
+                         f"the kernel's range of `{name}.{col}` ([{rng[0]:.4g}, {rng[1]:.4g}])",
+                         shown))
+    if not hits:
+        return
+    hits.sort(key=lambda h: (not h[5], h[3]))
+    key, what, line, low, where, shown = hits[0]
+    also = "; ".join(f"{w} shows {lo:.4g} for `{k}`" for k, _, _, lo, w, _ in hits[1:4])
+    severity, conf = ("high", 0.85) if shown else ("medium", 0.6)
+    yield Finding(
+        explanation=(f"`{key}` (line {line}) is a {what}, which cannot be negative, yet "
+                     f"{where} shows {low:.4g}{f' (also: {also})' if also else ''}. A negative "
+                     f"{what} means the computation is wrong for some rows (a noisy measurement "
+                     "inverted or divided by a value near or below zero, a sign or unit error, "
+                     "a subtraction where a magnitude was meant), and any mean, total or fit "
+                     "built from these values is wrong too."),
+        severity=severity, confidence=conf,
+        evidence={"lines": sorted({h[2] for h in hits}),
+                  "values": {h[0]: round(h[3], 6) for h in hits[:5]}},
+        suggestion=(f"Find the rows that give a negative {what} (`df[df[col] < 0]`) and fix "
+                    "the computation rather than the symptom: combine noisy measurements "
+                    "before a non-linear transform (average parallaxes, then invert), take "
+                    "magnitudes where a magnitude is meant, or exclude invalid inputs "
+                    "explicitly and report how many."))
