@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from critics.findings import Finding
+from critics.rules.parametric_assumptions import normal_model_on_skewed as NORMAL_TAIL
 from critics.rules.parametric_assumptions import parametric_on_nonnormal as RULE
 from tests.rule_helpers import code_only, one, quiet, run, silent
 
@@ -847,3 +848,85 @@ print(fit.pvalue, rho.pvalue)
     quiet(run([LEVERAGE], alongside, TOWNS))
     spearman_only = "print(stats.spearmanr(towns.population, towns.libraries))"
     silent(run([LEVERAGE], spearman_only, TOWNS))
+
+
+# -- normal-theory tails, capability indices and reference ranges on skewed data ------------
+
+TAILS = """
+import numpy as np, pandas as pd
+from scipy import stats
+from scipy.stats import norm
+rng = np.random.default_rng(21)
+los_days = rng.lognormal(1.2, 0.7, 120).round(1)            # hospital length of stay
+log_los = np.log(los_days)
+heights = rng.normal(170, 8, 150)
+alt = pd.Series(rng.gamma(1.8, 14.0, 180), name="alt_u_l")  # liver enzyme, right-skewed
+rt = rng.normal(0.45, 0.05, 160) + rng.exponential(0.25, 160) # reaction times (ex-Gaussian)
+thickness = 1.5 + rng.exponential(0.08, 140)                 # coating thickness, mm
+even = rng.normal(1.6, 0.05, 140)
+"""
+NT = "parametric_assumptions.normal_model_on_skewed"
+
+
+def tails(code: str) -> list[Finding]:
+    return run([NORMAL_TAIL], code, TAILS)
+
+
+def test_normal_percentile_of_a_skewed_length_of_stay() -> None:
+    f = one(tails("""
+        p95 = norm.ppf(0.95, loc=los_days.mean(), scale=los_days.std(ddof=1))
+        print(f"95th percentile stay: {p95:.1f} days")
+    """), NT)
+    assert f.severity == "high" and "los_days" in f.explanation
+
+
+def test_reference_range_mean_plus_minus_196_sd_on_a_series() -> None:
+    f = one(tails("""
+        mu, sd = alt.mean(), alt.std()
+        lo, hi = mu - 1.96 * sd, mu + 1.96 * sd
+        print(f"ALT reference range: {lo:.0f} to {hi:.0f} U/L")
+    """), NT)
+    assert f.severity == "high" and "reference range" in f.explanation
+
+
+def test_norm_fit_then_standardised_tail_and_frozen_distribution() -> None:
+    f = one(tails("""
+        mu, sd = norm.fit(rt)
+        z = (1.0 - mu) / sd
+        print("share slower than 1 s:", 1 - norm.cdf(z))
+        print("frozen:", stats.norm(mu, sd).sf(1.0))
+    """), NT)
+    assert f.severity in ("high", "medium") and "rt" in f.explanation
+
+
+def test_cpk_in_a_helper_function() -> None:
+    f = one(tails("""
+        def cpk(x, lsl, usl):
+            m, s = x.mean(), x.std(ddof=1)
+            return min(usl - m, m - lsl) / (3 * s)
+        print(f"Cpk = {cpk(thickness, 1.3, 1.9):.2f}")
+    """), NT)
+    assert "capability" in f.explanation and "thickness" in f.explanation
+
+
+def test_sound_normal_models_stay_quiet() -> None:
+    # on the log scale, back-transformed
+    silent(tails("""
+        p95 = np.exp(norm.ppf(0.95, loc=log_los.mean(), scale=log_los.std(ddof=1)))
+        print(f"95th percentile stay: {p95:.1f} days")
+    """))
+    # data that are normal
+    silent(tails("""
+        mu, sd = heights.mean(), heights.std()
+        print(mu - 1.96 * sd, mu + 1.96 * sd, norm.sf(190, mu, sd))
+        def cpk(x, lsl, usl):
+            m, s = x.mean(), x.std(ddof=1)
+            return min(usl - m, m - lsl) / (3 * s)
+        print(f"Cpk = {cpk(even, 1.3, 1.9):.2f}")
+    """))
+    # a confidence interval of the mean (SE, not SD) and an empirical percentile
+    silent(tails("""
+        mu, se = alt.mean(), alt.std() / np.sqrt(len(alt))
+        print(mu - 1.96 * se, mu + 1.96 * se)
+        print("p95:", np.percentile(los_days, 95))
+    """))

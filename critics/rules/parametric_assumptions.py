@@ -1456,3 +1456,258 @@ def single_point_leverage(ev: Evidence) -> Iterator[Finding]:
                         "(`scipy.stats.theilslopes`), the fit with and without the "
                         "influential observation, or a log scale for a predictor spanning "
                         "orders of magnitude; show the scatter plot."))
+
+
+# -- normal-theory tails, capability indices and reference ranges on skewed data ------------
+
+_NORMAL_TAILS = {"cdf", "sf", "ppf", "isf", "logcdf", "logsf", "interval"}
+_MEAN_CALLS = {"mean", "nanmean", "average", "fmean", "tmean"}
+_SD_CALLS = {"std", "nanstd", "stdev", "pstdev", "tstd"}
+_Z_MULTIPLIERS = {1.645, 1.96, 2.0, 2.326, 2.33, 2.5, 2.576, 2.58, 3.0}
+
+
+def _moment(ev: Evidence, value: ast.AST) -> tuple[str, ast.AST] | None:
+    """('mean' | 'sd', sample) for `x.mean()`, `np.std(x, ddof=1)`, `statistics.stdev(x)`."""
+    if not isinstance(value, ast.Call):
+        return None
+    last = called_name(value)
+    kind = "mean" if last in _MEAN_CALLS else ("sd" if last in _SD_CALLS else None)
+    if kind is None or any(k.arg == "weights" for k in value.keywords):
+        return None
+    f = value.func
+    if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and (
+            f.value.id in ev.model.aliases)):
+        return kind, _unwrap(f.value)
+    if value.args:
+        return kind, _unwrap(value.args[0])
+    return None
+
+
+def _moments(ev: Evidence) -> dict[str, tuple[str, ast.AST, int]]:
+    """Names the cell binds to a sample's mean or SD: `mu, sd = x.mean(), x.std()`,
+    `sd = np.std(x)`, `mu, sd = norm.fit(x)`. name -> (kind, sample, line)."""
+    out: dict[str, tuple[str, ast.AST, int]] = {}
+    for node in ast.walk(ev.tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        t, v = node.targets[0], node.value
+        pairs: list[tuple[ast.AST, ast.AST]] = []
+        if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts):
+            pairs = list(zip(t.elts, v.elts, strict=True))
+        elif isinstance(t, ast.Tuple) and len(t.elts) == 2 and isinstance(v, ast.Call) and \
+                called_name(v) == "fit" and isinstance(v.func, ast.Attribute) and \
+                "norm" in ast.unparse(v.func.value) and v.args:
+            sample = _unwrap(v.args[0])
+            for el, kind in zip(t.elts, ("mean", "sd"), strict=True):
+                if isinstance(el, ast.Name):
+                    out[el.id] = (kind, sample, node.lineno)
+            continue
+        else:
+            pairs = [(t, v)]
+        for tt, vv in pairs:
+            m = _moment(ev, vv)
+            if isinstance(tt, ast.Name) and m is not None:
+                out[tt.id] = (m[0], m[1], node.lineno)
+    return out
+
+
+def _refs_of(node: ast.AST, moments: dict[str, tuple[str, ast.AST, int]], ev: Evidence,
+             kind: str) -> list[ast.AST]:
+    """Samples whose `kind` moment the expression uses, by name or inline (`x.std()`)."""
+    out: list[ast.AST] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in moments and moments[sub.id][0] == kind:
+            out.append(moments[sub.id][1])
+        elif isinstance(sub, ast.Call) and (m := _moment(ev, sub)) is not None and m[0] == kind:
+            out.append(m[1])
+    return out
+
+
+def _sd_times_z(node: ast.AST, moments: dict[str, tuple[str, ast.AST, int]],
+                ev: Evidence, factors: set[float]) -> list[ast.AST]:
+    """`z * sd` / `sd * z` with z among `factors`: samples of the SD."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return []
+    for a, b in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(a, ast.Constant) and isinstance(a.value, int | float) and \
+                round(float(a.value), 3) in factors:
+            if isinstance(b, ast.Name) and b.id in moments and moments[b.id][0] == "sd":
+                return [moments[b.id][1]]
+            if isinstance(b, ast.Call) and (m := _moment(ev, b)) is not None and m[0] == "sd":
+                return [m[1]]
+    return []
+
+
+def _normal_sites(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
+    """(line, what, sample) of normal-theory calculations from a sample's mean and SD."""
+    moments = _moments(ev)
+    out: list[tuple[int, str, ast.AST]] = []
+
+    def same(a: list[ast.AST], b: list[ast.AST]) -> list[ast.AST]:
+        return [x for x in a if any(ast.dump(x) == ast.dump(y) for y in b)]
+
+    for c in ev.model.calls:
+        recv = c.receiver
+        frozen = isinstance(recv, ast.Call) and called_name(recv) == "norm"
+        if c.method not in _NORMAL_TAILS or not (
+                frozen or (c.name or "").endswith("norm." + c.method)
+                or (recv is not None and ast.unparse(recv).endswith("norm"))):
+            continue
+        node = recv if frozen else c.node
+        args = list(node.args) + [k.value for k in node.keywords]  # type: ignore[union-attr]
+        if frozen:
+            args += list(c.node.args)
+        for a in list(args):  # z = (usl - mu) / sd; norm.sf(z)
+            if isinstance(a, ast.Name) and a.id not in moments:
+                args += [x.value for x in ev.model.assigned_at(a.id)
+                         if x.value is not None and x.line <= c.line]
+        whole = ast.Tuple(elts=args, ctx=ast.Load())
+        hit = same(_refs_of(whole, moments, ev, "mean"), _refs_of(whole, moments, ev, "sd"))
+        if hit:
+            what = {"cdf": "a normal tail probability (`norm.cdf`)",
+                    "sf": "a normal tail probability (`norm.sf`)",
+                    "logsf": "a normal tail probability", "logcdf": "a normal tail probability",
+                    "ppf": "a normal percentile (`norm.ppf`)",
+                    "isf": "a normal percentile (`norm.isf`)",
+                    "interval": "a normal reference interval (`norm.interval`)"}[c.method or "cdf"]
+            out.append((c.line, what, hit[0]))
+    for node in ast.walk(ev.tree):
+        if not isinstance(node, ast.BinOp):
+            continue
+        line = node.lineno
+        if isinstance(node.op, ast.Div):  # Cpk = (USL - mu) / (3 * sd)
+            sds = _sd_times_z(node.right, moments, ev, {3.0, 6.0})
+            if sds and any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)
+                           for x in ast.walk(node.left)):
+                hit = same(_refs_of(node.left, moments, ev, "mean"), sds) or (
+                    sds if "6" in ast.unparse(node.right) else [])
+                if hit:
+                    out.append((line, "a process capability index (Cp/Cpk: spec distance over "
+                                "3 or 6 SD)", hit[0]))
+        elif isinstance(node.op, ast.Add | ast.Sub):  # mu ± 1.96 * sd
+            sds = _sd_times_z(node.right, moments, ev, _Z_MULTIPLIERS)
+            hit = same(_refs_of(node.left, moments, ev, "mean"), sds) if sds else []
+            if hit and isinstance(node.left, ast.Name | ast.Call):
+                out.append((line, "a normal reference range (mean ± z·SD)", hit[0]))
+    seen: set[int] = set()
+    uniq = []
+    for line, what, sample in sorted(out, key=lambda x: x[0]):
+        if line not in seen:
+            seen.add(line)
+            uniq.append((line, what, sample))
+    return uniq
+
+
+def _kurtosis(values: list[float]) -> float | None:
+    n = len(values)
+    if n < 8:
+        return None
+    mean = sum(values) / n
+    m2 = sum((v - mean) ** 2 for v in values) / n
+    if m2 <= 0:
+        return None
+    return sum((v - mean) ** 4 for v in values) / n / m2 ** 2 - 3.0
+
+
+def _helper_args(ev: Evidence, sample: ast.AST, line: int) -> list[ast.AST]:
+    """For a parameter of the function holding `line`, what its callers pass for it."""
+    if not isinstance(sample, ast.Name):
+        return []
+    for fn in ast.walk(ev.tree):
+        if isinstance(fn, ast.FunctionDef) and fn.lineno <= line <= (fn.end_lineno or 0):
+            params = [a.arg for a in fn.args.args]
+            if sample.id not in params:
+                return []
+            pos = params.index(sample.id)
+            out: list[ast.AST] = []
+            for c in ev.model.calls:
+                if c.name == fn.name and c.function != fn.name:
+                    a = c.arg(pos, sample.id)
+                    if a is not None:
+                        out.append(_unwrap(a))
+            return out
+    return []
+
+
+def _sample_shape(ev: Evidence, sample: ast.AST) -> tuple[SampleFacts, float | None] | None:
+    expr = ast.unparse(sample)
+    for s in ev.samples:
+        if s.expr == expr and s.n:
+            return s, None
+    if isinstance(sample, ast.Name):
+        obj = ev.objects.get(sample.id)
+        if obj is not None and obj.kind in ("ndarray", "series") and obj.values:
+            f = _from_values(sample.id, obj.values)
+            if f is not None:
+                return f, _kurtosis(obj.values)
+    return None
+
+
+@rule("parametric_assumptions.normal_model_on_skewed",
+      title="Normal-theory tail, capability index or reference range on a skewed sample")
+def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
+    """A tail probability, ppm or percentile from `norm.cdf/sf/ppf(..., mean, sd)`, a
+    capability index `(USL - mean) / (3 * sd)` or a `mean ± 1.96 * sd` reference range
+    assumes the data are normal *in the tails*, where no sample size rescues it (unlike a
+    t-test's mean). Judged from the sample the mean and SD come from: its skewness and
+    normality (the kernel's values of a named array/Series, or a sample it re-read); quiet
+    when the sample looks normal or is transformed (log) before the moments are taken."""
+    if ev.tree is None or not ev.model.calls:
+        return
+    sites = _normal_sites(ev)
+    if not sites:
+        return
+    names, cols, _ = _generated_skewed(ev)
+    by_sample: dict[str, list[tuple[int, str, ast.AST]]] = {}
+    for line, what, sample in sites:
+        for each in _helper_args(ev, sample, line) or [sample]:
+            by_sample.setdefault(ast.unparse(each), []).append((line, what, each))
+    for expr, group in by_sample.items():
+        line, _, sample = group[0]
+        whats = list(dict.fromkeys(w for _, w, _ in group))
+        what = " and ".join(whats[:3])
+        lines = sorted({ln for ln, _, _ in group})
+        shape = _sample_shape(ev, sample)
+        severity: str | None = None
+        conf = 0.0
+        detail = ""
+        if shape is not None:
+            s, kurt = shape
+            skew = abs(s.skew) if s.skew is not None else 0.0
+            p = s.normal_p
+            if s.n >= 20 and p is not None and ((skew >= 1 and p < 0.01) or (
+                    skew >= 0.5 and p < 1e-3)):
+                severity, conf = "high", (0.85 if skew >= 1 else 0.8)
+            elif s.n >= 20 and p is not None and p < 1e-3 and kurt is not None and kurt >= 2:
+                severity, conf = "medium", 0.55
+            elif s.n >= 20 and p is not None and p < 0.01 and skew >= 0.3:
+                severity, conf = "medium", 0.5
+            detail = _describe(s)
+            if kurt is not None and kurt >= 1:
+                detail = detail[:-1] + f", excess kurtosis={kurt:.1f})"
+            if severity and s.skew is not None:
+                tail = "right" if s.skew > 0 else "left"
+                detail += f", a long {tail} tail"
+        elif _arg_skewed(ev, sample, names, cols) is not None:
+            severity, conf = "medium", 0.5
+            detail = f"`{expr}` (drawn from a skewed generator and not transformed)"
+        if severity is None:
+            continue
+        at = (f"Lines {', '.join(map(str, lines))} compute" if len(lines) > 1
+              else f"Line {line} computes")
+        yield Finding(
+            explanation=(f"{at} {what} from the mean and SD of {detail}. "
+                         "That calculation is exact only for normal data, and it lives in the "
+                         "tail, where skewness matters most and a large sample does not help: "
+                         "for a right-skewed quantity the upper tail (and the out-of-spec "
+                         "rate, the upper percentile, the upper reference limit) is "
+                         "understated, the lower one overstated, so the reported capability "
+                         "or probability is wrong."),
+            severity=severity, confidence=conf,
+            evidence={"lines": lines, "values": {"sample": expr}},
+            suggestion=("Model the shape the data have: fit the tail on a transformed scale "
+                        "(log for a positive right-skewed quantity, then back-transform the "
+                        "limits), fit a suitable distribution (lognormal, gamma, Weibull: "
+                        "`stats.lognorm.fit(x)`, then `.sf(usl)`), or use non-parametric "
+                        "percentiles / the observed out-of-spec rate with a binomial interval; "
+                        "check with a Q-Q plot and report the skewness."))
