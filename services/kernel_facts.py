@@ -299,6 +299,10 @@ def _result_facts(obj: Any, facts: dict[str, Any]) -> None:
         n = _number(v)
         if n is not None:
             params[attr] = n
+    with contextlib.suppress(Exception):  # statsmodels results: the rows the fit used
+        nobs = _number(getattr(obj, "nobs", None))
+        if nobs is not None and not isinstance(nobs, bool) and float(nobs).is_integer():
+            params["nobs"] = int(nobs)
     pv = getattr(obj, "pvalues", None)
     if pv is not None:
         with contextlib.suppress(TypeError):

@@ -1329,6 +1329,15 @@ def test_formula_logit_with_keywords_drops_missing_rows() -> None:
     """, CLINIC), FORMULA)
     assert f.severity == "high" and "hba1c" in f.explanation
     assert f.evidence["values"]["fraction_dropped_at_least"] > 0.3
+    # the fitted result's nobs makes the loss exact (more than the worst column's NaN: bmi's
+    # few missing rows add to hba1c's)
+    ns: dict = {}
+    exec(CLINIC, ns)
+    complete = len(ns["patients"][["readmitted", "age", "bmi", "hba1c"]].dropna())
+    values = f.evidence["values"]
+    assert values["rows_used"] == complete
+    assert values["rows_dropped_at_least"] == 400 - complete
+    assert f"the fit used {complete} of them" in f.explanation
 
 
 def test_from_formula_and_patsy_design_drop_missing_rows() -> None:

@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..code_model import CallSite
 from ..code_model import called_name as _call_last
 from ..code_model import name_tokens as _tokens
 from ..code_model import names_in as _names
@@ -2676,6 +2677,17 @@ def _nobs_reported(ctx: _Ctx) -> bool:
     return False
 
 
+def _fit_nobs(ev: Evidence, call: CallSite) -> int | None:
+    """`nobs` of the fitted result the statement holding a formula call binds
+    (`res = smf.logit(...).fit()`), as the kernel read it."""
+    for name in call.targets:
+        f = ev.objects.get(name)
+        nobs = f.params.get("nobs") if f is not None and f.kind == "result" else None
+        if isinstance(nobs, int) and not isinstance(nobs, bool):
+            return nobs
+    return None
+
+
 @rule("data_loss.formula_drops_missing",
       title="Formula model silently dropped every row with a missing value")
 def formula_drops_missing(ev: Evidence) -> Iterator[Finding]:
@@ -2717,6 +2729,10 @@ def formula_drops_missing(ev: Evidence) -> Iterator[Finding]:
                 continue
             worst, total, holes = best
             rows = facts.rows
+            used = _fit_nobs(ev, c)
+            exact = used is not None and 0 <= rows - used <= rows
+            if exact:  # the fitted result says how many rows it used: the loss is known
+                worst = total = rows - used
             frac = worst / rows
             if frac < 0.02:
                 continue
@@ -2734,10 +2750,12 @@ def formula_drops_missing(ev: Evidence) -> Iterator[Finding]:
             via = f" (inside `{c.function}()`)" if c.function else ""
             named = ", ".join(f"`{k}` ({facts.missing[k]} NaN)" for k in holes[:4])
             upto = f" and up to {total}" if total > worst else ""
+            lost = (f"the fit used {used} of them, so {worst} rows ({_pct(frac)}) are left "
+                    "out" if exact else
+                    f"so at least {worst}{upto} rows ({_pct(frac)}+) are left out of the fit")
             head = (f"Line {c.line}{via} fits a formula model on `{frame}`, which silently "
                     f"drops every row with a missing value in a formula column (statsmodels' "
-                    f"default `missing='drop'`): {named} of {rows} rows, so at least {worst}"
-                    f"{upto} rows ({_pct(frac)}+) are left out of the fit. Its parameters, "
+                    f"default `missing='drop'`): {named} of {rows} rows; {lost}. Its parameters, "
                     "fitted values and any summary of them describe only the complete cases, "
                     "and nothing in the cell reports the number of observations used.")
             if frac >= 0.1:
@@ -2749,6 +2767,7 @@ def formula_drops_missing(ev: Evidence) -> Iterator[Finding]:
                 evidence={"lines": [c.line], "values": {
                     "rows": rows, "rows_dropped_at_least": worst,
                     "fraction_dropped_at_least": round(frac, 4),
+                    **({"rows_used": used} if exact else {}),
                     "missing": {k: facts.missing[k] for k in holes}}},
                 suggestion=("Report the model's `nobs` against `len(df)`, and decide how to "
                             "treat the missing values instead of letting the formula drop "
