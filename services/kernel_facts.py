@@ -113,6 +113,9 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         facts["unique"] = {str(c): int(v) for c, v in sample.nunique().items()}
     except TypeError:  # unhashable cells (lists)
         facts["unique"] = {}
+    if len(part) > len(sample):
+        with contextlib.suppress(Exception):
+            _exact_identifier_counts(part, sample, facts["unique"])
     with contextlib.suppress(Exception):
         _levels_and_ranges(part, facts)
     with contextlib.suppress(Exception):
@@ -125,6 +128,20 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
             table = _table_facts(df.to_numpy())
             if table:
                 facts.setdefault("params", {})["table"] = table
+
+
+def _exact_identifier_counts(df: Any, sample: Any, unique: dict[str, int]) -> None:
+    """A column whose values are all distinct in the row sample may be an identifier (one row
+    per patient): counted over the sample only, a 150,000-row table would seem to hold 100,000
+    patients on 1.5 rows each. Such integer/text columns are counted over every row; float
+    columns (measurements, nearly always all distinct) keep the sample's count."""
+    non_null = sample.notna().sum()
+    for c in df.columns:
+        key = str(c)
+        if getattr(df[c].dtype, "kind", "") == "f" or key not in unique:
+            continue
+        if unique[key] == int(non_null[c]):
+            unique[key] = int(df[c].nunique())
 
 
 MAX_LEVELS = 30  # a column with at most this many distinct values has its levels listed
@@ -236,7 +253,10 @@ def _series_facts(s: Any, facts: dict[str, Any]) -> None:
     facts["missing"] = {"": int(s.isna().sum())}
     sample = s if len(s) <= SAMPLE_ROWS else s.head(SAMPLE_ROWS)
     with contextlib.suppress(TypeError):
-        facts["unique"] = {"": int(sample.nunique())}
+        n = int(sample.nunique())
+        if len(s) > len(sample) and s.dtype.kind != "f" and n == int(sample.notna().sum()):
+            n = int(s.nunique())  # all distinct in the sample: maybe an identifier, count all
+        facts["unique"] = {"": n}
     if len(s) <= MAX_VALUES and s.dtype.kind in "iufb":
         facts["values"] = _numbers(s.tolist())
 

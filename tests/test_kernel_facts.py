@@ -183,3 +183,21 @@ def test_probe_only_calls_are_not_counted_as_tests() -> None:
     assert [full for _, full, _ in test_calls(ev.model)] == ["scipy.stats.pearsonr"]
     assert [stat_test_of(c)[0] for c in ev.model.calls if stat_test_of(c)] == [
         "numpy.polyfit", "pandas.Series.corr", "scipy.stats.pearsonr"]
+
+
+def test_identifiers_of_a_large_frame_are_counted_over_every_row() -> None:
+    # the row sample (100,000) would make 150,000 patients look like 100,000 on 1.5 rows each
+    setup = """
+        import numpy as np
+        import pandas as pd
+        rng = np.random.default_rng(0)
+        n = 150_000
+        big = pd.DataFrame({"patient_id": np.arange(n), "site": rng.integers(0, 40, n),
+                            "code": [f"P{i}" for i in range(n)], "sbp": rng.normal(130, 15, n)})
+    """
+    ev = run_and_gather("ids = big.patient_id", setup)
+    f = ev.objects["big"]
+    assert f.unique["patient_id"] == 150_000 and f.unique["code"] == 150_000
+    assert f.unique["site"] == 40
+    assert f.unique["sbp"] <= 100_000  # measurements keep the sample's count (cost)
+    assert ev.objects["ids"].unique == {"": 150_000}

@@ -704,3 +704,21 @@ def test_a_count_table_of_every_rating_still_counts_rows():
         print(stats.chi2_contingency(table).pvalue)
     """, TASTING)
     assert f.evidence["values"]["unit_column"] == "participant_id"
+
+
+def test_one_row_per_patient_in_a_large_table_is_not_repeated_units() -> None:
+    # more rows than the probe's row sample: the identifier must still read as unique per row
+    found = run([REPEATED], """
+        from scipy import stats
+        res = stats.ttest_ind(trial.loc[trial.arm == "a", "sbp"],
+                              trial.loc[trial.arm == "b", "sbp"])
+        print(res.pvalue)
+    """, """
+        import numpy as np
+        import pandas as pd
+        rng = np.random.default_rng(0)
+        n = 150_000
+        trial = pd.DataFrame({"patient_id": np.arange(n), "arm": rng.choice(["a", "b"], n),
+                              "sbp": rng.normal(130, 15, n)})
+    """)
+    silent(found)
