@@ -1280,3 +1280,83 @@ def test_class_conditional_screen_before_the_split_is_critical(code: str):
 ])
 def test_class_conditional_screen_inside_folds_or_descriptive_is_quiet(code: str):
     quiet(run(code, SPECTRA))
+
+
+# -- oversampling the training part only: a negated column of that part is not the test rows ------
+
+PUMPS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.utils import resample
+rng = np.random.default_rng(3)
+pumps = pd.DataFrame({"vibration": rng.normal(size=600), "temp": rng.normal(size=600),
+                      "hours": rng.integers(100, 5000, size=600)})
+pumps["failed"] = rng.random(600) < 0.08
+"""
+
+
+def test_sklearn_resample_of_negated_minority_in_x_train_is_quiet():
+    silent(run("""
+        X = pumps[["vibration", "temp", "hours"]].to_numpy()
+        y = pumps["failed"].to_numpy()
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y,
+                                                  random_state=0)
+        ok = ~y_tr
+        X_fail_up = resample(X_tr[y_tr], replace=True, n_samples=int(ok.sum()), random_state=0)
+        X_bal = np.vstack([X_tr[ok], X_fail_up])
+        y_bal = np.r_[np.zeros(ok.sum(), bool), np.ones(len(X_fail_up), bool)]
+        clf = LogisticRegression().fit(X_bal, y_bal)
+        print("held-out accuracy", clf.score(X_te, y_te))
+    """, PUMPS))
+
+
+def test_pandas_sample_with_replacement_of_training_frame_is_quiet():
+    silent(run("""
+        tr, te = train_test_split(pumps, test_size=0.3, random_state=1)
+        healthy = tr.loc[~tr["failed"]]
+        broken = tr.loc[tr["failed"]].sample(n=len(healthy), replace=True, random_state=1)
+        tr_up = pd.concat([healthy, broken], ignore_index=True)
+        cols = ["vibration", "temp", "hours"]
+        clf = LogisticRegression(max_iter=500).fit(tr_up[cols], tr_up["failed"])
+        print("test accuracy", clf.score(te[cols], te["failed"]))
+    """, PUMPS))
+
+
+def test_index_draws_from_negated_training_labels_in_helper_are_quiet():
+    silent(run("""
+        def upsample(frame, flag, seed=0):
+            rest, rare = frame[~frame[flag]], frame[frame[flag]]
+            idx = np.random.default_rng(seed).choice(len(rare), size=len(rest))
+            return pd.concat([rest, rare.iloc[idx]])
+
+        train_df, test_df = train_test_split(pumps, test_size=0.25, random_state=2)
+        balanced = upsample(train_df, "failed")
+        feats = ["vibration", "temp"]
+        model = LogisticRegression().fit(balanced[feats], balanced["failed"])
+        print(model.predict_proba(test_df[feats])[:, 1].mean())
+    """, PUMPS))
+
+
+def test_negated_minority_upsampled_before_split_still_fires():
+    f = one(run("""
+        healthy, broken = pumps[~pumps["failed"]], pumps[pumps["failed"]]
+        broken_up = resample(broken, replace=True, n_samples=len(healthy), random_state=0)
+        both = pd.concat([healthy, broken_up])
+        X_tr, X_te, y_tr, y_te = train_test_split(both[["vibration", "temp"]], both["failed"],
+                                                  random_state=0)
+        print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))
+    """, PUMPS), "leakage.resampling_before_split")
+    assert f.is_blocking(0.8)
+
+
+def test_manual_negated_split_mask_still_separates_train_and_test():
+    f = one(run("""
+        is_test = np.random.default_rng(0).random(len(pumps)) < 0.2
+        train_rows, test_rows = pumps[~is_test], pumps[is_test]
+        cols = ["vibration", "temp"]
+        clf = LogisticRegression().fit(pumps[cols], pumps["failed"])
+        print(clf.score(test_rows[cols], test_rows["failed"]))
+    """, PUMPS), "leakage.test_rows_in_training")
+    assert f.is_blocking(0.8)

@@ -881,7 +881,10 @@ class Flow:
             return _union(self.expr(v) for v in node.values)
         if isinstance(node, ast.UnaryOp):
             lab = self.expr(node.operand)
-            if isinstance(node.op, ast.Invert | ast.Not):  # ~is_test: the other rows
+            # ~is_test, ~df.index.isin(train.index): the other rows; but ~y_train or
+            # ~train["flag"] negates the values of one side's rows, still that side
+            if isinstance(node.op, ast.Invert | ast.Not) and not self._split_values(
+                    node.operand):
                 lab = frozenset(_flip_role(t) for t in lab)
             return lab
         if isinstance(node, ast.IfExp):
@@ -976,6 +979,15 @@ class Flow:
                 self.env[k] = v
         return out | conds
 
+    def _split_values(self, node: ast.AST) -> bool:
+        """`node` reads the values of a split's output (`y_tr`, `tr["failed"]`, `tr.flag`),
+        not a membership mask built from it (`df.index.isin(tr.index)`)."""
+        while isinstance(node, ast.Subscript | ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        return any(node.id == name for sp in self.splits for name, _ in sp.outputs)
+
     def subscript(self, node: ast.Subscript) -> frozenset:
         lab = self.expr(node.value)
         sl = node.slice
@@ -999,6 +1011,7 @@ class Flow:
         # for; column lists chosen with the target are (feature selection).
         idx = frozenset(t for t in idx if t[0] != "fit" or self.fit(t).tier in (
             "supervised", "corr", "target", "model"))
+        idx = _within_side(lab, idx)
         if self._mcv:
             lab = self._manual_fold(node, lab)
         return lab | idx
@@ -2926,6 +2939,23 @@ RULES = [preprocessing_before_split, feature_selection_before_split,
 
 
 _FLIPPED = {"test": "train", "train": "test"}
+
+
+def _within_side(frame: frozenset, idx: frozenset) -> frozenset:
+    """Rows picked from one side of a split stay on that side: `train[~train["default"]]`
+    selects training rows, although the negated column of the training part reads like a
+    `~train_mask` (the test rows). Drops the index's opposite-side labels of every split the
+    frame is exactly one side of."""
+    sides: dict[int, set[str]] = {}
+    for t in frame:
+        if t[0] == "split" and len(t) == 3 and t[2] in _FLIPPED:
+            sides.setdefault(t[1], set()).add(t[2])
+    one_side = {s: next(iter(r)) for s, r in sides.items() if len(r) == 1}
+    if not one_side:
+        return idx
+    return frozenset(t for t in idx if not (
+        t[0] == "split" and len(t) == 3 and t[1] in one_side and t[2] in _FLIPPED
+        and t[2] != one_side[t[1]]))
 
 
 def _flip_role(t: tuple) -> tuple:
