@@ -1189,3 +1189,86 @@ def test_signed_or_checked_quantities_stay_quiet() -> None:
         conc = (absorbance + 0.5 - intercept) / slope
         print(f"mean concentration: {conc.mean():.3f} mg/L")
     """, FIELD), NONNEG))
+
+
+
+FIT_STATS = """
+import numpy as np, pandas as pd
+from scipy import stats
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(11)
+n = 300
+segs = pd.DataFrame({"age": rng.uniform(0, 80, n), "km": rng.uniform(0.2, 5, n)})
+segs["bursts"] = rng.poisson(0.05 * segs.km * (1 + segs.age / 40))
+pk = pd.DataFrame({"arm": np.repeat(["ref", "test"], 12),
+                   "auc": np.r_[rng.lognormal(6, 0.3, 12), rng.lognormal(6.6, 0.3, 12)]})
+t = np.array([0, 0.5, 1, 2, 4, 8, 12, 24.0])
+conc = 80 * (np.exp(-0.15 * t) - np.exp(-1.2 * t))
+"""
+
+
+def test_pearson_fit_statistics_are_not_correlations() -> None:
+    # Pearson's chi-square, the Pearson dispersion (chi2 / df) and a contingency chi-square
+    # are goodness-of-fit statistics named after Pearson: above 1 by design
+    for code in ("""
+        fit = smf.glm("bursts ~ age", data=segs, offset=np.log(segs.km),
+                      family=sm.families.Poisson()).fit()
+        print(f"Pearson dispersion {fit.pearson_chi2 / fit.df_resid:.2f} on {fit.df_resid:.0f} df")
+    """, """
+        fit = smf.poisson("bursts ~ age", data=segs, offset=np.log(segs.km)).fit(disp=0)
+        mu = fit.predict()
+        chi2 = float(((segs.bursts - mu) ** 2 / mu).sum())
+        print("Pearson chi2 / df:", round(chi2 / fit.df_resid, 2))
+    """, """
+        tab = pd.crosstab(segs.age > 40, segs.bursts > 0)
+        stat, p, dof, _ = stats.chi2_contingency(tab, correction=False)
+        print(f"Pearson's chi-square = {stat:.2f} (df {dof}), p = {p:.3f}")
+    """, """
+        fit = sm.GLM(segs.bursts, sm.add_constant(segs[["age"]]),
+                     family=sm.families.Poisson(), offset=np.log(segs.km)).fit()
+        pearson_disp = fit.pearson_chi2 / fit.df_resid + 1.0
+        pearson_chi2 = fit.pearson_chi2
+        print(pearson_disp, pearson_chi2)
+    """):
+        H.quiet(H.run(RULES, code, FIT_STATS))
+
+
+def test_pharmacokinetic_auc_is_not_a_roc_auc() -> None:
+    # an area under a concentration-time curve (ng*h/mL) is an exposure, not a score
+    for code in ("""
+        gm = pk.groupby("arm").auc.apply(lambda a: np.exp(np.log(a).mean()))
+        print(f"geometric mean AUC ref {gm['ref']:.0f}, test {gm['test']:.0f} ng*h/mL")
+    """, """
+        print("AUC0-inf (ng*h/mL):", pk.groupby("arm").auc.median().round(1).to_dict())
+    """, """
+        auc_0_24 = float(np.trapezoid(conc, t))
+        print(f"AUC 0-24 h = {auc_0_24:.1f}")
+    """, """
+        rows = []
+        for arm, g in pk.groupby("arm"):
+            rows.append(f"{arm}: AUC {g.auc.mean():.1f} mg*h/L")
+        print("; ".join(rows))
+    """):
+        H.quiet(H.run(RULES, code, FIT_STATS))
+
+
+def test_a_correlation_or_roc_auc_out_of_range_is_still_flagged() -> None:
+    one(H.run(RULES, """
+        print(f"Pearson r = {1.14:.2f}")
+    """, FIT_STATS), "suspicious_values.correlation_out_of_range")
+    # an "AUC" above 100 next to a classifier's scores is a broken ROC AUC, not an area
+    one(H.run(RULES, """
+        from sklearn.linear_model import LogisticRegression
+        Xs = segs[["age", "km"]].to_numpy(); ys = (segs.bursts > 0).astype(int)
+        proba = LogisticRegression().fit(Xs, ys).predict_proba(Xs)[:, 1]
+        pos, neg = proba[ys == 1], proba[ys == 0]
+        auc = float(sum((p > neg).sum() for p in pos))
+        print(f"AUC: {auc:.1f}")
+    """, FIT_STATS), "suspicious_values.probability_out_of_range")
+    # a hand-rolled correlation named after Pearson still has to lie in [-1, 1]
+    one(H.run(RULES, """
+        x, y = segs.age.to_numpy(), segs.km.to_numpy()
+        pearson_r = np.cov(x, y)[0, 1] / (x.std() * y.std()) * 40
+        print("Pearson correlation:", round(pearson_r, 3))
+    """, FIT_STATS), "suspicious_values.correlation_out_of_range")

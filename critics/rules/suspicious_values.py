@@ -110,6 +110,10 @@ _NAME_QUANTITY = {
     "probas": "probability", "probability": "probability", "probabilities": "probability",
     "phat": "probability",
 }
+# tokens that make "pearson" a goodness-of-fit statistic (Pearson's chi-square, the Pearson
+# dispersion chi2 / df, Pearson residuals) rather than a correlation coefficient
+_PEARSON_STAT_TOKENS = {"chi", "chi2", "chisq", "chisquare", "x2", "dispersion", "disp", "resid",
+                        "residual", "residuals", "gof", "goodness", "stat", "statistic"}
 _PLURAL_VARIANCE = {"variances", "vars", "stds", "sds", "sigmas"}
 
 _CLASSIFIER_RE = re.compile(
@@ -139,7 +143,10 @@ def _name_quantity(name: str) -> tuple[str, bool] | None:
     if "r" in toks and ("squared" in toks or "sq" in toks):
         return ("adj_r2" if "adj" in toks or "adjusted" in toks else "r2"), True
     found: tuple[str, bool] | None = None
+    pearson_stat = bool(set(toks) & _PEARSON_STAT_TOKENS)
     for t in toks:
+        if t == "pearson" and pearson_stat:
+            continue  # `pearson_chi2`, `pearson_dispersion`: a fit statistic, not r
         q = _NAME_QUANTITY.get(t)
         if q is None and t.rstrip("s") in _NAME_QUANTITY and len(t) > 3:
             q = _NAME_QUANTITY[t.rstrip("s")]
@@ -189,6 +196,28 @@ class _Origin:
     data_names: set[str] = field(default_factory=set)  # names of the evaluated data
 
 
+_ROC_CALLS = {"roc_auc_score", "roc_curve", "predict_proba", "decision_function",
+              "precision_recall_curve", "average_precision_score", "RocCurveDisplay",
+              "from_predictions", "from_estimator"}
+_ROC_WORDS = re.compile(r"(?i)\b(?:roc\w*|auroc|tpr|fpr|y_score|y_prob\w*|\w*_proba)\b|"
+                        r"Classifier\b|roc_auc")
+# a printed number followed by a physical unit: "884 ng*h/mL", "12.5 mg/L", "3 µg"
+_UNIT_AFTER = re.compile(
+    r"^\s*(?:[a-z\u00b5\u03bc]{1,5}\s*[*\u00b7\u00d7/]\s*[a-z\u00b5\u03bc]{1,5}|"
+    r"(?:ng|ug|\u00b5g|\u03bcg|mg|kg|mmol|umol|\u00b5mol|nmol|pmol|ml|dl)\b)", re.IGNORECASE)
+
+
+def _not_roc_auc(label_or_name: str, values: list[float], unit: bool, code: _Code) -> bool:
+    """An "AUC" that is an area under a physical curve (pharmacokinetic exposure in ng*h/mL,
+    an integrated signal), not a ROC AUC: the cell shows no classifier / ROC evidence, the
+    label does not say ROC, and the value carries a unit or exceeds 100 (not even a
+    percentage)."""
+    low = label_or_name.lower()
+    if code.has_roc or "roc" in low or "auroc" in low:
+        return False
+    return unit or any(v > 100 for v in values)
+
+
 class _Code:
     """Per-evidence view of the code for this family (assignments by name, fit calls…)."""
 
@@ -230,6 +259,12 @@ class _Code:
             "pvalue" in ev.code)
         self.has_corr = bool(self.test_calls & {"corr", "corrcoef", "pearsonr", "spearmanr",
                                                 "kendalltau", "cov", "linregress"})
+        # a ROC AUC needs scores and labels: without any sign of a classifier or ROC curve,
+        # an "AUC" may be an area under a concentration-time (or other) curve, unbounded
+        self.has_roc = bool(self.test_calls & _ROC_CALLS) or any(
+            _kind_of_class(c) == "classifier" for c in self.test_calls) or any(
+            "auc" in lit or "roc" in lit for lit in self.scoring_literals) or bool(
+            _ROC_WORDS.search(ev.code or "") or _ROC_WORDS.search(ev.prior_code or ""))
         # names whose value reaches the output (what CodeModel.is_reported answers, once)
         reported = set(self.model.reported_names)
         closure = set(reported)
@@ -645,6 +680,8 @@ class _Obs:
 _NUM_RE = re.compile(r"(?<![\w.])[-+\u2212]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|"
                      r"inf|nan)(?![\w])(\s*%)?")
 _SERIES_FOOTER = re.compile(r"^Name: ([^,]+), dtype: (?:float|int)\w*", re.MULTILINE)
+_PEARSON_STAT = (r"(?:'?s)?[\s_-]*(?:chi|\u03c7|x2|x\^2|dispersion|resid|goodness|gof|"
+                 r"statistic|stat\b|phi\b|contingency)")
 _LABEL_QUANTITY = [
     # (regex over a normalised label, quantity, strong); the match nearest the number wins
     (r"\badj(?:usted|\.)?\s*r\s*-?\s*(?:2|squared)\b", "adj_r2", True),
@@ -657,7 +694,10 @@ _LABEL_QUANTITY = [
     (r"\broc[\s_-]?auc\b|\bauroc\b|\bauc\b", "auc", True),
     (r"\bf1(?:[\s_-]?score)?\b|\bf1[\s_-]?(?:macro|micro|weighted)\b", "f1", True),
     (r"\bprecision\b|\brecall\b|\bsensitivity\b|\bspecificity\b", "bounded", True),
-    (r"\bcorr(?:elation)?\b|\bcor\b|\brho\b|\u03c1|\bpearson\b|\bspearman\b|\bkendall\b|"
+    # "Pearson chi2", "Pearson dispersion", "Pearson residuals" are goodness-of-fit
+    # statistics named after Pearson, not his correlation coefficient
+    (r"\bcorr(?:elation)?\b|\bcor\b|\brho\b|\u03c1|\bpearson\b(?!" + _PEARSON_STAT + r")|"
+     r"\bspearman\b|\bkendall\b|"
      r"\br[\s_-]?value\b", "correlation", True),
     (r"(?:^|[\s(])r$", "correlation", False),
     (r"\bvariance\b|\bvar\b|\bstd\b|\bstdev\b|\bsd\b|\bstd\.?\s*dev(?:iation)?\b|"
@@ -723,6 +763,7 @@ class _TextNumber:
     percent: bool
     line: str
     in_list: bool
+    unit: bool = False  # followed by a physical unit, or in a run of numbers that is
 
 
 def _text_numbers(text: str) -> list[_TextNumber]:
@@ -762,11 +803,16 @@ def _text_numbers(text: str) -> list[_TextNumber]:
             if "]" in seg and depth > 0 and not in_list:
                 depth = 0
             text_num = m.group(0).strip()
+            unit = not m.group(1) and bool(_UNIT_AFTER.match(line[m.end():]))
             row.append((_TextNumber(label, raw.strip(), value, text_num, bool(m.group(1)),
-                                    line.strip(), in_list), not seg.strip()))
+                                    line.strip(), in_list, unit), not seg.strip()))
         tail = line[prev_end:]
         if "]" in tail:
             depth = 0
+        if any(tn.unit for tn, _ in row):
+            # "reference 372, test 884 ng*h/mL": the unit at the end of a run covers it
+            for tn, _ in row:
+                tn.unit = True
         for i, (tn, _) in enumerate(row):
             if tn.label and not tn.in_list:
                 following = []
@@ -1063,6 +1109,8 @@ def _fact_observations(ev: Evidence, code: _Code) -> list[_Obs]:
             quantity = nq[0]
         if quantity == "pvalue_clipped":
             continue
+        if quantity == "auc" and _not_roc_auc(name, values, False, code):
+            continue
         if quantity == "variance" and facts.kind != "scalar" and origin.quantity != "variance" \
                 and not set(_tokens(name)) & _PLURAL_VARIANCE:
             continue
@@ -1146,6 +1194,8 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
         if quantity == "pvalue" and "." not in tn.text and "e" not in tn.text.lower():
             continue  # "p = 3": a count of predictors, not a p-value
         if quantity == "correlation" and not strong and "." not in tn.text:
+            continue
+        if quantity == "auc" and _not_roc_auc(tn.label, [tn.value], tn.unit, code):
             continue
         out.append(_Obs(quantity, [tn.value], "text", f"printed '{tn.line[:80]}'",
                         [site.line] if site else [], ctx, origin.train_visible, label_train,
