@@ -345,9 +345,10 @@ def bindings_of(ev: Evidence, function: str | None) -> list[Bindings]:
     return out
 
 
-def enclosing_loop_iter(ev: Evidence, node: ast.AST, var: str) -> ast.expr | None:
-    """What the innermost for-loop or comprehension binding `var` around `node` iterates."""
-    best: ast.expr | None = None
+def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, iterable) of every for-loop and comprehension whose body holds `node`,
+    outermost first."""
+    out: list[tuple[ast.expr, ast.expr]] = []
     for n in ast.walk(ev.model.tree):
         gens: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
         if isinstance(n, ast.For):
@@ -355,8 +356,15 @@ def enclosing_loop_iter(ev: Evidence, node: ast.AST, var: str) -> ast.expr | Non
         elif isinstance(n, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
             elts = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
             gens = [(g.target, g.iter, elts) for g in n.generators]
-        for target, it, body in gens:
-            if isinstance(target, ast.Name) and target.id == var and any(
-                    sub is node for b in body for sub in ast.walk(b)):
-                best = it
+        out += [(target, it) for target, it, body in gens
+                if any(sub is node for b in body for sub in ast.walk(b))]
+    return out
+
+
+def enclosing_loop_iter(ev: Evidence, node: ast.AST, var: str) -> ast.expr | None:
+    """What the innermost for-loop or comprehension binding `var` around `node` iterates."""
+    best: ast.expr | None = None
+    for target, it in loops_around(ev, node):
+        if isinstance(target, ast.Name) and target.id == var:
+            best = it
     return best

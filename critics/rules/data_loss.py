@@ -29,6 +29,7 @@ from ..code_model import root_name as _root
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
 from ..rule import rule
+from ._columns import loops_around
 from .suspicious_values import CellIndex, cell_index
 
 SUMMARY_METHODS = {
@@ -1822,23 +1823,14 @@ _NAN_COUNTERS = {"isnan", "isna", "isnull", "notna", "notnull", "count_nonzero",
 def _loop_source(ev: Evidence, call_node: ast.AST, name: str) -> ast.AST | None:
     """What a loop variable stands for: `peaks` for `row` in `for f, row in zip(names,
     peaks)` / `{f: ... for f, row in zip(names, peaks)}` / `for row in peaks`."""
-    for n in ast.walk(ev.model.tree):
-        gens: list[tuple[ast.AST, ast.AST, list[ast.AST]]] = []
-        if isinstance(n, ast.For):
-            gens = [(n.target, n.iter, list(n.body))]
-        elif isinstance(n, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            body = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
-            gens = [(g.target, g.iter, body) for g in n.generators]
-        for target, it, body in gens:
-            if not any(sub is call_node for b in body for sub in ast.walk(b)):
-                continue
-            if isinstance(target, ast.Name) and target.id == name:
-                return it
-            if isinstance(target, ast.Tuple) and isinstance(it, ast.Call) and isinstance(
-                    it.func, ast.Name) and it.func.id == "zip":
-                for elt, arg in zip(target.elts, it.args, strict=False):
-                    if isinstance(elt, ast.Name) and elt.id == name:
-                        return arg
+    for target, it in loops_around(ev, call_node):
+        if isinstance(target, ast.Name) and target.id == name:
+            return it
+        if isinstance(target, ast.Tuple) and isinstance(it, ast.Call) and isinstance(
+                it.func, ast.Name) and it.func.id == "zip":
+            for elt, arg in zip(target.elts, it.args, strict=False):
+                if isinstance(elt, ast.Name) and elt.id == name:
+                    return arg
     return None
 
 
@@ -2308,20 +2300,11 @@ def _bound_by_loop(ev: Evidence, near: ast.AST, name: str) -> ast.AST | None:
     src = _loop_source(ev, near, name)
     if src is not None:
         return src
-    for n in ast.walk(ev.model.tree):
-        gens: list[tuple[ast.AST, ast.AST, list[ast.AST]]] = []
-        if isinstance(n, ast.For):
-            gens = [(n.target, n.iter, list(n.body))]
-        elif isinstance(n, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            body = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
-            gens = [(g.target, g.iter, body) for g in n.generators]
-        for target, it, body in gens:
-            if not any(sub is near for b in body for sub in ast.walk(b)):
-                continue
-            frame = _groupby_source(it)
-            if frame is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
-                    and isinstance(target.elts[1], ast.Name) and target.elts[1].id == name:
-                return frame
+    for target, it in loops_around(ev, near):
+        frame = _groupby_source(it)
+        if frame is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+                and isinstance(target.elts[1], ast.Name) and target.elts[1].id == name:
+            return frame
     return None
 
 
