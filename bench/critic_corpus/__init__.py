@@ -35,8 +35,11 @@ The corpus was written independently of the critic's rules. Check it with
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
 from dataclasses import dataclass
+from pathlib import Path
 
 FAMILIES: tuple[str, ...] = (
     "leakage",
@@ -51,10 +54,18 @@ FAMILIES: tuple[str, ...] = (
     "unseeded_randomness",
 )
 
-SPLITS: tuple[str, ...] = (
+REGISTERED_SPLITS: tuple[str, ...] = (
     "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
     "holdout8",
 )
+
+# A fresh split is written outside the repository, so nobody tuning rules sees it before its
+# first look is measured: NBCRITIC_CORPUS_STAGED=/path/to/holdoutN (os.pathsep-separated) adds
+# each folder as a split named after it.
+STAGED_DIRS: tuple[Path, ...] = tuple(
+    Path(p) for p in os.environ.get("NBCRITIC_CORPUS_STAGED", "").split(os.pathsep) if p
+)
+SPLITS: tuple[str, ...] = REGISTERED_SPLITS + tuple(d.name for d in STAGED_DIRS)
 
 
 @dataclass(frozen=True)
@@ -75,10 +86,19 @@ class Case:
 def iter_modules() -> list[tuple[str, object]]:
     """(split, module) for every case module under each split folder, in a stable order."""
     found = []
-    for split in SPLITS:
+    for split in REGISTERED_SPLITS:
         pkg = importlib.import_module(f"{__name__}.{split}")
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             found.append((split, importlib.import_module(f"{pkg.__name__}.{info.name}")))
+    for folder in STAGED_DIRS:
+        for path in sorted(folder.glob("[!_]*.py")):
+            name = f"_staged_{folder.name}_{path.stem}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot load staged corpus module {path}")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            found.append((folder.name, module))
     return found
 
 
