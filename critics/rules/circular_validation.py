@@ -1,7 +1,7 @@
 """Circular validation: a model, hyperparameter, threshold or stopping epoch chosen by its score
 on the test set, and that test score reported as the expected performance.
 
-Reads the shared data flow of `leakage.flow_of`: scores computed on a held-out test set (the
+Reads the shared data flow of `_split_flow.flow_of`: scores computed on a held-out test set (the
 second output of train_test_split, a manual split's test part, or a `*test*`/`*_te` name) are
 tagged; a max/min/argmax/sort/`if score > best` over several such scores (from a loop, a
 comprehension, a curve, or two models) is a selection on the test set. Validation splits (a
@@ -21,7 +21,7 @@ from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
 from . import _columns
-from .leakage import (
+from ._split_flow import (
     METRIC_EXACT,
     Flow,
     LoopInfo,

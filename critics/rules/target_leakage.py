@@ -25,7 +25,7 @@ from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
 from . import _columns
-from .leakage import (
+from ._split_flow import (
     CV_FUNCS,
     NON_COLUMN_ATTRS,
     _const_strs,
