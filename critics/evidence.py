@@ -41,6 +41,10 @@ class ObjectFacts:
     # values, and [min, max] of numeric columns
     levels: dict[str, dict[str, int]] = field(default_factory=dict)
     ranges: dict[str, list[float]] = field(default_factory=dict)
+    # frames: grouping columns nested in coarser ones, {A: {"levels", "rows", "min_rows",
+    # "within": {B: levels of B}}} when every level of A occurs with one level of B only
+    # (stands within treatments); text/categorical/bool/integer columns of 2..200 levels
+    nesting: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ObjectFacts:

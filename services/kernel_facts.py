@@ -119,6 +119,10 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
     with contextlib.suppress(Exception):
         _levels_and_ranges(part, facts)
     with contextlib.suppress(Exception):
+        nesting = _nesting(part)
+        if nesting:
+            facts["nesting"] = nesting
+    with contextlib.suppress(Exception):
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
@@ -170,6 +174,57 @@ def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
         facts["levels"] = levels
     if ranges:
         facts["ranges"] = ranges
+
+
+NEST_ROWS = 20_000
+NEST_COLUMNS = 8
+NEST_MAX_LEVELS = 200
+
+
+def _nesting(df: Any) -> dict[str, dict[str, Any]]:
+    """Grouping columns nested in coarser ones: {column A: {"levels": k, "rows": n,
+    "min_rows": smallest level, "within": {column B: levels of B}}} when every level of A
+    occurs with exactly one level of B (stands within a treatment, wells within a plate).
+    Over up to NEST_COLUMNS text/categorical/bool/integer columns with 2..200 levels, on at
+    most NEST_ROWS evenly spaced rows (a few bincounts per pair of columns)."""
+    import numpy as np
+    import pandas as pd
+
+    n = len(df)
+    if n < 6:
+        return {}
+    rows = df if n <= NEST_ROWS else df.iloc[:: -(-n // NEST_ROWS)]
+    top = min(NEST_MAX_LEVELS, len(rows) // 2)
+    coded: list[tuple[str, Any, int]] = []
+    for c in df.columns:
+        col = rows[c]
+        kind = getattr(col.dtype, "kind", "")
+        if not (kind in "OSUbiu" or str(col.dtype) in ("category", "string", "boolean")):
+            continue
+        codes, uniques = pd.factorize(col)
+        k = len(uniques)
+        if 2 <= k <= top:
+            coded.append((str(c), codes, k))
+        if len(coded) >= NEST_COLUMNS:
+            break
+    out: dict[str, dict[str, Any]] = {}
+    for a, ca, ka in coded:
+        if ka < 3:
+            continue
+        for b, cb, kb in coded:
+            if kb >= ka:
+                continue
+            ok = (ca >= 0) & (cb >= 0)
+            pairs = np.bincount(ca[ok] * kb + cb[ok], minlength=ka * kb).reshape(ka, kb)
+            per_a = (pairs > 0).sum(axis=1)
+            if per_a.max() == 1:
+                sizes = pairs.sum(axis=1)
+                entry = out.setdefault(a, {"levels": int((sizes > 0).sum()),
+                                           "rows": int(sizes.sum()),
+                                           "min_rows": int(sizes[sizes > 0].min()),
+                                           "within": {}})
+                entry["within"][b] = int(((pairs > 0).sum(axis=0) > 0).sum())
+    return out
 
 
 INDICATOR_ROWS = 5000

@@ -201,3 +201,40 @@ def test_identifiers_of_a_large_frame_are_counted_over_every_row() -> None:
     assert f.unique["site"] == 40
     assert f.unique["sbp"] <= 100_000  # measurements keep the sample's count (cost)
     assert ev.objects["ids"].unique == {"": 150_000}
+
+
+NESTED = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+plots = pd.DataFrame({"plot": np.repeat([f"P{i}" for i in range(8)], 12),
+                      "fertiliser": np.repeat(["N", "none"] * 4, 12),
+                      "block": np.repeat([1, 1, 2, 2, 3, 3, 4, 4], 12),
+                      "sex": np.tile(["f", "m"], 48),
+                      "yield_g": rng.normal(50, 5, 96)})
+"""
+
+
+def test_nesting_of_grouping_columns_in_coarser_ones() -> None:
+    f = run_and_gather("n = len(plots)", NESTED).objects["plots"]
+    assert f.nesting["plot"] == {"levels": 8, "rows": 96, "min_rows": 12,
+                                 "within": {"fertiliser": 2, "block": 4}}
+    assert "sex" not in f.nesting["plot"]["within"]  # crossed with plots, not nested
+    assert "block" not in f.nesting  # blocks hold both fertiliser levels
+    assert "yield_g" not in f.nesting
+
+
+def test_nesting_is_cheap_on_a_large_frame() -> None:
+    import time
+
+    import numpy as np
+    import pandas as pd
+
+    from services.kernel_facts import _nesting
+
+    n = 200_000
+    rng = np.random.default_rng(0)
+    big = pd.DataFrame({f"g{i}": rng.integers(0, 150, n) for i in range(8)})
+    t0 = time.perf_counter()
+    _nesting(big)
+    assert time.perf_counter() - t0 < 0.1
