@@ -10,7 +10,10 @@ from the cell's result. Rules only: the Claude critic is off (no model is ever c
 
 Scoring: a flawed case is caught when a finding of its family has severity medium or
 worse (recall; "strict recall" asks for high or worse). A sound case is a false positive
-when any finding is high or critical (the issue's definition).
+when any finding is high or critical (the issue's definition). Two more columns say what a
+user would feel on sound cells: "blocked" (a critical finding at confidence >= 0.8, the default
+that stops the cell and starts a rewrite) and "any note" (a medium or worse finding: advisory
+noise that the false-positive rate does not count).
 """
 
 from __future__ import annotations
@@ -54,6 +57,19 @@ class Scored:
     @property
     def false_positive(self) -> bool:
         return any(Severity(f["severity"]) >= "high" for f in self.findings)
+
+    @property
+    def blocked(self) -> bool:
+        """What a user feels: a critical finding at the default min_confidence (0.8) blocks
+        the cell and starts a rewrite."""
+        return any(f["severity"] == "critical" and f["confidence"] >= 0.8
+                   for f in self.findings)
+
+    @property
+    def noted(self) -> bool:
+        """Any advisory (medium) or worse finding: the critic's noise on sound cells, which the
+        false-positive rate (high or worse) does not count."""
+        return any(Severity(f["severity"]) >= "medium" for f in self.findings)
 
 
 async def run_cases(cases: list[Case], pool_size: int) -> list[Scored]:
@@ -121,10 +137,14 @@ def report(scored: list[Scored]) -> tuple[str, dict[str, Any]]:
             "strict_recall": (sum(s.caught("high") for s in flawed) / len(flawed)
                               if flawed else None),
             "fp_rate": sum(s.false_positive for s in sound) / len(sound) if sound else None,
+            "blocked_rate": sum(s.blocked for s in sound) / len(sound) if sound else None,
+            "noted_rate": sum(s.noted for s in sound) / len(sound) if sound else None,
         }
         rows.append(f"| {split} | {_rate(sum(s.caught() for s in flawed), len(flawed))} | "
                     f"{_rate(sum(s.caught('high') for s in flawed), len(flawed))} | "
-                    f"{_rate(sum(s.false_positive for s in sound), len(sound))} |")
+                    f"{_rate(sum(s.false_positive for s in sound), len(sound))} | "
+                    f"{_rate(sum(s.blocked for s in sound), len(sound))} | "
+                    f"{_rate(sum(s.noted for s in sound), len(sound))} |")
     fam_rows = []
     for family in FAMILIES:
         flawed = [s for s in scored if s.case.family == family]
@@ -159,8 +179,10 @@ def report(scored: list[Scored]) -> tuple[str, dict[str, Any]]:
         f"{sum(not s.case.flawed for s in scored)} sound), each run in a fresh kernel "
         "through NotebookService; rules only (no LLM). Critic errors: "
         f"{errors}.", "", f"**Result:** {verdict}.", "",
-        "| split | recall (>= medium) | strict recall (>= high) | false-positive rate |",
-        "|---|---|---|---|", *rows, "",
+        "| split | recall (>= medium) | strict recall (>= high) | false-positive rate "
+        "(>= high) | sound cells blocked (critical, conf >= 0.8) | sound cells with any "
+        "note (>= medium) |",
+        "|---|---|---|---|---|---|", *rows, "",
         "| family | recall | strict recall | FP rate on its sound twins |",
         "|---|---|---|---|", *fam_rows, "",
         "| critic time per cell | median | p90 |", "|---|---|---|",
