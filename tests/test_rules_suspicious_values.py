@@ -68,7 +68,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100",
         "suspicious_values.proportion_over_100",
         "suspicious_values.negative_duration",
-        "suspicious_values.negative_physical_quantity"}
+        "suspicious_values.negative_physical_quantity",
+        "suspicious_values.sentinel_code_in_summary"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -1272,3 +1273,118 @@ def test_a_correlation_or_roc_auc_out_of_range_is_still_flagged() -> None:
         pearson_r = np.cov(x, y)[0, 1] / (x.std() * y.std()) * 40
         print("Pearson correlation:", round(pearson_r, 3))
     """, FIT_STATS), "suspicious_values.correlation_out_of_range")
+
+
+# -- placeholder codes (65535, 999, -999...) summarised as real values ---------------------------
+
+SENTINELS = """
+import numpy as np, pandas as pd, statistics
+rng = np.random.default_rng(11)
+n = 3000
+stations = rng.choice(["north", "harbour", "ridge"], n)
+pm = rng.gamma(4, 6, n).round(1)
+pm[rng.random(n) < 0.03] = 999          # monitor offline
+air = pd.DataFrame({"station": stations, "pm25": pm,
+                    "status": np.where(pm == 999, "offline", "ok")})
+age = rng.integers(18, 90, n).astype(float)
+age[rng.random(n) < 0.04] = -999        # not asked
+survey = pd.DataFrame({"age": age, "answered": age >= 0})
+dur = rng.gamma(3, 200, n).round()
+dur[rng.random(n) < 0.02] = 65535       # trip never closed
+trips = pd.DataFrame({"bike": rng.integers(0, 40, n), "duration_s": dur.astype(int),
+                      "closed": dur < 65535})
+lat = rng.lognormal(4, 0.5, n).round()
+lat[rng.random(n) < 0.02] = 9999        # request timed out
+logs = pd.DataFrame({"endpoint": rng.choice(["/a", "/b"], n), "latency_ms": lat,
+                     "ok": lat < 9999})
+tickets = pd.DataFrame({"seat": rng.integers(0, 1000, n), "zone": rng.choice(list("AB"), n)})
+"""
+RULE_SENTINEL = "suspicious_values.sentinel_code_in_summary"
+
+
+def test_placeholder_code_in_a_groupby_named_aggregation_is_flagged() -> None:
+    f = one(H.run(RULES, """
+        by_station = air.groupby("station").agg(mean_pm=("pm25", "mean"),
+                                               p95_pm=("pm25", lambda s: s.quantile(0.95)),
+                                               readings=("pm25", "count"))
+        print(by_station.round(1))
+    """, SENTINELS), RULE_SENTINEL)
+    assert f.severity == "high" and "999" in f.explanation
+    # sound: the summary reads the rows whose status says the monitor was on
+    H.quiet(H.run(RULES, """
+        online = air[air.status == "ok"]
+        by_station = online.groupby("station").agg(mean_pm=("pm25", "mean"),
+                                                  readings=("pm25", "count"))
+        print(by_station.round(1))
+    """, SENTINELS))
+
+
+def test_negative_placeholder_in_describe_is_flagged() -> None:
+    f = one(H.run(RULES, """
+        print(survey["age"].describe())
+    """, SENTINELS), RULE_SENTINEL)
+    assert "-999" in f.explanation
+    # sound: the rows the survey did not ask are masked out first
+    H.silent([x for x in H.run(RULES, """
+        print(survey.loc[survey.answered, "age"].describe())
+    """, SENTINELS) if x.rule_id == RULE_SENTINEL])
+
+
+def test_overflow_code_averaged_with_numpy_on_values_is_flagged() -> None:
+    f = one(H.run(RULES, """
+        d = trips["duration_s"].values
+        mean_trip = float(np.mean(d))
+        p90_trip = float(np.percentile(d, 90))
+        print(f"mean trip {mean_trip / 60:.1f} min, p90 {p90_trip / 60:.1f} min")
+    """, SENTINELS), RULE_SENTINEL)
+    assert f.severity == "high" and "65535" in f.explanation
+    # sound: the unclosed trips are replaced by NaN before averaging
+    H.silent([x for x in H.run(RULES, """
+        d = trips["duration_s"].replace(65535, np.nan).to_numpy()
+        mean_trip = float(np.nanmean(d))
+        print(f"mean trip {mean_trip / 60:.1f} min")
+    """, SENTINELS) if x.rule_id == RULE_SENTINEL])
+
+
+def test_placeholder_code_through_a_helper_function_is_flagged() -> None:
+    one(H.run(RULES, """
+        def latency_summary(frame):
+            out = frame.groupby("endpoint")["latency_ms"].agg(["mean", "median", "std"])
+            return out
+
+        summary = latency_summary(logs)
+        print(summary.round(1))
+    """, SENTINELS), RULE_SENTINEL)
+    # sound: the helper is given the requests that completed
+    H.silent([x for x in H.run(RULES, """
+        def latency_summary(frame):
+            out = frame.groupby("endpoint")["latency_ms"].agg(["mean", "median", "std"])
+            return out
+
+        summary = latency_summary(logs[logs.ok])
+        print(summary.round(1))
+    """, SENTINELS) if x.rule_id == RULE_SENTINEL])
+
+
+def test_placeholder_code_in_a_loop_over_groups_and_statistics_module() -> None:
+    f = one(H.run(RULES, """
+        for bike, g in trips.groupby("bike"):
+            if bike < 2:
+                print(bike, round(statistics.mean(g["duration_s"]), 1))
+    """, SENTINELS), RULE_SENTINEL)
+    assert f.severity == "medium"  # the code is a 16-bit overflow, but no summary was kept
+    H.silent([x for x in H.run(RULES, """
+        for bike, g in trips[trips.closed].groupby("bike"):
+            if bike < 2:
+                print(bike, round(statistics.mean(g["duration_s"]), 1))
+    """, SENTINELS) if x.rule_id == RULE_SENTINEL])
+
+
+def test_a_maximum_of_999_that_is_an_ordinary_value_is_quiet() -> None:
+    # seat numbers run evenly from 0 to 999: the mean (about 500) is of the same order
+    H.silent([x for x in H.run(RULES, """
+        seat_mean = tickets.groupby("zone")["seat"].mean()
+        print(seat_mean)
+        overall = np.mean(tickets.seat.to_numpy())
+        print(tickets.seat.describe())
+    """, SENTINELS) if x.rule_id == RULE_SENTINEL])

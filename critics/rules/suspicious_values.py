@@ -2814,3 +2814,292 @@ def negative_physical_quantity(ev: Evidence) -> Iterator[Finding]:
                     "before a non-linear transform (average parallaxes, then invert), take "
                     "magnitudes where a magnitude is meant, or exclude invalid inputs "
                     "explicitly and report how many."))
+
+
+# -- sentinel / placeholder codes averaged as real values --------------------------------------
+
+# codes that exports write for "missing", "overflow" or "not applicable": all nines and the
+# largest signed/unsigned 16- and 32-bit integers (a timer or counter that overflowed)
+_NINES_CODES = {99.0, 999.0, 9999.0, 99999.0, 999999.0, 9999999.0}
+_MACHINE_CODES = {32767.0, 65535.0, 2147483647.0, 4294967295.0}
+_NEGATIVE_CODES = {-9.0, -99.0, -999.0, -9999.0, -99999.0}
+_SUMMARY_METHODS = {"mean", "sum", "std", "var", "sem", "median", "quantile", "describe",
+                    "agg", "aggregate"}
+_SUMMARY_FUNCS = {"mean", "nanmean", "average", "std", "nanstd", "var", "nanvar", "median",
+                  "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "sum",
+                  "nansum", "fmean", "stdev", "pstdev", "variance", "pvariance"}
+# methods a column passes through unchanged on the way to its summary
+_PASS_METHODS = {"groupby", "resample", "to_numpy", "astype", "dropna", "fillna", "round",
+                 "copy", "reset_index", "set_index", "sort_values", "sort_index", "squeeze",
+                 "to_frame", "rename", "asarray", "array", "ravel", "flatten", "tolist",
+                 "assign"}
+_COLUMN_ATTRS_SKIP = {"values", "T", "loc", "iloc", "str", "dt", "cat", "array"}
+# outputs that are not a location of the values (counts, spreads, totals): left out of the
+# "how large are the column's summaries" evidence
+_COUNT_AGGS = {"count", "size", "nunique", "first", "last", "idxmax", "idxmin", "std", "var",
+               "sem", "sum", "max", "ptp"}
+_NOT_LOCATION_TOKENS = _COUNT_AGGS | {"n", "sd", "stdev", "variance", "total", "rows", "num"}
+
+
+@dataclass
+class _Chain:
+    root: str | None = None
+    columns: list[str] = field(default_factory=list)
+    guarded: bool = False  # replaced / masked / filtered / clipped on the way, or unknown
+
+
+def _walk_chain(node: ast.AST) -> _Chain:
+    """Root name, columns and guards of `df.groupby(g)["x"].values`, `df.loc[:, "x"]`."""
+    out = _Chain()
+    called: set[int] = set()
+    cur: ast.AST | None = node
+    while cur is not None:
+        if isinstance(cur, ast.Call):
+            called.add(id(cur.func))
+            if isinstance(cur.func, ast.Attribute):
+                if cur.func.attr not in _PASS_METHODS:
+                    out.guarded = True
+                cur = cur.func.value
+                continue
+            if _call_last(cur) in ("asarray", "array") and cur.args:  # np.asarray(df.x)
+                cur = cur.args[0]
+                continue
+            out.guarded = True
+            return out
+        if isinstance(cur, ast.Attribute):
+            if id(cur) not in called and cur.attr not in _COLUMN_ATTRS_SKIP:
+                out.columns.append(cur.attr)
+            cur = cur.value
+            continue
+        if isinstance(cur, ast.Subscript):
+            sl = cur.slice
+            parts = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+            if isinstance(sl, ast.Tuple) and parts and isinstance(parts[0], ast.Slice) and \
+                    parts[0].lower is None and parts[0].upper is None:
+                parts = parts[1:]  # df.loc[:, "x"]
+            strs: list[str] = []
+            for p in parts:
+                elts = p.elts if isinstance(p, ast.List | ast.Tuple) else [p]
+                for e in elts:
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                        strs.append(e.value)
+                    else:
+                        out.guarded = True  # a row mask, a slice, a computed key
+            out.columns += strs
+            cur = cur.value
+            continue
+        if isinstance(cur, ast.Name):
+            out.root = cur.id
+        else:
+            out.guarded = True
+        return out
+    return out
+
+
+def _agg_columns(call: ast.Call) -> tuple[list[str], set[str]]:
+    """Columns a named / dict aggregation reads (`agg(m=("x", "mean"))`, `agg({"x": "mean"})`)
+    and the output names that are counts (not summaries of a value)."""
+    cols: list[str] = []
+    counts: set[str] = set()
+    for kw in call.keywords:
+        v = kw.value
+        if isinstance(v, ast.Tuple) and len(v.elts) == 2 and isinstance(
+                v.elts[0], ast.Constant) and isinstance(v.elts[0].value, str):
+            cols.append(v.elts[0].value)
+            v = v.elts[1]
+        if kw.arg and isinstance(v, ast.Constant) and v.value in _COUNT_AGGS:
+            counts.add(kw.arg)
+    for a in call.args:
+        if isinstance(a, ast.Dict):
+            cols += [k.value for k in a.keys
+                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return cols, counts
+
+
+def _resolve_chain(ev: Evidence, node: ast.AST, site: ast.AST, function: str | None,
+                   depth: int = 0) -> list[tuple[str, list[str]]]:
+    """(frame name, columns) the expression `node` reads, following helper parameters to
+    their call sites, loop variables to the groupby they iterate and names bound once in the
+    cell; [] when a guard (replace, mask, filter, clip, an unknown call) is on the way."""
+    ch = _walk_chain(node)
+    if ch.guarded or ch.root is None or depth > 3:
+        return []
+    facts = ev.objects.get(ch.root)
+    if facts is not None and facts.kind == "dataframe":
+        return [(ch.root, ch.columns)]
+    out: list[tuple[str, list[str]]] = []
+    # a loop / comprehension variable over `df.groupby(g)` (`for _, grp in ...`)
+    from ._columns import bindings_of, literal_assignment, loops_around
+    for target, it in loops_around(ev, site):
+        names = [target] if isinstance(target, ast.Name) else (
+            list(target.elts) if isinstance(target, ast.Tuple) else [])
+        if names and isinstance(names[-1], ast.Name) and names[-1].id == ch.root:
+            for frame, cols in _resolve_chain(ev, it, it, None, depth + 1):
+                out.append((frame, cols + ch.columns))
+            return out
+    for b in bindings_of(ev, function):
+        if ch.root in b:
+            for frame, cols in _resolve_chain(ev, b[ch.root], b[ch.root], None, depth + 1):
+                out.append((frame, cols + ch.columns))
+    if out or function:
+        return out
+    bound = literal_assignment(ev, ch.root)
+    if bound is not None:
+        for frame, cols in _resolve_chain(ev, bound, bound, None, depth + 1):
+            out.append((frame, cols + ch.columns))
+    return out
+
+
+@dataclass
+class _SummarySite:
+    line: int
+    frame: str
+    column: str
+    targets: list[str]
+    counts: set[str]
+
+
+def _summary_sites(ev: Evidence) -> list[_SummarySite]:
+    out: list[_SummarySite] = []
+    for c in ev.model.calls:
+        counts: set[str] = set()
+        extra: list[str] = []
+        if c.method in _SUMMARY_METHODS and c.receiver is not None and not (
+                c.name or "").startswith(("numpy.", "statistics.", "scipy.")):
+            src = c.receiver
+            if c.method in ("agg", "aggregate"):
+                extra, counts = _agg_columns(c.node)
+        elif c.last in _SUMMARY_FUNCS and (c.name or "").startswith(
+                ("numpy.", "statistics.")) and c.node.args:
+            src = c.node.args[0]
+        else:
+            continue
+        targets = list(c.targets)
+        if c.function:  # a helper's summary comes back to the names its callers assign
+            targets += [t for k in ev.model.calls if k.method is None
+                        and k.name == c.function and k.function != c.function
+                        for t in k.targets]
+        for frame, cols in _resolve_chain(ev, src, c.node, c.function):
+            facts = ev.objects[frame]
+            named = cols + extra
+            if not named:  # df.describe(), df.mean(): every numeric column
+                named = list(facts.ranges)
+            for col in named:
+                if col in facts.ranges:
+                    out.append(_SummarySite(c.line, frame, col, targets, counts))
+    return out
+
+
+def _sentinel_of(col: str, rng: list[float]) -> tuple[float, str] | None:
+    """(code, side) when the column's range ends at a classic placeholder code."""
+    lo, hi = float(rng[0]), float(rng[1])
+    if hi in _NINES_CODES or hi in _MACHINE_CODES:
+        return hi, "max"
+    if lo in _NEGATIVE_CODES and hi > 0 and -lo >= 5 * hi:
+        return lo, "min"
+    if lo == -1.0 and hi >= 10 and (_physical_key(col) or _duration_key(col) == "nonneg"):
+        return lo, "min"
+    return None
+
+
+def _bulk_values(ev: Evidence, site: _SummarySite) -> list[float]:
+    """What the cell's own summaries of the column came to: the kernel's values of the
+    names the summary is assigned to (count outputs left out), or a printed describe /
+    Series of the column."""
+    vals: list[float] = []
+    for t in site.targets:
+        f = ev.objects.get(t)
+        if f is None:
+            continue
+        if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+            vals.append(float(f.value))
+        vals += [float(v) for v in (f.values or [])]
+        for col, rng in (f.ranges or {}).items():
+            if col not in site.counts and rng and not set(_tokens(col)) & _NOT_LOCATION_TOKENS:
+                vals += [float(rng[0]), float(rng[1])]
+    rows = _footer_blocks(ev.text or "", site.column)
+    if rows:
+        labelled = dict(rows)
+        if "max" in labelled:
+            vals += [labelled[k] for k in ("mean", "50%", "75%") if k in labelled]
+        else:
+            vals += [v for _, v in rows]
+    return vals
+
+
+def _num(v: float | None) -> str:
+    if v is not None and float(v).is_integer() and abs(v) < 1e12:
+        return str(int(v))
+    return _fmt(float(v or 0.0))
+
+
+def _code_in_cell(tree: ast.AST, code: float) -> bool:
+    text = str(int(code))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, int | float) and not isinstance(n.value, bool) and \
+                    float(n.value) == code:
+                return True
+            if isinstance(n.value, str) and text in n.value:
+                return True
+    return False
+
+
+@rule("suspicious_values.sentinel_code_in_summary",
+      title="A placeholder code (65535, 9999, -999...) averaged as a real value")
+def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
+    """Exports write placeholder codes for missing or broken measurements: 99 / 999 / 9999
+    for "unknown", 65535 or 32767 for a 16-bit counter or timer that overflowed, -999 for
+    "not measured". A mean, sum, standard deviation, quantile or describe() of a column that
+    still holds such a code averages it as a real value. Evidence: the kernel's range of the
+    summarised column ends exactly at a code and the code sits far from the rest - the
+    cell's own summaries of the column are at most an eighth of it (or, for a negative code,
+    its magnitude is five times the column's maximum, or the column is a count / age /
+    duration that cannot be -1). Quiet when the code is replaced, masked, clipped or filtered
+    out on the way to the summary (or named anywhere in the cell), and when the summarised
+    frame no longer holds it."""
+    if ev.tree is None or not any(f.ranges for f in ev.objects.values()):
+        return
+    sites = _summary_sites(ev)
+    by_col: dict[tuple[str, str], list[_SummarySite]] = {}
+    for s in sites:
+        by_col.setdefault((s.frame, s.column), []).append(s)
+    for (frame, col), group in by_col.items():
+        rng = ev.objects[frame].ranges[col]
+        found = _sentinel_of(col, rng)
+        if found is None:
+            continue
+        code, side = found
+        if _code_in_cell(ev.tree, code):
+            continue
+        lines = sorted({s.line for s in group})
+        bulk = [abs(v) for s in group for v in _bulk_values(ev, s)]
+        if side == "max":
+            top = max(bulk) if bulk else None
+            if top is not None and (top == 0 or code < 8 * top):
+                continue  # the summaries reach the code's order: a plausible value
+            if top is None and code not in _MACHINE_CODES:
+                continue
+            why = (f"the cell's own summaries of it are at most {_num(top)}, "
+                   f"{code / top:.0f}x below the code" if top else
+                   "no summary value could be read to show how far it sits from the rest")
+        else:
+            why = (f"the rest of the column reaches only {_num(rng[1])}" if code != -1.0 else
+                   f"`{col}` cannot be negative")
+        severity, conf = ("high", 0.75) if (side == "min" or bulk) else ("medium", 0.5)
+        yield Finding(
+            explanation=(f"`{frame}.{col}` runs from {_num(rng[0])} to {_num(rng[1])}: its "
+                         f"{side}imum is exactly {_num(code)}, a placeholder code that "
+                         "exports write for missing, unknown or overflowed values, and "
+                         f"{why}. The summary on line{'s' if len(lines) > 1 else ''} "
+                         f"{', '.join(map(str, lines))} averages the code as a real "
+                         "measurement, so means, totals, spreads and upper quantiles are "
+                         "biased (most where the code is most frequent)."),
+            severity=severity, confidence=conf,
+            evidence={"lines": lines, "values": {f"{frame}.{col}": list(rng),
+                                                 "code": code}},
+            suggestion=(f"Count the rows equal to {_num(code)} (`(df['{col}'] == "
+                        f"{_num(code)}).sum()`), then treat them as missing before "
+                        f"summarising: `df['{col}'].replace({_num(code)}, np.nan)` or "
+                        f"`df[df['{col}'] != {_num(code)}]`, and report how many were "
+                        "excluded (and whether other codes such as 0 mean 'not measured')."))
