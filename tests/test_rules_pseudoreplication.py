@@ -722,3 +722,139 @@ def test_one_row_per_patient_in_a_large_table_is_not_repeated_units() -> None:
                               "sbp": rng.normal(130, 15, n)})
     """)
     silent(found)
+
+
+# -- a treatment assigned to whole clusters, compared over the clusters' members ---------------
+
+from critics.rules.pseudoreplication import cluster_assigned_treatment as CLUSTERED  # noqa: E402
+from tests.rule_helpers import quiet  # noqa: E402
+
+PONDS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(31)
+rows = []
+for i in range(12):                       # 12 ponds, each fed one diet; fish weighed in each
+    diet = ["pellet", "algae", "insect"][i % 3]
+    pond_eff = rng.normal(0, 25)
+    for _ in range(int(rng.integers(25, 40))):
+        rows.append((f"PD{i:02d}", diet, 300 + pond_eff + rng.normal(0, 20)))
+fish = pd.DataFrame(rows, columns=["pond", "diet", "weight_g"])
+"""
+
+CLASSES = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(32)
+k, m = 8, 30                               # 8 classrooms of 30 pupils, method per classroom
+pupils = pd.DataFrame({"classroom_id": np.repeat(np.arange(k), m),
+                       "method": np.repeat(["new", "old"] * (k // 2), m)})
+pupils["score"] = 60 + np.repeat(rng.normal(0, 6, k), m) + rng.normal(0, 10, k * m)
+"""
+
+
+def clustered(code: str, setup: str) -> Finding:
+    return one(run([CLUSTERED, REPEATED], code, setup),
+               "pseudoreplication.cluster_assigned_treatment")
+
+
+def test_diet_per_pond_compared_over_fish_with_loc_filters_is_critical():
+    f = clustered("""
+        pellet = fish.loc[fish.diet == "pellet", "weight_g"]
+        algae = fish.loc[fish["diet"] == "algae", "weight_g"]
+        print(stats.ttest_ind(pellet, algae, equal_var=False))
+    """, PONDS)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    v = f.evidence["values"]
+    assert v["cluster_column"] == "pond" and v["compared_column"] == "diet"
+    assert v["clusters"] == 12 and "groupby(['pond', 'diet']" in f.suggestion
+
+
+def test_pond_means_compared_between_diets_are_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        per_pond = fish.groupby(["pond", "diet"], as_index=False)["weight_g"].mean()
+        pellet = per_pond.loc[per_pond.diet == "pellet", "weight_g"]
+        algae = per_pond.loc[per_pond["diet"] == "algae", "weight_g"]
+        print(stats.ttest_ind(pellet, algae, equal_var=False))
+    """, PONDS))
+
+
+def test_anova_over_groupby_comprehension_of_fish_is_critical():
+    f = clustered("""
+        groups = [g["weight_g"].to_numpy() for _, g in fish.groupby("diet")]
+        print(stats.f_oneway(*groups))
+    """, PONDS)
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "pond"
+
+
+def test_anova_on_pond_means_from_a_groupby_comprehension_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        means = fish.groupby(["pond", "diet"]).weight_g.mean().reset_index()
+        print(stats.f_oneway(*[g.weight_g for _, g in means.groupby("diet")]))
+    """, PONDS))
+
+
+def test_numpy_masks_over_pupils_of_classrooms_is_critical():
+    f = clustered("""
+        score = pupils["score"].to_numpy()
+        method = pupils.method.to_numpy()
+        u = stats.mannwhitneyu(score[method == "new"], score[method == "old"])
+        print(f"U = {u.statistic:.0f}, p = {u.pvalue:.2g}")
+    """, CLASSES)
+    assert f.severity == "critical" and f.evidence["values"]["clusters"] == 8
+
+
+def test_classroom_means_with_numpy_masks_are_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        per_class = pupils.groupby(["classroom_id", "method"], as_index=False).score.mean()
+        score = per_class["score"].to_numpy()
+        method = per_class.method.to_numpy()
+        print(stats.mannwhitneyu(score[method == "new"], score[method == "old"]))
+    """, CLASSES))
+
+
+def test_samples_appended_in_a_loop_over_groups_is_critical():
+    f = clustered("""
+        samples = []
+        for name, g in pupils.groupby("method"):
+            samples.append(g.score.values)
+        res = stats.ttest_ind(*samples)
+        print(res.pvalue)
+    """, CLASSES)
+    assert f.severity == "critical"
+
+
+def test_a_cluster_crossed_with_the_treatment_is_silent():
+    # every classroom taught with both methods: the comparison is within classrooms
+    silent(run([CLUSTERED], """
+        crossed = pupils.assign(method=np.tile(["new", "old"], len(pupils) // 2))
+        print(stats.ttest_ind(crossed.loc[crossed.method == "new", "score"],
+                              crossed.loc[crossed.method == "old", "score"]))
+    """, CLASSES))
+
+
+def test_a_finer_attribute_nested_in_its_bins_is_not_a_cluster():
+    # age (integer) is nested in its bins, but ages are attributes, not units
+    silent(run([CLUSTERED], """
+        people = pd.DataFrame({"age": rng.integers(20, 80, 600)})
+        people["age_group"] = np.where(people.age >= 50, "older", "younger")
+        people["sbp"] = 110 + 0.5 * people.age + rng.normal(0, 10, 600)
+        print(stats.ttest_ind(people.loc[people.age_group == "older", "sbp"],
+                              people.loc[people.age_group == "younger", "sbp"]))
+    """, CLASSES))
+
+
+def test_unnamed_column_with_unit_id_labels_is_high_not_critical():
+    setup = PONDS + "kilns = fish.rename(columns={'pond': 'src'})\n"
+    f = clustered("""
+        print(stats.ttest_ind(kilns.loc[kilns.diet == "pellet", "weight_g"],
+                              kilns.loc[kilns.diet == "insect", "weight_g"]))
+    """, setup)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+    quiet(run([CLUSTERED], """
+        per_src = kilns.groupby(["src", "diet"]).mean().reset_index()
+        print(stats.ttest_ind(per_src.loc[per_src.diet == "pellet", "weight_g"],
+                              per_src.loc[per_src.diet == "insect", "weight_g"]))
+    """, setup))

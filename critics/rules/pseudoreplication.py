@@ -1051,3 +1051,144 @@ def _autocorrelated_fits(ev: Evidence) -> Iterator[Finding]:
                       "values": {"nobs": nobs, "resid_lag1": lag, "time_column": time_col,
                                  "n_effective_ar1": round(n_eff, 1)}},
             suggestion=_AUTOCORR_FIX)
+
+
+# -- a treatment assigned to whole clusters, tested over their members ----------------------------
+
+_ID_LABEL = re.compile(r"^[A-Za-z][A-Za-z_ -]{0,12}[_ -]?\d{1,4}$")  # ST01, H3, plate_4, cage 12
+
+
+def _cluster_named(col: str) -> bool:
+    return bool(_GROUP_NAME.match(col) or _CLUSTER_ID.match(col) or _UNIT_ID.match(col)
+                or _OBJECT_UNIT.match(col))
+
+
+def _id_labels(f: ObjectFacts, col: str) -> bool:
+    """Text levels that read as identifiers of units (`ST01`…`ST10`, `H3`): one shared
+    letter prefix followed by numbers."""
+    labels = list(f.levels.get(col, {}))
+    if len(labels) < 3 or not all(_ID_LABEL.match(x) for x in labels):
+        return False
+    return len({re.sub(r"[\d\s_-]+$", "", x) for x in labels}) == 1
+
+
+def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
+                    ) -> tuple[list[ast.AST], list[str]]:
+    """The expressions the test's samples are computed from (the arguments, the values
+    assigned to the names they read, what was appended to them, and the iterables of the
+    loops around those), and the names reached."""
+    from ._columns import loops_around
+
+    m = ev.model
+    nodes: list[ast.AST] = list(args) + [it for _, it in loops_around(ev, call.node)]
+    seen: set[str] = set()
+    names: list[str] = []
+    i = 0
+    while i < len(nodes) and len(nodes) < 60:
+        node = nodes[i]
+        i += 1
+        for n in ast.walk(node):
+            if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
+                continue
+            seen.add(n.id)
+            names.append(n.id)
+            if _frame_facts(ev, n.id) is not None:
+                continue  # the nearest frame the rows come from
+            for a in m.assigned_at(n.id):
+                if a.value is not None:
+                    nodes.append(a.value)
+            for c in m.calls:  # samples.append(g.y) inside a loop over df.groupby("arm")
+                if c.method in ("append", "extend") and c.receiver_root == n.id:
+                    nodes += list(c.node.args) + [it for _, it in loops_around(ev, c.node)]
+    return nodes, names
+
+
+def _mentioned(nodes: list[ast.AST], columns: dict[str, str]) -> set[str]:
+    out: set[str] = set()
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Attribute) and n.attr in columns:
+                out.add(n.attr)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                out |= {s for s in [n.value, *re.findall(r"\w+", n.value)] if s in columns}
+    return out
+
+
+@rule("pseudoreplication.cluster_assigned_treatment",
+      title="Groups assigned to whole clusters, compared over the clusters' members")
+def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
+    """An independent-samples test (t-test, Mann-Whitney, ANOVA…) comparing the levels of a
+    column that is constant within the levels of a grouping column with few levels and many
+    rows each: a treatment applied to whole stands, cages, classrooms, ponds or batches,
+    tested over the trees, mice, pupils or fish in them. The replicates of the comparison are
+    the clusters, not the rows, so the p-value counting rows is far too small. Read from the
+    kernel's `nesting` facts of the frame the samples come from (every level of the cluster
+    column occurs with one level of the compared column). Critical (0.85) for a cluster
+    column named like a unit or group (stand, cage, school, plate…) with >= 5 rows per
+    cluster and fewer clusters than half the rows tested; high (0.7) when only its level
+    labels read as unit ids (`ST01`…); quiet when the cluster column is used on the way
+    (aggregated, grouped, filtered on) or the rows were reduced to one value per key."""
+    if ev.tree is None:
+        return
+    for call, full, args in _independent_tests(ev):
+        plain = [a.value if isinstance(a, ast.Starred) else a for a in args]
+        nodes, names = _sample_sources(ev, call, plain)
+        if any(_reduced(n) for n in nodes):
+            continue  # means per key: the clusters may already be the replicates
+        frames = [(n, f) for n in names if (f := _frame_facts(ev, n)) is not None]
+        ns = [s.n for s in ev.samples if s.line == call.line and s.call == full]
+        if not ns:  # `ttest_ind(*samples)`: the collection's members, read by name
+            packed = {a.value.id for a in args if isinstance(a, ast.Starred)
+                      and isinstance(a.value, ast.Name)}
+            ns = [s.n for s in ev.samples if s.line == 0 and s.expr.split("[", 1)[0] in packed]
+        best = None
+        for frame, f in frames:
+            if not f.nesting or _unit_column(f) is not None:
+                continue  # a subject-like column: repeated_units reports it
+            used = _mentioned(nodes, f.dtypes)
+            for a, nest in f.nesting.items():
+                if a in used or not isinstance(nest, dict):
+                    continue
+                split = [b for b in nest.get("within", {}) if b in used]
+                k, rows = nest.get("levels", 0), nest.get("rows", 0)
+                if not split or k < 3 or not rows:
+                    continue
+                named, labels = _cluster_named(a), _id_labels(f, a)
+                if not (named or labels):
+                    continue
+                per = rows / k
+                if per < 3 or nest.get("min_rows", 0) < 2:
+                    continue
+                tested = sum(ns) if ns else None
+                clusters = round(tested / per) if tested else k
+                if named and per >= 5 and tested is not None and clusters <= tested / 2:
+                    sev, conf = "critical", 0.85
+                elif named or labels:
+                    sev, conf = "high", 0.7 if tested is not None else 0.6
+                cand = (sev == "critical", conf, frame, a, split[0], k, rows, per, clusters,
+                        sev)
+                if best is None or cand[:2] > best[:2]:
+                    best = cand
+        if best is None:
+            continue
+        _, conf, frame, a, b, k, rows, per, clusters, sev = best
+        test = full.rsplit(".", 1)[-1]
+        n_txt = (f"n = {', '.join(map(str, ns))} rows" if ns else "its rows")
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) compares the `{b}` groups of `{frame}` "
+                         f"with {n_txt} as replicates, but `{b}` is constant within each of "
+                         f"the {k} `{a}` levels ({rows} rows, about {per:.0f} per `{a}`): "
+                         f"`{b}` was applied to or observed on whole `{a}` units, so the "
+                         f"comparison has about {clusters} independent replicates, not "
+                         f"{sum(ns) if ns else rows}. Rows of one `{a}` share its conditions, "
+                         "so the p-value counting rows is far too small (pseudoreplication)."),
+            severity=sev, confidence=conf,
+            evidence={"lines": [call.line],
+                      "values": {"frame": frame, "compared_column": b, "cluster_column": a,
+                                 "clusters": k, "rows": rows, "n_per_sample": ns}},
+            suggestion=(f"Test at the level `{b}` was assigned: average to one value per "
+                        f"`{a}` (`{frame}.groupby(['{a}', '{b}'], as_index=False).mean("
+                        f"numeric_only=True)`) and compare those {k} means, or keep the rows "
+                        f"and model the clusters (`smf.mixedlm('y ~ {b}', {frame}, "
+                        f"groups={frame}['{a}'])`, or OLS with `cov_type='cluster'` by "
+                        f"`{a}`)."))
