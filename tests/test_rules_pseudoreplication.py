@@ -858,3 +858,80 @@ def test_unnamed_column_with_unit_id_labels_is_high_not_critical():
         print(stats.ttest_ind(per_src.loc[per_src.diet == "pellet", "weight_g"],
                               per_src.loc[per_src.diet == "insect", "weight_g"]))
     """, setup))
+
+
+# -- crossed designs: raters / judges / annotators score many items -----------------------------
+
+ESSAYS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(41)
+# 10 raters each grade 30 essays: 15 typed, 15 handwritten; raters differ in leniency
+essays = pd.DataFrame({"item_id": range(30), "format": np.repeat(["typed", "hand"], 15)})
+grades = essays.merge(pd.DataFrame({"rater": [f"r{i}" for i in range(10)],
+                                    "leniency": rng.normal(0, 4, 10)}), how="cross")
+grades["grade"] = 70 + grades.leniency + rng.normal(0, 5, len(grades))
+grades = grades.rename(columns={"rater": "{unit}"})
+"""
+
+
+@pytest.mark.parametrize("unit", ["rater", "judge_id", "annotator", "assessor"])
+def test_every_grade_of_a_rater_panel_counted_as_independent_is_critical(unit: str):
+    f = repeated("""
+        typed = grades.loc[grades.format == "typed", "grade"]
+        hand = grades.loc[grades.format == "hand", "grade"]
+        print(stats.ttest_ind(typed, hand))
+    """, ESSAYS.replace("{unit}", unit))
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] in (unit,
+                                                                                  "item_id")
+
+
+def test_numpy_masks_over_a_judge_panel_are_critical():
+    f = repeated("""
+        g = grades.grade.to_numpy(); fmt = grades["format"].to_numpy()
+        print(stats.mannwhitneyu(g[fmt == "typed"], g[fmt == "hand"]))
+    """, ESSAYS.replace("{unit}", "judge"))
+    assert f.severity == "critical"
+
+
+def test_formula_fit_over_annotations_with_p_values_is_critical():
+    f = repeated("""
+        fit = smf.ols("grade ~ C(format)", data=grades).fit()
+        print(fit.pvalues)
+    """, ESSAYS.replace("{unit}", "annotator"))
+    assert f.severity == "critical"
+
+
+def test_per_rater_means_compared_with_a_paired_test_are_silent():
+    silent(findings("""
+        per = grades.groupby(["rater", "format"]).grade.mean().unstack()
+        print(stats.ttest_rel(per["typed"], per["hand"]))
+    """, ESSAYS.replace("{unit}", "rater")))
+
+
+def test_per_item_means_compared_between_formats_are_silent():
+    silent(findings("""
+        per_item = grades.groupby(["item_id", "format"], as_index=False).grade.mean()
+        print(stats.ttest_ind(per_item.loc[per_item.format == "typed", "grade"],
+                              per_item.loc[per_item.format == "hand", "grade"]))
+    """, ESSAYS.replace("{unit}", "annotator")))
+
+
+def test_crossed_random_effects_model_is_silent():
+    silent(findings("""
+        fit = smf.mixedlm("grade ~ C(format)", grades, groups=grades["assessor"],
+                          vc_formula={"item": "0 + C(item_id)"}).fit()
+        print(fit.pvalues)
+    """, ESSAYS.replace("{unit}", "assessor")))
+
+
+def test_a_bare_item_column_of_products_is_not_a_unit():
+    silent(findings("""
+        sales = pd.DataFrame({"item": rng.choice(["tea", "coffee", "cake"], 300),
+                              "store": np.repeat(["north", "south"], 150),
+                              "price": rng.normal(4, 1, 300)})
+        print(stats.ttest_ind(sales.loc[sales.store == "north", "price"],
+                              sales.loc[sales.store == "south", "price"]))
+    """, ESSAYS.replace("{unit}", "rater")))

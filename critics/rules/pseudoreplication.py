@@ -39,8 +39,12 @@ _UNIT_ID = re.compile(
     r"(?i)^(?:subject|subj|participant|patient|animal|mouse|mice|rat|fish|plot|individual|"
     r"person|donor|litter|cage|tank|pot|plant|tree|volunteer|child|student|user|customer|"
     r"pid|sid|uid|worker|horse|dog|monkey|pig|cow|infant|twin|family|household|eye|sub|"
-    r"ppt|colony|hive|nest|pen|herd|flock|respondent|athlete|player|runner|driver)"
+    r"ppt|colony|hive|nest|pen|herd|flock|respondent|athlete|player|runner|driver|"
+    # crossed designs: every rater scores many items, every item is scored by many raters
+    r"rater|judge|annotator|assessor|grader|coder|scorer|evaluator|reviewer)"
     rf"{_ID_SUFFIX}?$|^id$|"
+    # items of a crossed design (stimuli, questions): bare, `item` is as often a product
+    rf"^(?:item|stimulus|stim|question|vignette){_ID_SUFFIX}$|"
     # objects: bare, these words are as often a category (device: desktop/mobile/tablet,
     # vehicle: van/truck/car) as an identifier, so they need an id suffix here; a bare one
     # counts only when the kernel shows many distinct values (_OBJECT_MIN_UNITS)
