@@ -1388,3 +1388,23 @@ def test_a_maximum_of_999_that_is_an_ordinary_value_is_quiet() -> None:
         overall = np.mean(tickets.seat.to_numpy())
         print(tickets.seat.describe())
     """, SENTINELS) if x.rule_id == RULE_SENTINEL])
+
+
+def test_minus_one_in_a_column_that_cannot_be_negative_is_flagged() -> None:
+    setup = SENTINELS + """
+tenure = rng.integers(0, 120, n).astype(float)
+tenure[rng.random(n) < 0.1] = -1          # unknown start date
+temp = rng.integers(-1, 30, n).astype(float)
+staff = pd.DataFrame({"dept": rng.choice(["ops", "it", "hr"], n), "tenure_months": tenure,
+                      "office_temp": temp})
+"""
+    f = one(H.run(RULES, """
+        avg = {d: g["tenure_months"].mean() for d, g in staff.groupby("dept")}
+        print(avg)
+    """, setup), RULE_SENTINEL)
+    assert "cannot be negative" in f.explanation
+    # sound: a temperature may well be -1
+    H.silent([x for x in H.run(RULES, """
+        avg = {d: g["office_temp"].mean() for d, g in staff.groupby("dept")}
+        print(avg)
+    """, setup) if x.rule_id == RULE_SENTINEL])
