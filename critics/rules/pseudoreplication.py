@@ -1167,7 +1167,7 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
                 clusters = round(tested / per) if tested else k
                 if named and per >= 5 and tested is not None and clusters <= tested / 2:
                     sev, conf = "critical", 0.85
-                elif named or labels:
+                else:
                     sev, conf = "high", 0.7 if tested is not None else 0.6
                 cand = (sev == "critical", conf, frame, a, split[0], k, rows, per, clusters,
                         sev)
