@@ -1147,3 +1147,147 @@ def test_residuals_against_fitted_values_are_a_diagnostic_not_a_change_score() -
         print(f"residuals vs fitted: r = {r:.2f} (no structure left if near 0)")
     """, setup)
     silent(found)
+
+
+# -- correlation of two autocorrelated time series ---------------------------------------------
+
+from critics.rules.correlation_misuse import autocorrelated_series as SERIES  # noqa: E402
+
+SERIES_ID = "correlation_misuse.autocorrelated_series"
+
+TS_GRID = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(41)
+n = 500
+grid = pd.DataFrame({
+    "date": pd.date_range("2022-01-01", periods=n, freq="D"),
+    "load_mw": 900 + np.cumsum(rng.normal(0, 8, n)),
+    "price_eur": 60 + np.cumsum(rng.normal(0, 1.5, n)),
+    "noise_a": rng.normal(0, 1, n),
+    "noise_b": rng.normal(0, 1, n),
+})
+"""
+
+TS_STOCKS = """
+import numpy as np
+from scipy import stats
+rng = np.random.default_rng(7)
+steps = rng.normal(0, 1, size=(2, 750))
+fund_a = 100 + np.cumsum(steps[0])
+fund_b = 50 + np.cumsum(steps[1])
+"""
+
+TS_CLINIC = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3)
+months = pd.period_range("2010-01", periods=180, freq="M").to_timestamp()
+k = np.arange(180)
+cycle = np.sin(2 * np.pi * k / 12)
+visits = pd.DataFrame({
+    "flu_visits": 200 + 0.8 * k + 60 * cycle + rng.normal(0, 10, 180),
+    "ice_cream_sales": 1000 + 2.0 * k - 300 * cycle + rng.normal(0, 40, 180),
+    "pharmacy_sales": 500 + 1.5 * k + 90 * cycle + rng.normal(0, 20, 180),
+}, index=months)
+"""
+
+TS_PEOPLE = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(12)
+n = 400
+age = rng.uniform(20, 80, n)
+people = pd.DataFrame({
+    "age": age,
+    "systolic": 100 + 0.7 * age + rng.normal(0, 3, n),
+    "cholesterol": 150 + 1.2 * age + rng.normal(0, 5, n),
+    "visit_date": pd.to_datetime("2020-01-01") + pd.to_timedelta(rng.integers(0, 900, n), "D"),
+})
+"""
+
+
+def series(code: str, setup: str) -> list[Finding]:
+    return run([SERIES], code, setup)
+
+
+@pytest.mark.parametrize("code, setup, severity", [
+    # scipy rank correlation on two random-walk columns of a daily frame, p printed
+    ("rho, p = stats.spearmanr(grid['load_mw'], grid['price_eur'])\n"
+     "print(f'load vs price: rho={rho:.2f}, p={p:.2g}')", TS_GRID, "high"),
+    # numpy arrays that are cumulative sums, a straight-line fit with its p-value
+    ("fit = stats.linregress(fund_a, fund_b)\n"
+     "print('beta', round(fit.slope, 3), 'p', fit.pvalue)", TS_STOCKS, "high"),
+    # a loop over columns of a monthly date-indexed frame, p compared with 0.05
+    ("for col in ['ice_cream_sales', 'pharmacy_sales']:\n"
+     "    tau, p = stats.kendalltau(visits['flu_visits'], visits[col])\n"
+     "    if p < 0.05:\n"
+     "        print(col, 'tracks flu visits', round(tau, 2))", TS_CLINIC, "high"),
+    # pandas Series.corr alone: the coefficient, no p-value
+    ("visits.flu_visits.corr(visits.pharmacy_sales)", TS_CLINIC, "medium"),
+])
+def test_correlated_autocorrelated_series_are_flagged(code: str, setup: str, severity: str):
+    f = one(series(code, setup), SERIES_ID)
+    assert f.severity == severity
+    assert f.confidence < 0.8  # never blocks: the coupling may still be real
+    assert "lag-1 autocorrelation" in f.explanation and "independent" in f.explanation
+
+
+@pytest.mark.parametrize("code, setup", [
+    # changes instead of levels
+    ("d = grid[['load_mw', 'price_eur']].diff().dropna()\n"
+     "rho, p = stats.spearmanr(d['load_mw'], d['price_eur'])\nprint(rho, p)", TS_GRID),
+    ("fit = stats.linregress(np.diff(fund_a), np.diff(fund_b))\n"
+     "print('beta', fit.slope, 'p', fit.pvalue)", TS_STOCKS),
+    # anomalies from a trend + month-of-year fit, by hand
+    ("k = np.arange(len(visits))\n"
+     "X = np.column_stack([np.ones_like(k), k] + [visits.index.month == m for m in range(2, 13)])\n"
+     "res = {c: visits[c] - X @ np.linalg.lstsq(X.astype(float), visits[c], rcond=None)[0]\n"
+     "       for c in ['flu_visits', 'pharmacy_sales']}\n"
+     "r, p = stats.pearsonr(res['flu_visits'], res['pharmacy_sales'])\nprint(r, p)", TS_CLINIC),
+    # time-ordered rows that are not autocorrelated
+    ("r, p = stats.pearsonr(grid.noise_a, grid.noise_b)\nprint(r, p)", TS_GRID),
+])
+def test_changes_anomalies_or_white_noise_are_silent(code: str, setup: str):
+    silent(series(code, setup))
+
+
+@pytest.mark.parametrize("code", [
+    # rows sorted by a covariate: neighbours alike because of the sort, not of time
+    ("s = people.sort_values('age').reset_index(drop=True)\n"
+     "r, p = stats.pearsonr(s.systolic, s.cholesterol)\nprint(r, p)"),
+    # the frame has a date column but was put in the order of age
+    ("people.sort_values(by='age', inplace=True)\n"
+     "r, p = stats.pearsonr(people.systolic, people.cholesterol)\nprint(r, p)"),
+    ("order = np.argsort(people.age.to_numpy())\n"
+     "sbp, chol = people.systolic.to_numpy()[order], people.cholesterol.to_numpy()[order]\n"
+     "r, p = stats.pearsonr(sbp, chol)\nprint(r, p)"),
+])
+def test_rows_sorted_by_a_covariate_are_silent(code: str):
+    silent(series(code, TS_PEOPLE))
+
+
+def test_effective_sample_size_in_the_cell_is_silent():
+    code = ("rho, p = stats.spearmanr(grid.load_mw, grid.price_eur)\n"
+            "a1 = grid.load_mw.autocorr(); a2 = grid.price_eur.autocorr()\n"
+            "n_eff = len(grid) * (1 - a1 * a2) / (1 + a1 * a2)\nprint(rho, p, n_eff)")
+    silent(series(code, TS_GRID))
+
+
+def test_yearly_frame_with_a_year_column_and_numpy_corrcoef_is_medium():
+    setup = """
+import numpy as np
+import pandas as pd
+from scipy import stats  # noqa: F401  (loaded before the introspection budget starts)
+rng = np.random.default_rng(5)
+yr = np.arange(1950, 2020)
+econ = pd.DataFrame({"year": yr,
+                     "gdp_index": 100 * 1.03 ** (yr - 1950) + rng.normal(0, 15, yr.size),
+                     "co2_ppm": 310 + 1.4 * (yr - 1950) + rng.normal(0, 4, yr.size)})
+econ = econ.sample(frac=1, random_state=1).sort_values("year")
+"""
+    f = one(series("np.corrcoef(econ.gdp_index, econ.co2_ppm)[0, 1]", setup), SERIES_ID)
+    assert f.severity == "medium" and "year" in f.explanation
