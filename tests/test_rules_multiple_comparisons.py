@@ -803,3 +803,57 @@ def test_per_feature_model_fits_screened_then_reported_stay_critical():
         print("risk factors:", hits)
     """, CHURN))
     assert f.severity == "critical"
+
+
+# -- "not significant" is not a claim of significance ------------------------------------------
+
+_WORDING_CELLS = [
+    # scipy in a dict comprehension, the table of p-values printed with a verdict
+    ("""
+        pv = pd.Series({g: stats.ttest_ind(expr.loc[expr.group == "ctrl", g],
+                                           expr.loc[expr.group == "trt", g]).pvalue
+                        for g in expr.columns[:-1]})
+        print(pv.round(3))
+        print("{verdict}")
+     """, EXPR),
+    # a loop over segments with pandas, Mann-Whitney per segment
+    ("""
+        rows = []
+        for seg, d in ab.groupby("segment"):
+            u, p = stats.mannwhitneyu(d.loc[d.variant == "A", "revenue"],
+                                      d.loc[d.variant == "B", "revenue"])
+            rows.append((seg, p))
+        table = pd.DataFrame(rows, columns=["segment", "p"])
+        print(table)
+        print("{verdict}")
+     """, AB),
+    # statsmodels: one regression per outcome, each coefficient's p-value kept
+    ("""
+        import statsmodels.formula.api as smf
+        d = expr.assign(trt=(expr.group == "trt").astype(int))
+        pvals = {}
+        for g in expr.columns[:-1]:
+            pvals[g] = smf.ols(f"{g} ~ trt", data=d).fit().pvalues["trt"]
+        print(pd.Series(pvals).sort_values().head(10))
+        print("{verdict}")
+     """, EXPR),
+]
+
+
+@pytest.mark.parametrize("code, setup", _WORDING_CELLS)
+@pytest.mark.parametrize("verdict", [
+    "differences are not significant",
+    "all non-significant at the 5% level",
+    "no significant effect in any group",
+    "the treatment isn't statistically significant anywhere",
+    "nothing is insignificant enough to drop",
+])
+def test_negated_significance_wording_is_not_a_claim(code: str, setup: str, verdict: str):
+    found = check(code.replace("{verdict}", verdict), setup)
+    quiet(found)
+
+
+@pytest.mark.parametrize("code, setup", _WORDING_CELLS)
+def test_positive_significance_wording_is_a_claim(code: str, setup: str):
+    f = one(check(code.replace("{verdict}", "the top rows are significant"), setup), RULE_ID)
+    assert f.severity in ("high", "critical")

@@ -53,6 +53,13 @@ _RNG_METHODS = {
 }
 _APPLY_METHODS = {"apply", "agg", "aggregate", "transform", "map", "applymap", "pipe"}
 _SIGNIFICANT_RE = re.compile(r"(?i)\bsignifican(?:t|ce)\b|\bsig\.?\b")
+# wording before "significant" that denies it: "not significant", "non-significant",
+# "no significant difference", "isn't statistically significant", "failed to reach
+# significance" ("insignificant" never matches `\bsignificant`)
+_NEGATED_BEFORE = re.compile(
+    r"(?i)(?:\b(?:not|no|never|nor|neither|without|lack\s+of|fail(?:s|ed)?\s+to\s+reach)\b"
+    r"|n't\b|\bnon\s*-?)\s*(?:(?:statistically|stat\.?|very|quite|really|any|yet|be|been|"
+    r"deemed|considered|found|formally)\s+){0,3}$")
 _COMP_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _RAW_LIMIT = 0.1  # thresholds above this are not significance levels
 _P_ATTRS = ("pvalues", "pvalue", "f_pvalue")
@@ -782,12 +789,22 @@ def _is_small_const(node: ast.AST) -> bool:
     return num is not None and num < 2
 
 
+def _claims_significance(text: str) -> bool:
+    """`text` calls something significant: "significant", "sig.", not negated on its line
+    ("not significant", "non-significant", "no significant difference")."""
+    for mt in _SIGNIFICANT_RE.finditer(text):
+        before = text[max(0, mt.start() - 60):mt.start()].rsplit("\n", 1)[-1]
+        if not _NEGATED_BEFORE.search(before):
+            return True
+    return False
+
+
 def _text_claims(a: _Analysis) -> list[str]:
     out: list[str] = []
     for s in a.m.string_constants:
-        if _SIGNIFICANT_RE.search(s):
+        if _claims_significance(s):
             out.append("significant")
-    if _SIGNIFICANT_RE.search(a.ev.text):
+    if _claims_significance(a.ev.text):
         out.append("significant (output)")
     return out
 
