@@ -13,6 +13,9 @@
   schools, sites) that explain most of both variables, reversing the within-group relation
   (Simpson's paradox) or carrying all of it (an ecological correlation), read from the
   kernel's within/between split of the pair along the source frame's grouping columns.
+- `autocorrelated_series`: a correlation or slope between two time series that each trend,
+  cycle or wander (strong lag-1 autocorrelation of both samples, rows visibly in time
+  order): shared time structure, and a p-value that counts every time step as independent.
 """
 
 from __future__ import annotations
