@@ -126,6 +126,10 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
+    with contextlib.suppress(Exception):
+        separating = _class_separation(part, facts["unique"])
+        if separating:
+            facts.setdefault("params", {})["class_separation"] = separating
     if df.size <= TABLE_MAX_CELLS and all(
             getattr(t, "kind", "") in "iuf" for t in df.dtypes):
         with contextlib.suppress(Exception):
@@ -271,6 +275,64 @@ def _outcome_indicators(df: Any, unique: dict[str, int]) -> dict[str, dict[str, 
                           _number(levels[1]) if _number(levels[1]) is not None
                           else str(levels[1])[:40]]
                  for i, c in enumerate(numeric) if hits[i] and c != b}
+        if found:
+            out[str(b)] = found
+    return out
+
+
+SEPARATION_ROWS = 2000
+SEPARATION_AUC = 0.98
+MAX_SEPARATION_COLUMNS = 60
+
+def _class_separation(df: Any, unique: dict[str, int]) -> dict[str, dict[str, float]]:
+    """Numeric columns that alone rank the two classes of a two-valued column almost perfectly:
+    {two-valued column: {column: ROC AUC}} for AUC >= 0.98 or <= 0.02, on at most
+    SEPARATION_ROWS evenly spaced rows (rows missing either value left out). A feature that
+    by itself tells the classes apart is the first thing to suspect of being recorded after
+    (or because of) the outcome."""
+    import numpy as np
+
+    n = len(df)
+    if n < 40:
+        return {}
+    binary = [c for c in df.columns if unique.get(str(c)) == 2][:INDICATOR_TARGETS]
+    numeric = [c for c in df.columns if getattr(df[c].dtype, "kind", "") in "iufb"
+               and unique.get(str(c), 0) >= 2][:MAX_SEPARATION_COLUMNS]
+    if not binary or not numeric:
+        return {}
+    rows = df if n <= SEPARATION_ROWS else df.iloc[:: -(-n // SEPARATION_ROWS)]
+    x = rows[numeric].to_numpy(dtype=float, na_value=np.nan)
+    order = np.argsort(x, axis=0, kind="stable")  # NaN sort last
+    out: dict[str, dict[str, float]] = {}
+    for b in binary:
+        col = rows[b]
+        levels = col.dropna().unique().tolist()[:2]
+        if len(levels) != 2:
+            continue
+        with contextlib.suppress(TypeError):
+            levels = sorted(levels)
+        pos = (col == levels[1]).to_numpy()
+        known = col.notna().to_numpy()
+        found: dict[str, float] = {}
+        for j, c in enumerate(numeric):
+            if c == b:
+                continue
+            o = order[:, j]
+            o = o[known[o] & ~np.isnan(x[o, j])]
+            p, xs = pos[o], x[o, j]
+            n1 = int(p.sum())
+            n0 = p.size - n1
+            if n1 < 10 or n0 < 10:
+                continue
+            if (xs[1:] == xs[:-1]).any():  # ties: average their ranks
+                starts = np.r_[0, np.flatnonzero(xs[1:] != xs[:-1]) + 1]
+                ends = np.r_[starts[1:], xs.size]
+                ranks = np.repeat((starts + ends + 1) / 2.0, ends - starts)
+            else:
+                ranks = np.arange(1.0, xs.size + 1)
+            auc = (float(ranks[p].sum()) - n1 * (n1 + 1) / 2) / (n1 * n0)
+            if auc >= SEPARATION_AUC or auc <= 1 - SEPARATION_AUC:
+                found[str(c)] = round(auc, 4)
         if found:
             out[str(b)] = found
     return out

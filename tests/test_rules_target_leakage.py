@@ -1065,3 +1065,103 @@ def test_formula_in_a_variable_with_a_regressor_computed_from_the_response():
         res = smf.logit(spec, subs).fit(disp=0)
         print(res.params)
     """, setup))
+
+
+# -- a single feature that separates the classes almost perfectly (kernel ROC AUC) -------------
+
+# the maintenance export arrives from outside the notebook (generated out of the
+# analysis' sight, as a file read would be): no code in view shows where `shutdown_vib` came from
+_PUMPS_EXPORT = """
+rng = np.random.default_rng(21)
+n = 500
+pumps = pd.DataFrame({"hours": rng.uniform(100, 9000, n).round(),
+                      "load": rng.uniform(0.2, 1.0, n).round(3),
+                      "temp_c": rng.normal(60, 8, n).round(1)})
+risk = 1 / (1 + np.exp(-(pumps.hours / 3000 - 2 + 1.5 * pumps.load)))
+pumps["failed"] = (rng.random(n) < risk).astype(int)
+# vibration read at the shutdown inspection: a pump that failed was already broken then
+pumps["shutdown_vib"] = np.where(pumps.failed == 1, rng.uniform(7, 30, n),
+                                 rng.uniform(0.5, 8.5, n)).round(1)
+"""
+
+PUMPS = f"""
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split, cross_val_score
+_export = {{"np": np, "pd": pd}}
+exec({_PUMPS_EXPORT!r}, _export)
+pumps = _export["pumps"]
+"""
+
+SEPARATES = "target_leakage.feature_separates_classes"
+
+
+@pytest.mark.parametrize("code", [
+    """
+    X = pumps.drop(columns="failed")
+    scores = cross_val_score(GradientBoostingClassifier(random_state=0), X, pumps.failed, cv=5)
+    print(f"accuracy {scores.mean():.3f}")
+    """,
+    """
+    feats = ["hours", "load", "shutdown_vib"]
+    X_tr, X_te, y_tr, y_te = train_test_split(pumps[feats], pumps["failed"], random_state=0)
+    clf = LogisticRegression(max_iter=2000).fit(X_tr, y_tr)
+    print(clf.score(X_te, y_te))
+    """,
+    """
+    import statsmodels.formula.api as smf
+    res = smf.logit("failed ~ hours + load + shutdown_vib", data=pumps).fit(disp=0, maxiter=200)
+    print(res.params.round(3))
+    """,
+])
+def test_feature_that_alone_separates_the_classes_is_a_medium_note(code: str):
+    f = one(run(code, PUMPS), SEPARATES)
+    assert f.severity == "medium"  # the data show the separation, not its timeline
+    v = f.evidence["values"]
+    assert v["column"] == "shutdown_vib" and v["target"] == "failed"
+    assert 0.98 <= v["roc_auc"] <= 1.0
+    assert "alone separates the classes of `failed`" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+    X = pumps.drop(columns=["failed", "shutdown_vib"])
+    scores = cross_val_score(GradientBoostingClassifier(random_state=0), X, pumps.failed, cv=5)
+    print(f"accuracy {scores.mean():.3f}")
+    """,
+    """
+    feats = ["hours", "load", "temp_c"]
+    X_tr, X_te, y_tr, y_te = train_test_split(pumps[feats], pumps["failed"], random_state=0)
+    print(LogisticRegression(max_iter=2000).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+    """
+    import statsmodels.formula.api as smf
+    res = smf.logit("failed ~ hours + load", data=pumps).fit(disp=0)
+    print(res.params.round(3))
+    """,
+    # the separating column as the response of its own model is no leak
+    """
+    import statsmodels.formula.api as smf
+    print(smf.ols("shutdown_vib ~ hours + load", data=pumps).fit().params)
+    """,
+])
+def test_features_that_do_not_separate_the_classes_are_silent(code: str):
+    assert not [f for f in run(code, PUMPS) if f.rule_id == SEPARATES]
+
+
+def test_an_easy_sound_problem_gets_a_note_not_a_false_positive():
+    # iris setosa is separable by petal length: a genuine predictor, so only a medium note
+    found = run("""
+        from sklearn.datasets import load_iris
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.model_selection import cross_val_score
+        iris = load_iris(as_frame=True).frame
+        iris["setosa"] = (iris.target == 0).astype(int)
+        X = iris[["sepal width (cm)", "petal length (cm)"]]
+        print(cross_val_score(LogisticRegression(), X, iris.setosa, cv=5).mean())
+    """)
+    f = one(found, SEPARATES)
+    assert f.evidence["values"]["column"] == "petal length (cm)"
+    quiet(found)

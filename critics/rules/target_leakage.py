@@ -1080,7 +1080,7 @@ def _x_columns(an: _Analysis, pair: Pair) -> list[str] | None:
 
 @dataclass
 class _Hit:
-    kind: str  # "target" | "source" | "derived" | "named" | "indicator"
+    kind: str  # "target" | "source" | "derived" | "named" | "indicator" | "sibling" | "separates"
     col: str
     target: str
     pair: Pair
@@ -1088,19 +1088,35 @@ class _Hit:
     extra: dict = field(default_factory=dict)
 
 
-def _indicators(ev: Evidence, frame: str | None, target: str) -> dict[str, list]:
-    """Columns the kernel found 0/missing for (almost) all rows of one class of `target`
-    and set for most rows of the other (`outcome_indicators` of the frame's facts)."""
+# a column already reported for a stronger reason is not reported again for separating classes
+_STRONGER = ("target", "source", "derived", "indicator", "sibling", "separates")
+
+
+def _frame_param(ev: Evidence, frame: str | None, target: str, key: str) -> dict:
+    """`params[key][target]` of the frame's facts (or of the first other frame that has it)."""
     frames = [frame] if frame else []
     frames += [n for n, f in ev.objects.items() if f.kind == "dataframe" and n != frame]
     for name in frames:
         f = ev.objects.get(name or "")
         if f is None or f.kind != "dataframe":
             continue
-        found = (f.params or {}).get("outcome_indicators", {})
+        found = (f.params or {}).get(key, {})
         if isinstance(found, dict) and isinstance(found.get(target), dict):
             return found[target]
     return {}
+
+
+def _indicators(ev: Evidence, frame: str | None, target: str) -> dict[str, list]:
+    """Columns the kernel found 0/missing for (almost) all rows of one class of `target`
+    and set for most rows of the other (`outcome_indicators` of the frame's facts)."""
+    return _frame_param(ev, frame, target, "outcome_indicators")
+
+
+def _separating(ev: Evidence, frame: str | None, target: str) -> dict[str, float]:
+    """Numeric columns that alone rank the two classes of `target` almost perfectly: their ROC
+    AUC on the kernel's row sample (`class_separation` of the frame's facts)."""
+    return {c: a for c, a in _frame_param(ev, frame, target, "class_separation").items()
+            if isinstance(a, int | float)}
 
 
 def _analyse(ev: Evidence) -> list[_Hit]:
@@ -1234,6 +1250,17 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                     reported.add(c)
                     hits.append(_Hit("indicator", c, t, pair, how,
                                      {"shares": shares, "x_line": _x_line(an, pair)}))
+        # columns that alone tell the classes of the target apart (kernel AUC)
+        for t in sorted(targets):
+            for c, auc in _separating(ev, tgt.frame, t).items():
+                if c in reported or c in targets or any((k, c) in seen for k in _STRONGER):
+                    continue
+                ans, how = has(c)
+                if ans:
+                    seen.add(("separates", c))
+                    reported.add(c)
+                    hits.append(_Hit("separates", c, t, pair, how,
+                                     {"auc": auc, "x_line": _x_line(an, pair)}))
         # columns named after the target
         if x_cols:
             for t in targets:
@@ -1339,6 +1366,10 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
                     seen.add(("indicator", d))
                     out.append(_Hit("indicator", d, t, pair, "formula",
                                     {"shares": shares}))
+            for d, auc in _separating(an.ev, frame, t).items():
+                if d in rhs_vars and d != t and not any((k, d) in seen for k in _STRONGER):
+                    seen.add(("separates", d))
+                    out.append(_Hit("separates", d, t, pair, "formula", {"auc": auc}))
     return out
 
 
@@ -1547,6 +1578,37 @@ def outcome_only_feature(ev: Evidence) -> Iterator[Finding]:
                         f"`{h.target}` (or because of it), drop it and rebuild the features "
                         "from what is known at prediction time (cut any event log at the "
                         "prediction date before merging it)."))
+
+
+@rule("target_leakage.feature_separates_classes",
+      title="A single feature separates the classes almost perfectly")
+def feature_separates_classes(ev: Evidence) -> Iterator[Finding]:
+    """A feature of a classifier that by itself ranks the two classes of the target almost
+    perfectly (ROC AUC >= 0.98 or <= 0.02 on the kernel's row sample). Real predictors rarely
+    do that; a value recorded after or because of the outcome (a final status, a settlement
+    amount, a follow-up measurement) does, and it is the first thing a reviewer checks when a
+    score looks too good. Medium: the data show the separation, not its timeline, and some
+    sound problems are that easy (iris setosa)."""
+    for h in _analyse(ev):
+        if h.kind != "separates":
+            continue
+        auc = float(h.extra["auc"])
+        strength = max(auc, 1 - auc)
+        yield Finding(
+            explanation=(f"Feature `{h.col}` alone separates the classes of `{h.target}` almost "
+                         f"perfectly: ROC AUC {auc:.3f} (kernel, on a row sample), and it is "
+                         f"passed to `{h.pair.call}` (line {h.pair.line}; {h.how}). A single "
+                         "column that tells the outcome apart this well is often recorded "
+                         "after or because of it; if so, the model's score will not hold "
+                         "when it predicts before the outcome is known."),
+            severity="medium", confidence=0.6 if strength >= 0.995 else 0.5,
+            evidence={"lines": _lines(h),
+                      "values": {"column": h.col, "target": h.target, "roc_auc": auc,
+                                 "known_from": h.how}},
+            suggestion=(f"Check when `{h.col}` becomes known relative to `{h.target}`. If it "
+                        "is only known after the outcome, drop it; if it is a genuine "
+                        "predictor, say so next to the score (and compare with a model "
+                        "without it)."))
 
 
 def an_src(ev: Evidence, node: ast.AST) -> str:
@@ -1779,4 +1841,5 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
 
 RULES = [target_in_features, feature_derived_from_target, feature_from_target_source,
          target_named_feature,
-         outcome_only_feature, centered_window_feature, whole_period_aggregate]
+         outcome_only_feature, feature_separates_classes, centered_window_feature,
+         whole_period_aggregate]
