@@ -1238,29 +1238,20 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                                   "random": random, "simulated": simulated,
                                   "target_line": anc[2], "via": via if via != s else None,
                                   "x_line": _x_line(an, pair)}))
-        # columns the kernel sees set only for rows of one class of the target
-        for t in sorted(targets):
-            for c, shares in _indicators(ev, tgt.frame, t).items():
-                if c in reported or any((k, c) in seen for k in (
-                        "target", "source", "derived", "indicator", "sibling")):
-                    continue
-                ans, how = has(c)
-                if ans:
-                    seen.add(("indicator", c))
-                    reported.add(c)
-                    hits.append(_Hit("indicator", c, t, pair, how,
-                                     {"shares": shares, "x_line": _x_line(an, pair)}))
-        # columns that alone tell the classes of the target apart (kernel AUC)
-        for t in sorted(targets):
-            for c, auc in _separating(ev, tgt.frame, t).items():
-                if c in reported or c in targets or any((k, c) in seen for k in _STRONGER):
-                    continue
-                ans, how = has(c)
-                if ans:
-                    seen.add(("separates", c))
-                    reported.add(c)
-                    hits.append(_Hit("separates", c, t, pair, how,
-                                     {"auc": auc, "x_line": _x_line(an, pair)}))
+        # columns the kernel sees set only for rows of one class of the target, then columns
+        # that alone tell its classes apart (ROC AUC)
+        for kind, key, found_by in (("indicator", "shares", _indicators),
+                                    ("separates", "auc", _separating)):
+            for t in sorted(targets):
+                for c, value in found_by(ev, tgt.frame, t).items():
+                    if c in reported or c in targets or any((k, c) in seen for k in _STRONGER):
+                        continue
+                    ans, how = has(c)
+                    if ans:
+                        seen.add((kind, c))
+                        reported.add(c)
+                        hits.append(_Hit(kind, c, t, pair, how,
+                                         {key: value, "x_line": _x_line(an, pair)}))
         # columns named after the target
         if x_cols:
             for t in targets:
