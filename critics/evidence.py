@@ -41,6 +41,12 @@ class ObjectFacts:
     # values, and [min, max] of numeric columns
     levels: dict[str, dict[str, int]] = field(default_factory=dict)
     ranges: dict[str, list[float]] = field(default_factory=dict)
+    # frames (numeric columns) and numeric Series (key ""): {column: {"top": [[value, rows],
+    # ...3], "bottom": [...3], "q": [q05, q50, q95], "step": s}}, the 3 largest and smallest
+    # distinct values with their rows, read on every s-th row (<= 2,000 rows): the extremes
+    # are the exact min/max, counted over every row when a whole number set apart from the
+    # rest (a possible placeholder code); other rows and the quantiles are estimates (x s)
+    tails: dict[str, dict[str, Any]] = field(default_factory=dict)
     # frames: grouping columns nested in coarser ones, {A: {"levels", "rows", "min_rows",
     # "within": {B: levels of B}}} when every level of A occurs with one level of B only
     # (stands within treatments); text/categorical/bool/integer columns of 2..200 levels

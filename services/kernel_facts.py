@@ -119,6 +119,10 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
     with contextlib.suppress(Exception):
         _levels_and_ranges(part, facts)
     with contextlib.suppress(Exception):
+        tails = _frame_tails(part, facts.get("ranges", {}))
+        if tails:
+            facts["tails"] = tails
+    with contextlib.suppress(Exception):
         nesting = _nesting(part)
         if nesting:
             facts["nesting"] = nesting
@@ -178,6 +182,65 @@ def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
         facts["levels"] = levels
     if ranges:
         facts["ranges"] = ranges
+
+
+TAIL_ROWS = 2_000  # evenly spaced rows read for a numeric column's tails and quantiles
+TAIL_K = 3
+
+
+def _frame_tails(df: Any, ranges: dict[str, list[float]]) -> dict[str, dict[str, Any]]:
+    """Tails of the numeric columns whose [min, max] is known (see `_tails`)."""
+    import numpy as np
+
+    cols = [c for c in df.columns if str(c) in ranges]
+    if not cols or not len(df):
+        return {}
+    step = max(1, -(-len(df) // TAIL_ROWS))
+    sub = df.iloc[::step] if step > 1 else df
+    out: dict[str, dict[str, Any]] = {}
+    for c in cols:
+        with contextlib.suppress(Exception):
+            sample = sub[c].to_numpy(dtype="float64", na_value=np.nan)
+            lo, hi = ranges[str(c)]
+            t = _tails(df[c], sample, step, float(lo), float(hi))
+            if t:
+                out[str(c)] = t
+    return out
+
+
+def _tails(col: Any, sample: Any, step: int, lo: float, hi: float) -> dict[str, Any] | None:
+    """{"top": [[value, rows], ...], "bottom": [...], "q": [q05, q50, q95]} of a numeric
+    column: its TAIL_K largest and smallest distinct values with their rows, and quantiles.
+    Read on `sample`, every `step`-th row (at most TAIL_ROWS), so quantiles, the values
+    after the extremes and their rows (rows in the sample x step) are estimates on long
+    columns; the extremes themselves are the column's exact min and max. Their rows are
+    counted over every row when the value is a whole number set apart from the sample's
+    rest (a possible placeholder code such as 9999, -999 or 65535: it matters even when
+    rare); otherwise estimated (at least 1). `step` is returned with the tails."""
+    import numpy as np
+
+    v = np.sort(sample[~np.isnan(sample)])
+    if not v.size:
+        return None
+    q = [float(v[min(v.size - 1, round(p * (v.size - 1)))]) for p in (0.05, 0.5, 0.95)]
+    vals, counts = np.unique(v, return_counts=True)
+    spread = q[2] - q[0]
+
+    def side(extreme: float, order: list[int]) -> list[list[float]]:
+        seen = bool(order) and vals[order[0]] == extreme
+        rest = order[1:] if seen else order[:TAIL_K - 1]
+        k = int(counts[order[0]]) * step if seen else 0
+        if step > 1 and float(extreme).is_integer():
+            near = float(vals[rest[0]]) if rest else extreme
+            if abs(extreme - near) > max(spread, 1e-12) or near == 0 or \
+                    abs(extreme) >= 4 * abs(near):
+                k = int(np.count_nonzero(col.to_numpy() == extreme))
+        return [[extreme, max(k, 1)]] + [[float(vals[i]), int(counts[i]) * step] for i in rest]
+
+    n = len(vals)
+    top = side(hi, list(range(n - 1, max(-1, n - 1 - TAIL_K), -1)))
+    bottom = side(lo, list(range(min(n, TAIL_K))))
+    return {"top": top, "bottom": bottom, "q": q, "step": step}
 
 
 NEST_ROWS = 20_000
@@ -376,6 +439,18 @@ def _series_facts(s: Any, facts: dict[str, Any]) -> None:
         facts["unique"] = {"": n}
     if len(s) <= MAX_VALUES and s.dtype.kind in "iufb":
         facts["values"] = _numbers(s.tolist())
+    if s.dtype.kind in "iuf":
+        with contextlib.suppress(Exception):
+            import numpy as np
+
+            lo, hi = _number(s.min()), _number(s.max())
+            if lo is not None and hi is not None:
+                step = max(1, -(-len(s) // TAIL_ROWS))
+                sample = (s.iloc[::step] if step > 1 else s).to_numpy(
+                    dtype="float64", na_value=np.nan)
+                t = _tails(s, sample, step, float(lo), float(hi))
+                if t:
+                    facts["tails"] = {"": t}
 
 
 def _array_facts(a: Any, facts: dict[str, Any]) -> None:

@@ -287,3 +287,42 @@ def test_class_separation_keeps_only_near_perfect_columns_either_way() -> None:
     unique = {"y": 2, "after": n, "inverse": n, "good": n}
     assert _class_separation(big, unique) == {"y": {"after": 1.0, "inverse": 0.0}}
     assert _class_separation(big.head(30), unique) == {}  # too few rows to say
+
+
+TAILS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(5)
+small = pd.DataFrame({"x": [1.0, 2, 2, 3, 4, 5, 9999, 9999, np.nan], "t": list("abcdefghi")})
+n = 60_000
+load = rng.gamma(3, 20, n).round()
+load[::400] = 65535                     # 150 rows, exact
+big = pd.DataFrame({"load": load, "z": rng.normal(size=n), "k": rng.integers(0, 5, n)})
+s = pd.Series(load)
+"""
+
+
+def test_tails_of_a_short_column_are_exact() -> None:
+    f = run_and_gather("m = len(small)", TAILS).objects["small"]
+    t = f.tails["x"]
+    assert t["top"] == [[9999.0, 2], [5.0, 1], [4.0, 1]]
+    assert t["bottom"] == [[1.0, 1], [2.0, 2], [3.0, 1]]
+    assert t["q"][1] in (3.0, 4.0) and t["step"] == 1
+    assert "t" not in f.tails  # text columns have levels, not tails
+
+
+def test_tails_of_a_long_column_count_a_set_apart_code_over_every_row() -> None:
+    f = run_and_gather("m = len(big)", TAILS).objects["big"]
+    top = f.tails["load"]["top"]
+    assert top[0] == [65535.0, 150]  # exact, though only every 30th row is sampled
+    assert top[1][0] < 65535 / 8 and f.tails["load"]["step"] == 30
+    q05, q50, q95 = f.tails["load"]["q"]
+    assert 20 < q50 < 80 and q05 < q50 < q95 < 200
+    assert f.tails["k"]["top"][0][0] == 4.0 and f.tails["k"]["bottom"][0][0] == 0.0
+    z = f.tails["z"]
+    assert z["top"][0][0] == f.ranges["z"][1] and z["bottom"][0][0] == f.ranges["z"][0]
+
+
+def test_tails_of_a_numeric_series_under_the_empty_key() -> None:
+    f = run_and_gather("m = len(s)", TAILS).objects["s"]
+    assert f.tails[""]["top"][0] == [65535.0, 150]

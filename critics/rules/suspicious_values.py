@@ -2957,6 +2957,7 @@ class _SummarySite:
     column: str
     targets: list[str]
     counts: set[str]
+    method: str = ""  # mean, sum, describe, agg... (the call that summarises)
 
 
 def _summary_sites(ev: Evidence) -> list[_SummarySite]:
@@ -2964,6 +2965,10 @@ def _summary_sites(ev: Evidence) -> list[_SummarySite]:
     for c in ev.model.calls:
         counts: set[str] = set()
         extra: list[str] = []
+        method = c.method or c.last or ""
+        if method in ("agg", "aggregate"):  # the functions it applies, by name
+            method = " ".join(str(n.value) for n in ast.walk(c.node)
+                              if isinstance(n, ast.Constant) and isinstance(n.value, str))
         if c.method in _SUMMARY_METHODS and c.receiver is not None and not (
                 c.name or "").startswith(("numpy.", "statistics.", "scipy.")):
             src = c.receiver
@@ -2986,7 +2991,7 @@ def _summary_sites(ev: Evidence) -> list[_SummarySite]:
                 named = list(facts.ranges)
             for col in named:
                 if col in facts.ranges:
-                    out.append(_SummarySite(c.line, frame, col, targets, counts))
+                    out.append(_SummarySite(c.line, frame, col, targets, counts, method))
     return out
 
 
@@ -3045,6 +3050,71 @@ def _code_in_cell(tree: ast.AST, code: float) -> bool:
     return False
 
 
+_MEAN_LIKE = {"mean", "nanmean", "average", "fmean", "sum", "nansum", "describe", "std",
+              "nanstd", "var", "nanvar", "sem", "stdev", "pstdev", "variance", "pvariance"}
+_ZERO_IMPOSSIBLE = {"height", "bmi", "handle", "talk", "hold"}
+
+
+@dataclass
+class _Tail:
+    code: float
+    rows: int  # rows holding the code (exact when set apart, see ObjectFacts.tails)
+    after: float  # the next distinct value inward
+    apart: bool  # repeated exact value far from the rest
+    rest: float  # a (generous) location of the other values
+    share: float
+
+
+def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
+    """The extreme value of a kernel `tails` fact on one side and how far it sits from the
+    next distinct value: 8x the next value's magnitude, or 5x the central spread."""
+    ends = t.get("top" if side == "max" else "bottom") or []
+    q = t.get("q") or []
+    if len(ends) < 2 or len(q) != 3 or n <= 0:
+        return None
+    code, rows = float(ends[0][0]), int(ends[0][1])
+    after = float(ends[1][0])
+    q05, q50, q95 = (float(x) for x in q)
+    spread = q95 - q05
+    gap = abs(code - after)
+    if side == "max":
+        apart = code > 0 and ((after >= 0 and code >= 8 * after) or
+                              (0 < 5 * spread < gap))
+        rest = (q05 + q50 + min(q95, after)) / 3
+    else:
+        apart = code < 0 and ((after >= 0 and -code >= 8 * after) or (0 < 5 * spread < gap))
+        rest = (max(q05, after) + q50 + q95) / 3
+    return _Tail(code, rows, after, apart and rows >= 2, rest, rows / n)
+
+
+def _moved(tail: _Tail) -> float | None:
+    """How many times the code rows move a mean of the column (with / without), from the
+    code's share and a generous location of the rest; None when it cannot be told."""
+    if tail.rest <= 0 or not 0 < tail.share < 0.5:
+        return None
+    with_code = tail.share * tail.code + (1 - tail.share) * tail.rest
+    if with_code <= 0:
+        return float("inf")
+    return max(with_code / tail.rest, tail.rest / with_code)
+
+
+def _zero_placeholder(col: str, t: dict, n: int) -> _Tail | None:
+    """A spike of exact zeros in a column that cannot really be 0 (a duration, an age, a
+    handle time, a height) whose next value is far above 0: zeros written for 'missing'."""
+    toks = set(_tokens(col))
+    if not (_duration_key(col) == "nonneg" or toks & _ZERO_IMPOSSIBLE):
+        return None
+    bottom, q = t.get("bottom") or [], t.get("q") or []
+    if len(bottom) < 2 or len(q) != 3 or n <= 0 or float(bottom[0][0]) != 0.0:
+        return None
+    rows, after, q50 = int(bottom[0][1]), float(bottom[1][0]), float(q[1])
+    share = rows / n
+    if rows < 10 or not 0.05 <= share < 0.5 or q50 <= 0 or after < 0.25 * q50:
+        return None
+    return _Tail(0.0, rows, after, True, q50, share)
+
+
+
 @rule("suspicious_values.sentinel_code_in_summary",
       title="A placeholder code (65535, 9999, -999...) averaged as a real value")
 def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
@@ -3065,16 +3135,42 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
     for s in sites:
         by_col.setdefault((s.frame, s.column), []).append(s)
     for (frame, col), group in by_col.items():
-        rng = ev.objects[frame].ranges[col]
+        facts = ev.objects[frame]
+        rng = facts.ranges[col]
+        tails = facts.tails.get(col) if facts.tails else None
+        n = (facts.rows or 0) - int(facts.missing.get(col, 0) or 0)
         found = _sentinel_of(col, rng)
-        if found is None:
+        tail: _Tail | None = None
+        zero = False
+        if found is None and tails:
+            tail = _zero_placeholder(col, tails, n)
+            if tail is None:
+                continue
+            found, zero = (0.0, "min"), True
+        elif found is None:
             continue
         code, side = found
+        if tails and not zero:
+            tail = _tail_of(tails, side, n)
+            if tail is not None and tail.code != code:
+                tail = None
+            if tail is not None and not tail.apart and code != -1.0:
+                continue  # the values run up to the code: an ordinary extreme
         if _code_in_cell(ev.tree, code):
             continue
         lines = sorted({s.line for s in group})
         bulk = [abs(v) for s in group for v in _bulk_values(ev, s)]
-        if side == "max":
+        rows_txt = (f"{tail.rows:,} row{'s' if tail.rows != 1 else ''} "
+                    f"({tail.share:.1%}) hold exactly {_num(code)}") if tail else ""
+        if zero and tail is not None:
+            why = (f"{rows_txt}, while the next smallest value is {_num(tail.after)} and "
+                   f"the median {_num(tail.rest)}: `{col}` cannot really be 0, so the zeros "
+                   "look like 'not recorded'")
+        elif tail is not None and tail.apart:
+            why = (f"{rows_txt}, and the next {'largest' if side == 'max' else 'smallest'} "
+                   f"value is only {_num(tail.after)}"
+                   + (f"; `{col}` cannot be negative" if code == -1.0 else ""))
+        elif side == "max":
             top = max(bulk) if bulk else None
             if top is not None and (top == 0 or code < 8 * top):
                 continue  # the summaries reach the code's order: a plausible value
@@ -3086,18 +3182,38 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
         else:
             why = (f"the rest of the column reaches only {_num(rng[1])}" if code != -1.0 else
                    f"`{col}` cannot be negative")
-        severity, conf = ("high", 0.75) if (side == "min" or bulk) else ("medium", 0.5)
+        severity, conf = ("high", 0.75) if (side == "min" or bulk or (
+            tail is not None and tail.apart)) else ("medium", 0.5)
+        if zero:
+            severity, conf = "high", 0.7
+        moved = _moved(tail) if tail is not None and tail.apart and not zero else None
+        mean_like = any(set(s.method.split()) & _MEAN_LIKE for s in group)
+        shift = ""
+        if moved is not None and moved > 2 and mean_like:
+            severity, conf = "critical", 0.85
+            shift = (f" With {tail.share:.1%} of the rows at {_num(code)} and the other "
+                     f"values around {_num(tail.rest)}, the mean comes out about "
+                     f"{moved:.1f}x {'above' if side == 'max' else 'away from'} the mean "
+                     "without them: the reported summary is not a summary of the "
+                     "measurements.")
         yield Finding(
             explanation=(f"`{frame}.{col}` runs from {_num(rng[0])} to {_num(rng[1])}: its "
-                         f"{side}imum is exactly {_num(code)}, a placeholder code that "
-                         "exports write for missing, unknown or overflowed values, and "
+                         f"{side}imum is exactly {_num(code)}, "
+                         + ("a value that " if zero else "a placeholder code that ")
+                         + "exports write for missing, unknown or overflowed values, and "
                          f"{why}. The summary on line{'s' if len(lines) > 1 else ''} "
                          f"{', '.join(map(str, lines))} averages the code as a real "
-                         "measurement, so means, totals, spreads and upper quantiles are "
-                         "biased (most where the code is most frequent)."),
+                         "measurement, so means, totals, spreads and "
+                         f"{'lower' if zero else 'upper'} quantiles are biased (most where "
+                         "the code is most frequent)." + shift),
             severity=severity, confidence=conf,
             evidence={"lines": lines, "values": {f"{frame}.{col}": list(rng),
-                                                 "code": code}},
+                                                 "code": code,
+                                                 **({"code_rows": tail.rows,
+                                                     "next_value": tail.after}
+                                                    if tail else {}),
+                                                 **({"mean_moved_x": round(moved, 2)}
+                                                    if moved is not None else {})}},
             suggestion=(f"Count the rows equal to {_num(code)} (`(df['{col}'] == "
                         f"{_num(code)}).sum()`), then treat them as missing before "
                         f"summarising: `df['{col}'].replace({_num(code)}, np.nan)` or "
