@@ -148,9 +148,7 @@ print(stats.pearsonr(plots.x, other.y))
     assert not any(s.groups for s in ev.samples)
 
 
-def test_group_split_is_cheap_on_a_large_frame() -> None:
-    import time
-
+def test_group_split_of_a_large_frame_is_read_on_a_row_sample() -> None:
     import numpy as np
     import pandas as pd
 
@@ -164,12 +162,8 @@ def test_group_split_is_cheap_on_a_large_frame() -> None:
     for c in range(30):
         big[f"f{c}"] = rng.normal(size=n)
     ns = {"big": big}
-    times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        found = kernel_facts.group_facts(ns, big.x, big.y, "big.x", "big.y")
-        times.append(time.perf_counter() - t0)
-    assert sorted(times)[2] < 0.02
+    # cost is measured by bench/frame_facts_cost.py; here: what is read on a large frame
+    found = kernel_facts.group_facts(ns, big.x, big.y, "big.x", "big.y")
     assert set(found["groups"]) == {"store", "week"}
     assert found["groups"]["store"]["n"] == 5000
 
@@ -224,20 +218,20 @@ def test_nesting_of_grouping_columns_in_coarser_ones() -> None:
     assert "yield_g" not in f.nesting
 
 
-def test_nesting_is_cheap_on_a_large_frame() -> None:
-    import time
-
+def test_nesting_of_a_large_frame_is_read_on_a_row_sample() -> None:
+    # cost is measured by bench/frame_facts_cost.py; here: what is read on a large frame
     import numpy as np
     import pandas as pd
 
-    from services.kernel_facts import _nesting
+    from services.kernel_facts import NEST_ROWS, _nesting
 
     n = 200_000
     rng = np.random.default_rng(0)
-    big = pd.DataFrame({f"g{i}": rng.integers(0, 150, n) for i in range(8)})
-    t0 = time.perf_counter()
-    _nesting(big)
-    assert time.perf_counter() - t0 < 0.1
+    pond = rng.integers(0, 150, n)
+    big = pd.DataFrame({"pond": pond, "farm": pond // 10, "feed": rng.integers(0, 3, n)})
+    found = _nesting(big)
+    assert found["pond"]["within"] == {"farm": 15}  # ponds nest in farms, feed is crossed
+    assert found["pond"]["rows"] <= NEST_ROWS < n  # counted on the evenly spaced sample
 
 
 SEPARATED = """
@@ -326,3 +320,31 @@ def test_tails_of_a_long_column_count_a_set_apart_code_over_every_row() -> None:
 def test_tails_of_a_numeric_series_under_the_empty_key() -> None:
     f = run_and_gather("m = len(s)", TAILS).objects["s"]
     assert f.tails[""]["top"][0] == [65535.0, 150]
+
+
+def test_first_scipy_import_in_a_kernel_does_not_cut_the_samples_short() -> None:
+    # A fresh interpreter, as a new kernel is: scipy.stats is not imported yet. Its import
+    # (hundreds of ms) must not use up the 25 ms budget and drop the second sample's facts.
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = """
+import json, sys
+import numpy as np
+from services import kernel_facts
+assert "scipy.stats" not in sys.modules
+ns = {"a": np.arange(200.0) ** 2, "b": np.arange(200.0)}
+req = {"names": [], "budget_ms": 25, "samples": [
+    {"expr": "a", "call": "ttest_ind", "line": 1, "arg": 0},
+    {"expr": "b", "call": "ttest_ind", "line": 1, "arg": 1}]}
+print(kernel_facts.collect(ns, req))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, check=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout
+    found = json.loads(out)
+    assert not found["truncated"]
+    assert [s["expr"] for s in found["samples"]] == ["a", "b"]
+    assert all("normal_p" in s for s in found["samples"])
