@@ -50,6 +50,12 @@ def make_frame(rows: int, floats: int, ints: int, texts: int, seed: int = 0) -> 
     return df
 
 
+def _ranges(df: pd.DataFrame) -> dict[str, list[float]]:
+    facts: dict[str, Any] = {"unique": {}}
+    kf._levels_and_ranges(df, facts)
+    return facts.get("ranges", {})
+
+
 def best_ms(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -69,14 +75,16 @@ def measure(repeat: int) -> list[dict[str, Any]]:
         inspect = best_ms(lambda df=df: (df.isna().sum(), df.nunique()), repeat)
         sample = df if len(df) <= kf.SAMPLE_ROWS else df.head(kf.SAMPLE_ROWS)
         unique = {str(c): int(v) for c, v in sample.nunique().items()}
+        ranges = _ranges(df)
         parts = {
             "missing counts": lambda df=df: df.isna().sum(),
-            "unique counts (row sample)": lambda s=sample: s.nunique(),
+            "unique counts (row sample)": lambda s=sample: kf._unique_counts(s),
             "levels and ranges": lambda df=df, u=unique: kf._levels_and_ranges(
                 df, {"unique": u}),
             "nesting": lambda df=df: kf._nesting(df),
             "outcome indicators": lambda df=df, u=unique: kf._outcome_indicators(df, u),
             "class separation": lambda df=df, u=unique: kf._class_separation(df, u),
+            "tails": lambda df=df, r=ranges: kf._frame_tails(df, r),
         }
         rows.append({"shape": df.shape, "facts": facts, "describe": desc, "inspect": inspect,
                      "parts": {k: best_ms(fn, repeat) for k, fn in parts.items()}})

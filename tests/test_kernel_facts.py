@@ -348,3 +348,24 @@ print(kernel_facts.collect(ns, req))
     assert not found["truncated"]
     assert [s["expr"] for s in found["samples"]] == ["a", "b"]
     assert all("normal_p" in s for s in found["samples"])
+
+
+def test_unique_counts_of_a_large_sample_skip_hashing_continuous_floats() -> None:
+    import numpy as np
+    import pandas as pd
+
+    from services.kernel_facts import PROBE_ROWS, _unique_counts
+
+    n = 3 * PROBE_ROWS
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"x": rng.normal(size=n),  # continuous: all distinct
+                          "score": rng.integers(0, 50, n) / 2,  # a float code: 50 levels
+                          "late_repeat": np.r_[rng.normal(size=n - 10), np.zeros(10)],
+                          "site": rng.integers(0, 7, n)})
+    frame.loc[::100, "x"] = np.nan
+    counts = _unique_counts(frame)
+    assert counts["x"] == n - len(frame.index[::100])  # the non-missing rows, not hashed
+    assert counts["score"] == 50 and counts["site"] == 7  # exact where the probe sees repeats
+    # repeats the probe does not see are the approximation's only error: 10 zeros count 10
+    assert counts["late_repeat"] == n
+    assert frame["late_repeat"].nunique() == n - 9
