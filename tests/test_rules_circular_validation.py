@@ -1399,3 +1399,75 @@ def test_negated_test_mask_selects_the_training_rows():
     quiet(run(code.format(fit="~is_test"), CREDIT))
     f = one(run(code.format(fit="is_test"), CREDIT), "circular_validation.fitted_on_test_set")
     assert f.is_blocking(0.8)
+
+
+# -- descriptive cut-offs on raw measurements (reference intervals, fences, quantile flags) -----
+
+LAB = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from sklearn.linear_model import LinearRegression
+rng = np.random.default_rng(11)
+ref = pd.DataFrame({"creatinine": rng.lognormal(4.4, 0.25, 240),
+                    "age": rng.integers(20, 80, 240)})
+spend = pd.Series(rng.gamma(2.0, 40.0, 500), name="spend")
+fit = LinearRegression().fit(ref[["age"]], ref["creatinine"])
+resid = ref["creatinine"] - fit.predict(ref[["age"]])
+gap = np.abs(ref["creatinine"].to_numpy() - fit.predict(ref[["age"]]))
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # a nonparametric reference interval, and the share of the reference sample outside it
+    """
+    crea = ref["creatinine"]
+    lo, hi = crea.quantile([0.025, 0.975])
+    outside = ((crea < lo) | (crea > hi)).mean()
+    print(f"reference interval {lo:.0f}-{hi:.0f} umol/L; reference subjects outside the "
+          f"interval: {outside:.1%}")
+    """,
+    # Tukey fences from the quartiles, and the share of values beyond them
+    """
+    q1, q3 = np.percentile(spend, [25, 75])
+    upper_fence = q3 + 1.5 * (q3 - q1)
+    share_out = np.mean(spend > upper_fence)
+    top = np.percentile(spend, 90)
+    share_top = np.mean(spend > top)
+    print(f"fence {upper_fence:.0f}: {share_out:.1%} beyond; share above p90 {share_top:.1%}")
+    """,
+    # a top-decile flag on raw values and the share flagged
+    """
+    cut = stats.scoreatpercentile(ref.creatinine.to_numpy(), 90)
+    flagged_rate = (ref.creatinine.to_numpy() > cut).sum() / len(ref)
+    print("share flagged as high creatinine:", round(flagged_rate, 3))
+    """,
+])
+def test_descriptive_cutoff_on_raw_measurements_is_quiet(code: str):
+    silent([f for f in run(code, LAB) if f.rule_id == CUTOFF])
+    quiet(run(code, LAB))
+
+
+@pytest.mark.parametrize("code", [
+    # the same share wording on a model's residuals: a prediction band's coverage
+    """
+    lo, hi = resid.quantile([0.025, 0.975])
+    inside = ((resid >= lo) & (resid <= hi)).mean()
+    print(f"prediction band +{hi:.1f}/{lo:.1f}: share of subjects inside {inside:.1%}")
+    """,
+    # an alarm limit on absolute prediction errors, its exceedance share reported
+    """
+    limit = np.percentile(gap, 95)
+    share_over = np.mean(gap > limit)
+    print(f"alarm limit {limit:.1f}: fraction of readings over it {share_over:.1%}")
+    """,
+    # raw measurements, but the rate is offered as a false-alarm rate (a validation claim)
+    """
+    thr = np.quantile(spend, 0.99)
+    false_alarm = (spend > thr).mean()
+    print(f"spend alarm at {thr:.0f}; false-alarm rate {false_alarm:.2%}")
+    """,
+])
+def test_cutoff_validated_on_its_own_model_errors_still_fires(code: str):
+    f = one(run(code, LAB), CUTOFF)
+    assert f.severity in ("high", "critical")

@@ -28,6 +28,7 @@ from ._split_flow import (
     Selection,
     _has_split,
     _operand_root,
+    _tokens,
     flow_of,
     relevant,
     role_of_name,
@@ -948,9 +949,24 @@ _QUANTILE_FUNCS = {"quantile": 1.0, "nanquantile": 1.0, "percentile": 100.0,
 _QUANTILE_MODULES = {"np", "numpy", "stats", "scipy", "statistics", "pd", "torch"}
 _RATE_REDUCERS = {"mean", "nanmean", "average"}
 _COUNT_REDUCERS = {"sum", "nansum", "count_nonzero"}
+# a claim that the rate validates something (an interval's coverage, an alarm's error rate)
 _COVERAGE_WORDS = re.compile(
-    r"(?i)cover|captur|hit.?rate|within|inside|interval|band|calibrat|conform|exceed|"
-    r"breach|violat|valid|accura|empirical|fraction|share|pct|percent|rate")
+    r"(?i)cover|captur|hit.?rate|calibrat|conform|exceed|breach|violat|valid|accura|"
+    r"empirical|false.?alarm|false.?positive|miss.?rate|sensitiv|specificit")
+# words that also describe a descriptive cut-off (a reference interval, outlier fences, a
+# top-decile flag): a validation only when the values are a model's errors / scores
+_SHARE_WORDS = re.compile(r"(?i)within|inside|outside|interval|band|fraction|share|pct|"
+                          r"percent|rate")
+# what a model's output looks like in the calculation of the values a cut-off is set on
+_MODEL_OUTPUT_CALLS = {"predict", "predict_proba", "predict_log_proba", "decision_function",
+                       "score_samples", "polyval", "forecast", "get_prediction", "fit_predict",
+                       "get_forecast", "simulate", "kneighbors", "reconstruct"}
+_MODEL_OUTPUT_ATTRS = {"resid", "fittedvalues", "resid_pearson", "resid_response",
+                       "resid_deviance", "resid_anscombe", "resid_working", "fitted_values",
+                       "negative_outlier_factor_", "residuals"}
+_MODEL_OUTPUT_TOKENS = {"resid", "residual", "residuals", "err", "errs", "error", "errors",
+                        "pred", "preds", "prediction", "predictions", "forecast", "fitted",
+                        "nonconformity", "conformity", "anomaly"}
 _INSAMPLE_WORDS = re.compile(r"(?i)in.?sample|by construction|sanity|train|calibration (set|data)")
 
 
@@ -1207,10 +1223,45 @@ def _rate_target(rate: ast.AST, parents: dict[int, ast.AST]) -> tuple[str | None
     return None, stmt  # type: ignore[return-value]
 
 
+def _model_derived(ev: Evidence, data: ast.AST) -> bool:
+    """Whether the values a cut-off is set on are a model's output - residuals, prediction
+    errors, predicted scores, anomaly scores (a predict/decision_function/polyval call or a
+    `.resid` / `.fittedvalues` in their calculation, in this cell or an earlier one, or a
+    name that says so) - rather than raw measurements of a sample."""
+    m = ev.model
+    values: dict[str, list[ast.AST]] = {}
+    for tree in (m._prior_tree, m.tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    for n in names_in(t):
+                        values.setdefault(n, []).append(node.value)
+    seen: set[str] = set()
+    todo: list[ast.AST] = [data]
+    while todo:
+        node = todo.pop()
+        for x in ast.walk(node):
+            if isinstance(x, ast.Call) and called_name(x) in _MODEL_OUTPUT_CALLS:
+                return True
+            if isinstance(x, ast.Attribute) and x.attr in _MODEL_OUTPUT_ATTRS:
+                return True
+            if isinstance(x, ast.Name) and x.id not in seen:
+                seen.add(x.id)
+                if set(_tokens(x.id)) & _MODEL_OUTPUT_TOKENS:
+                    return True
+                if len(seen) < 40:
+                    todo.extend(values.get(x.id, []))
+    return False
+
+
 def _validation_context(ev: Evidence, hit: _Hit, name: str | None, stmt: ast.stmt | None
                         ) -> tuple[bool, bool]:
     """(looks like a validation, says it is in-sample): the words of the rate's name and of
-    the lines that report it, and whether the values come from test rows."""
+    the lines that report it, and whether the values come from test rows. A share of values
+    outside / inside the cut-off is a validation claim only for a model's errors or scores
+    (a prediction interval's coverage, an alarm's false-alarm rate); on raw measurements it
+    restates how a descriptive cut-off was drawn (a reference interval's 5% of the reference
+    sample outside it, the share beyond outlier fences or above a top-decile line)."""
     m = ev.model
     texts = [name or ""]
     for c in m.calls:
@@ -1227,7 +1278,9 @@ def _validation_context(ev: Evidence, hit: _Hit, name: str | None, stmt: ast.stm
     for n in data_names:
         deps |= m.dependencies(n)
     test_rows = any(role_of_name(n) in ("test", "val") for n in deps)
-    return bool(_COVERAGE_WORDS.search(text)) or test_rows, bool(_INSAMPLE_WORDS.search(text))
+    validation = test_rows or bool(_COVERAGE_WORDS.search(text)) or (
+        bool(_SHARE_WORDS.search(text)) and _model_derived(ev, hit.cut.data))
+    return validation, bool(_INSAMPLE_WORDS.search(text))
 
 
 @rule("circular_validation.cutoff_scored_on_its_calibration_data",
