@@ -102,7 +102,15 @@ PROBES: dict[str, StatTest] = {
     "numpy.corrcoef": StatTest("probe", True, (0, 1, "x", "y")),  # two 1-D samples only
     "pandas.Series.corr": StatTest("probe", True, ("receiver", 0, "other")),  # a.corr(b)
     "pandas.DataFrame.corr": StatTest("probe", True, ("columns",)),  # df[["a", "b"]].corr()
+    # the sample behind a confidence interval of its mean: `t.interval(..., scale=sem(x))`,
+    # `DescrStatsW(x).tconfint_mean()`, `zconfint(x)` (is it small and skewed?)
+    "scipy.stats.sem": StatTest("probe", True, (0, "a")),
+    "statsmodels.stats.weightstats.DescrStatsW": StatTest("probe", True, (0, "data")),
+    "statsmodels.stats.weightstats.zconfint": StatTest("probe", True, (0, "x1")),
 }
+# probes matched on their resolved name alone
+_NAMED_PROBES = frozenset({"scipy.stats.sem", "statsmodels.stats.weightstats.DescrStatsW",
+                           "statsmodels.stats.weightstats.zconfint"})
 
 # Kinds that check a test's assumptions rather than test a hypothesis of the analysis.
 ASSUMPTION_KINDS = frozenset({"normality", "variance"})
@@ -144,6 +152,11 @@ def stat_test_of(call: CallSite) -> tuple[str, StatTest] | None:
 
 def _probe_of(call: CallSite) -> tuple[str, StatTest] | None:
     name = call.name or ""
+    for prefix, canonical in _ALIASES.items():
+        if name.startswith(prefix) and canonical + name[len(prefix):] in _NAMED_PROBES:
+            name = canonical + name[len(prefix):]
+    if name in _NAMED_PROBES:
+        return name, PROBES[name]
     if name == "numpy.polyfit":
         deg = call.arg(2, "deg")
         if isinstance(deg, ast.Constant) and deg.value == 1:

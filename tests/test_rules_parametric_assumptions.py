@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from critics.findings import Finding
+from critics.rules.parametric_assumptions import mean_interval_on_skewed as MEAN_CI
 from critics.rules.parametric_assumptions import normal_model_on_skewed as NORMAL_TAIL
 from critics.rules.parametric_assumptions import parametric_on_nonnormal as RULE
 from tests.rule_helpers import code_only, one, quiet, run, silent
@@ -929,4 +930,86 @@ def test_sound_normal_models_stay_quiet() -> None:
         mu, se = alt.mean(), alt.std() / np.sqrt(len(alt))
         print(mu - 1.96 * se, mu + 1.96 * se)
         print("p95:", np.percentile(los_days, 95))
+    """))
+
+
+# -- t / z confidence interval of a mean on a small skewed sample --------------------------------
+
+MEAN_CI_ID = "parametric_assumptions.mean_interval_on_skewed"
+CI_SETUP = SETUP + """
+import statsmodels.api as sm
+from statsmodels.stats.weightstats import zconfint
+claims = pd.DataFrame({"cost": np.round(rng.lognormal(6, 1.3, 18), 2),
+                       "region": ["n", "s"] * 9})
+wait_min = np.round(rng.lognormal(2.5, 1.1, 12), 1)
+temps = np.round(rng.normal(36.8, 0.4, 18), 2)
+big = pd.DataFrame({"cost": rng.lognormal(6, 1.3, 400)})
+"""
+
+
+def ci(code: str) -> list[Finding]:
+    return run([MEAN_CI], code, CI_SETUP)
+
+
+def test_t_interval_with_sem_of_a_frame_column() -> None:
+    f = one(ci("""
+        m = claims["cost"].mean()
+        lo, hi = stats.t.interval(0.95, len(claims) - 1, loc=m, scale=stats.sem(claims["cost"]))
+        print(f"mean claim {m:.0f} (95% CI {lo:.0f}-{hi:.0f})")
+    """), MEAN_CI_ID)
+    assert f.severity == "high" and "n=18" in f.explanation
+
+
+def test_t_interval_on_log_scale_is_quiet() -> None:
+    silent(ci("""
+        logc = np.log(claims["cost"])
+        lo, hi = stats.t.interval(0.95, len(logc) - 1, loc=logc.mean(), scale=stats.sem(logc))
+        print(f"geometric mean 95% CI {np.exp(lo):.0f}-{np.exp(hi):.0f}")
+    """))
+
+
+def test_mean_plus_minus_t_times_sem_by_hand_numpy() -> None:
+    f = one(ci("""
+        n = len(wait_min)
+        mu = wait_min.mean()
+        se = wait_min.std(ddof=1) / np.sqrt(n)
+        tq = stats.t.ppf(0.975, n - 1)
+        print(f"mean wait {mu:.1f} min, 95% CI {mu - tq * se:.1f} to {mu + tq * se:.1f}")
+    """), MEAN_CI_ID)
+    assert f.severity in ("high", "medium")
+
+
+def test_by_hand_interval_on_a_symmetric_sample_is_quiet() -> None:
+    silent(ci("""
+        n = len(temps)
+        mu = temps.mean()
+        se = temps.std(ddof=1) / np.sqrt(n)
+        print(f"mean {mu:.2f}, 95% CI {mu - 2.11 * se:.2f} to {mu + 1.96 * se:.2f}")
+    """))
+
+
+def test_bootstrap_interval_is_quiet() -> None:
+    silent(ci("""
+        res = stats.bootstrap((wait_min,), np.mean, method="BCa", random_state=0)
+        mu = wait_min.mean()
+        se = stats.sem(wait_min)
+        print(mu, res.confidence_interval, mu - 1.96 * se)
+    """))
+
+
+def test_statsmodels_zconfint_and_descrstats_in_a_helper() -> None:
+    found = ci("""
+        def mean_ci(x):
+            return sm.stats.DescrStatsW(x).zconfint_mean(alpha=0.05)
+
+        print("z interval", zconfint(claims.cost))
+        print("per region", {g: mean_ci(d.cost.to_numpy()) for g, d in claims.groupby("region")})
+    """)
+    f = one(found, MEAN_CI_ID)
+    assert "zconfint" in f.explanation
+
+
+def test_zconfint_on_a_large_sample_is_quiet() -> None:
+    silent(ci("""
+        print("z interval", zconfint(big["cost"]))
     """))

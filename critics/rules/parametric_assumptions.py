@@ -1711,3 +1711,177 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
                         "`stats.lognorm.fit(x)`, then `.sf(usl)`), or use non-parametric "
                         "percentiles / the observed out-of-spec rate with a binomial interval; "
                         "check with a Q-Q plot and report the skewness."))
+
+
+# -- t / z confidence intervals of a mean on small skewed samples ------------------------------
+
+_SEM_CALLS = {"sem", "tsem"}
+_INTERVAL_FUNCS = {"zconfint", "_tconfint_generic", "_zconfint_generic"}
+_MEAN_CI_METHODS = {"tconfint_mean", "zconfint_mean"}
+_ROBUST_CI = re.compile(r"\bbootstrap\b|\bjackknife\b|\bresample\(|percentile\(|quantile\(|"
+                        r"\bcox\b|lognorm|\bexp\(")
+
+
+def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2) -> list[ast.AST]:
+    """Samples whose standard error of the mean the expression uses: `stats.sem(x)`,
+    `x.sem()`, `x.std(ddof=1) / np.sqrt(len(x))`, or a name bound to one of these."""
+    out: list[ast.AST] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and called_name(sub) in _SEM_CALLS:
+            f = sub.func
+            if sub.args:
+                out.append(_unwrap(sub.args[0]))
+            elif isinstance(f, ast.Attribute):
+                out.append(_unwrap(f.value))
+        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Div) and any(
+                isinstance(x, ast.Call) and called_name(x) == "sqrt"
+                for x in ast.walk(sub.right)):
+            out += _refs_of(sub.left, _moments(ev), ev, "sd")
+        elif isinstance(sub, ast.Name) and depth > 0:
+            for a in ev.model.assigned_at(sub.id):
+                if a.value is not None and a.line <= getattr(node, "lineno", 10 ** 9):
+                    out += _sem_samples(ev, a.value, depth - 1)
+    return out
+
+
+def _quantile_factor(ev: Evidence, node: ast.AST, depth: int = 2) -> bool:
+    """A normal or t quantile: 1.96-style constants, `t.ppf(...)`, `norm.ppf(...)`, or a
+    name bound to one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return round(float(node.value), 3) in _Z_MULTIPLIERS
+    if isinstance(node, ast.Call) and called_name(node) in ("ppf", "isf"):
+        return True
+    if isinstance(node, ast.Name) and depth > 0:
+        return any(a.value is not None and _quantile_factor(ev, a.value, depth - 1)
+                   for a in ev.model.assigned_at(node.id))
+    return False
+
+
+def _mean_interval_sites(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
+    """(line, what, sample) of t/z confidence intervals of a sample's mean."""
+    out: list[tuple[int, str, ast.AST]] = []
+    for c in ev.model.calls:
+        name = c.name or ""
+        if c.method == "interval" and (name.endswith(("stats.t.interval", "stats.norm.interval"))
+                                       or (c.receiver is not None and ast.unparse(
+                                           c.receiver).rsplit(".", 1)[-1] in ("t", "norm"))):
+            scale = c.kwarg("scale")
+            if scale is None and len(c.node.args) >= 3:
+                scale = c.node.args[-1]
+            for sample in _sem_samples(ev, scale) if scale is not None else []:
+                dist = "t" if name.endswith("t.interval") or ast.unparse(
+                    c.receiver).endswith("t") else "normal"  # type: ignore[arg-type]
+                out.append((c.line, f"a {dist} confidence interval of the mean "
+                            f"(`{ast.unparse(c.node.func)}` with scale = the SEM)", sample))
+                break
+        elif c.last in _INTERVAL_FUNCS and name.startswith("statsmodels") and c.node.args \
+                and c.last == "zconfint":
+            out.append((c.line, "a normal confidence interval of the mean (`zconfint`)",
+                        _unwrap(c.node.args[0])))
+        elif c.method == "zconfint_mean" and c.receiver is not None:
+            ctor = _constructor(ev.model, c.receiver)
+            if ctor is not None and called_name(ctor) == "DescrStatsW" and ctor.args:
+                out.append((c.line, "a normal confidence interval of the mean "
+                            "(`DescrStatsW.zconfint_mean`)", _unwrap(ctor.args[0])))
+    for node in ast.walk(ev.tree):  # mean ± t * sem, by hand
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
+                and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Mult)):
+            continue
+        r = node.right
+        for q, se in ((r.left, r.right), (r.right, r.left)):
+            if not _quantile_factor(ev, q):
+                continue
+            sems = _sem_samples(ev, se)
+            means = _refs_of(node.left, _moments(ev), ev, "mean")
+            hit = [x for x in sems if any(ast.dump(x) == ast.dump(y) for y in means)]
+            if hit:
+                out.append((node.lineno, "a confidence interval of the mean (mean ± t·SEM)",
+                            hit[0]))
+                break
+    seen: set[str] = set()
+    uniq = []
+    for line, what, sample in sorted(out, key=lambda x: x[0]):
+        key = ast.unparse(sample)
+        if key not in seen:
+            seen.add(key)
+            uniq.append((line, what, sample))
+    return uniq
+
+
+def _interval_sample(ev: Evidence, sample: ast.AST) -> SampleFacts | None:
+    """The kernel's facts of the sample (re-read as `sem(x)` / `DescrStatsW(x)` /
+    `zconfint(x)`, or a named array's values)."""
+    expr = ast.unparse(sample)
+    for s in ev.samples:
+        if s.n and expr in (s.expr, _unwrapped_src(s.expr)):
+            return s
+    shape = _sample_shape(ev, sample)
+    return shape[0] if shape is not None else None
+
+
+def _unwrapped_src(expr: str) -> str:
+    try:
+        return ast.unparse(_unwrap(ast.parse(expr, mode="eval").body))
+    except SyntaxError:
+        return expr
+
+
+@rule("parametric_assumptions.mean_interval_on_skewed",
+      title="t/z confidence interval of a mean on a small, skewed sample")
+def mean_interval_on_skewed(ev: Evidence) -> Iterator[Finding]:
+    """A symmetric t or z confidence interval of a mean (`stats.t.interval(..., loc=mean,
+    scale=sem)`, `stats.norm.interval`, `zconfint`, `DescrStatsW(x).zconfint_mean()`, or
+    mean ± t·SEM by hand) on a small sample that is clearly skewed: with few observations
+    the sampling distribution of the mean keeps the data's skew, so the interval's coverage
+    is off and its upper limit too low (right skew). From the kernel's facts of the sample
+    (size, skewness, Shapiro p, SD/mean of a positive quantity). High (0.7, 0.75 severe)
+    for n < 30 with clear skew; medium for milder signs or 30 <= n < 60 with severe skew.
+    Quiet for symmetric or larger samples, and when the interval is built on a transformed
+    (log) scale or by resampling. (`tconfint_mean` is judged as a one-sample t-test by
+    `nonnormal_samples`.)"""
+    if ev.tree is None or not ev.model.calls or _ROBUST_CI.search(ev.code):
+        return
+    for line, what, sample in _mean_interval_sites(ev):
+        if _has_transform(sample):
+            continue
+        s = None
+        for each in _helper_args(ev, sample, line) or [sample]:
+            s = _interval_sample(ev, each)
+            if s is not None:
+                sample = each
+                break
+        if s is None or s.n < 3 or s.n_unique <= 2:
+            continue
+        grade, skew = _grade(s), abs(s.skew or 0.0)
+        if s.n < 30 and grade >= 3:
+            severity, conf = "high", 0.75
+        elif s.n < 30 and grade == 2:
+            severity, conf = "high", 0.7
+        elif s.n < 30 and grade == 1 and skew >= 1:
+            severity, conf = "medium", 0.45
+        elif s.n < 60 and grade == 3 and skew >= 2:
+            severity, conf = "medium", 0.5
+        else:
+            continue
+        tail = "right" if (s.skew or 0) >= 0 else "left"
+        yield Finding(
+            explanation=(f"Line {line} computes {what} from {_describe(s)}. The interval is "
+                         f"symmetric and relies on the sample mean being normally "
+                         f"distributed; with {s.n} values from a sample this skewed (a long "
+                         f"{tail} tail) the mean's sampling distribution is skewed too, so "
+                         f"the interval misses on the {tail} (its "
+                         f"{'upper' if tail == 'right' else 'lower'} limit is too "
+                         f"{'low' if tail == 'right' else 'high'}) and its coverage is below "
+                         "the nominal level."),
+            severity=severity, confidence=conf,
+            evidence={"lines": [line], "values": {
+                "sample": ast.unparse(sample), "n": s.n,
+                "skew": round(s.skew, 2) if s.skew is not None else None,
+                "normal_p": float(f"{s.normal_p:.3g}") if s.normal_p is not None else None}},
+            suggestion=("Build the interval on a scale where the data are roughly normal and "
+                        "back-transform it (for a positive right-skewed quantity: the log "
+                        "scale, with Cox's method for the arithmetic mean, or the geometric "
+                        "mean), or use a bootstrap interval "
+                        "(`stats.bootstrap((x,), np.mean, method='BCa')`); report the "
+                        "skewness and the sample size with it."),
+        )
