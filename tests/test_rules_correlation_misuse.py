@@ -1291,3 +1291,108 @@ econ = econ.sample(frac=1, random_state=1).sort_values("year")
 """
     f = one(series("np.corrcoef(econ.gdp_index, econ.co2_ppm)[0, 1]", setup), SERIES_ID)
     assert f.severity == "medium" and "year" in f.explanation
+
+
+# -- agreement between two methods judged by their correlation ---------------------------------
+
+from critics.rules.correlation_misuse import agreement_by_correlation as AGREE  # noqa: E402
+
+AGREE_ID = "correlation_misuse.agreement_by_correlation"
+METHODS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(11)
+true_bp = rng.normal(128, 16, 45)
+bp = pd.DataFrame({"sbp_cuff": np.round(true_bp + rng.normal(0, 3, 45), 1),
+                   "sbp_wrist": np.round(1.12 * true_bp - 6 + rng.normal(0, 3, 45), 1)})
+true_hb = rng.normal(13.5, 1.6, 30)
+hb_lab = np.round(true_hb + rng.normal(0, 0.2, 30), 2)
+hb_poc = np.round(true_hb + 0.9 + rng.normal(0, 0.2, 30), 2)
+true_area = rng.uniform(20, 90, 25)
+areas = pd.DataFrame({f"rater{k}": np.round(true_area + off + rng.normal(0, 2, 25), 1)
+                      for k, off in ((1, 0.0), (2, 6.0), (3, -4.0))})
+twin_a = np.round(true_hb + rng.normal(0, 0.2, 30), 2)
+twin_b = np.round(true_hb + rng.normal(0, 0.2, 30), 2)
+"""
+
+
+def agree(code: str) -> list[Finding]:
+    return run([AGREE], code, METHODS)
+
+
+def test_pearsonr_of_two_devices_read_as_agreement() -> None:
+    f = one(agree("""
+        r, p = stats.pearsonr(bp["sbp_cuff"], bp["sbp_wrist"])
+        print(f"wrist vs cuff: r = {r:.3f}, p = {p:.1g}")
+        if r > 0.9:
+            print("the wrist monitor agrees with the cuff and can replace it")
+    """), AGREE_ID)
+    assert f.severity == "high" and "limits of agreement" in f.explanation
+
+
+def test_bland_altman_on_the_two_devices_is_quiet() -> None:
+    silent(agree("""
+        r, p = stats.pearsonr(bp["sbp_cuff"], bp["sbp_wrist"])
+        d = bp["sbp_wrist"] - bp["sbp_cuff"]
+        lo, hi = d.mean() - 1.96 * d.std(), d.mean() + 1.96 * d.std()
+        print(f"r = {r:.3f}; wrist - cuff {d.mean():+.1f} mmHg (95% LoA {lo:+.1f} to {hi:+.1f})")
+        print("agreement is acceptable" if max(abs(lo), abs(hi)) < 10 else "the devices disagree")
+    """))
+
+
+def test_corrcoef_in_a_helper_claims_interchangeable() -> None:
+    f = one(agree("""
+        def compare(ref, new):
+            return np.corrcoef(ref, new)[0, 1]
+
+        rho = np.corrcoef(hb_lab, hb_poc)[0, 1]
+        print(f"point-of-care Hb vs lab Hb: r = {rho:.3f} -> the meters are interchangeable")
+    """), AGREE_ID)
+    assert f.severity == "high" and "concordance" in f.explanation
+
+
+def test_lins_concordance_on_the_meters_is_quiet() -> None:
+    silent(agree("""
+        def lins_ccc(x, y):
+            sxy = np.cov(x, y, ddof=0)[0, 1]
+            return 2 * sxy / (x.var() + y.var() + (x.mean() - y.mean()) ** 2)
+
+        rho = np.corrcoef(hb_lab, hb_poc)[0, 1]
+        print(f"r = {rho:.3f}, Lin's CCC = {lins_ccc(hb_lab, hb_poc):.3f}: the meters agree "
+              "only if the CCC is high")
+    """))
+
+
+def test_series_corr_between_raters_in_a_loop() -> None:
+    f = one(agree("""
+        for a, b in [("rater1", "rater2"), ("rater1", "rater3")]:
+            r = areas[a].corr(areas[b])
+            print(f"{a} vs {b}: r = {r:.2f} -> the raters agree")
+    """), AGREE_ID)
+    assert f.severity in ("medium", "high")
+
+
+def test_rater_mean_absolute_difference_is_quiet() -> None:
+    silent(agree("""
+        for a, b in [("rater1", "rater2"), ("rater1", "rater3")]:
+            r = areas[a].corr(areas[b])
+            mad = (areas[a] - areas[b]).abs().mean()
+            print(f"{a} vs {b}: r = {r:.2f}, mean |difference| {mad:.1f} cm2: "
+                  f"{'agree' if mad < 3 else 'disagree'}")
+    """))
+
+
+def test_correlation_not_framed_as_agreement_is_quiet() -> None:
+    silent(agree("""
+        r, p = stats.pearsonr(bp["sbp_cuff"], bp["sbp_wrist"])
+        print(f"cuff and wrist readings are associated: r = {r:.2f} (p = {p:.1g})")
+    """))
+
+
+def test_unbiased_methods_read_as_agreement_is_only_medium() -> None:
+    f = one(agree("""
+        r, p = stats.pearsonr(twin_a, twin_b)
+        print(f"duplicate assays agree: r = {r:.3f}")
+    """), AGREE_ID)
+    assert f.severity == "medium"
