@@ -1470,3 +1470,108 @@ def test_sound_string_parses_stay_quiet() -> None:
         print("unparsed results:", lab["mg_per_l"].isna().sum(), "of", len(lab))
         print(lab.groupby("site")["mg_per_l"].mean())
     """, ASSAYS), DROPNA))
+
+
+# -- censored lab text ("<2") coerced to NaN, then summarised (holdout9 miss) -------------------
+
+WELLS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 240
+def lab(vals, lod, share):
+    out = vals.round(2).astype(str).astype(object)
+    out[rng.random(len(vals)) < share] = f"<{lod}"
+    return out
+wells = pd.DataFrame({
+    "county": rng.choice(["Adams", "Brown", "Clark"], n),
+    "nitrate_raw": lab(rng.gamma(2, 4, n), 1, 0.35),
+    "lead": lab(rng.gamma(2, 3, n), 2, 0.3),
+    "arsenic": lab(rng.gamma(2, 2, n), 1, 0.25),
+})
+blanks = wells.assign(nitrate_raw=wells.nitrate_raw.where(
+    ~wells.nitrate_raw.str.startswith("<"), None))   # blanks, not censored text
+"""
+
+
+def test_coerced_column_summarised_with_an_exceedance_share_is_not_a_report() -> None:
+    # the share over the limit is printed, but nothing counts the values that failed
+    f = one(run("""
+        wells["nitrate"] = pd.to_numeric(wells["nitrate_raw"], errors="coerce")
+        tab = wells.groupby("county")["nitrate"].agg(["mean", "max"])
+        print(tab)
+        print(f"over MCL: {(wells['nitrate'].dropna() > 10).mean():.1%}")
+    """, WELLS), DROPNA)
+    assert f.severity == "high" and not f.is_blocking(0.5)
+    assert f.evidence["values"]["rows_before"] == 240
+    assert 0.3 < f.evidence["values"]["fraction_lost"] < 0.45 and "Line 2" in f.explanation
+
+
+def test_coerced_columns_in_a_loop_or_an_apply_are_quantified() -> None:
+    for code in (
+        """
+        for col in ["lead", "arsenic"]:
+            wells[col] = pd.to_numeric(wells[col], errors="coerce")
+        print(wells.groupby("county")[["lead", "arsenic"]].mean().round(2))
+        print("lead exceedances:", (wells["lead"] > 15).sum())
+        """,
+        """
+        metals = ["lead", "arsenic"]
+        wells[metals] = wells[metals].apply(pd.to_numeric, errors="coerce")
+        print(wells[metals].describe())
+        """,
+    ):
+        f = one(run(code, WELLS), DROPNA)
+        assert f.severity == "high" and "lead: " in f.explanation and "arsenic: " in \
+            f.explanation
+
+
+def test_coerced_inside_assign_lambda_counts_the_new_column() -> None:
+    f = one(run("""
+        clean = wells.assign(nitrate=lambda d: pd.to_numeric(d["nitrate_raw"], errors="coerce"))
+        print(clean.groupby("county").nitrate.mean())
+    """, WELLS), DROPNA)
+    assert f.severity == "high" and "`clean.nitrate`" in f.explanation
+
+
+def test_sound_coercion_failures_counted_or_censored_values_kept() -> None:
+    for code in (
+        # counted right after the coercion
+        """
+        wells["nitrate"] = pd.to_numeric(wells["nitrate_raw"], errors="coerce")
+        print("below detection:", wells["nitrate"].isna().sum(), "of", len(wells))
+        print(wells.groupby("county")["nitrate"].agg(["count", "mean", "max"]))
+        """,
+        # censored values kept at half the detection limit, flagged
+        """
+        for col in ["lead", "arsenic"]:
+            text = wells[col].astype(str)
+            below = text.str.startswith("<")
+            val = text.str.lstrip("<").astype(float)
+            wells[col] = val.where(~below, val / 2)
+            wells[col + "_nd"] = below
+        print(wells.groupby("county")[["lead", "arsenic"]].mean().round(2))
+        """,
+        # failures counted per column before the summary
+        """
+        metals = ["lead", "arsenic"]
+        conv = wells[metals].apply(pd.to_numeric, errors="coerce")
+        print("failed to parse:", (conv.isna() & wells[metals].notna()).sum().to_dict())
+        wells[metals] = conv
+        print(wells[metals].describe())
+        """,
+        # the "<" prefix stripped first: coercion creates no NaN
+        """
+        clean = wells.assign(nitrate=lambda d: pd.to_numeric(
+            d["nitrate_raw"].str.lstrip("<"), errors="coerce"))
+        print(clean.groupby("county").nitrate.mean())
+        """,
+    ):
+        silent(run(code, WELLS))
+
+
+def test_blanks_already_missing_are_not_counted_as_coercion_failures() -> None:
+    found = run("""
+        blanks["nitrate"] = pd.to_numeric(blanks["nitrate_raw"], errors="coerce")
+        print(blanks.groupby("county")["nitrate"].mean())
+    """, WELLS)
+    assert not [f for f in found if f.rule_id == DROPNA and "coerce" in f.explanation]

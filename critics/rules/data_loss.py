@@ -29,7 +29,7 @@ from ..code_model import root_name as _root
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
 from ..rule import rule
-from ._columns import loops_around
+from ._columns import enclosing_loop_iter, loops_around
 from .suspicious_values import CellIndex, cell_index
 
 SUMMARY_METHODS = {
@@ -309,6 +309,10 @@ class _Sites:
                 return self._merge(node, stmt, recv, node.args[0] if node.args else None)
             if last in ("to_numeric", "to_datetime") and _kw_str(node, "errors") == "coerce":
                 return self._coerce(node, stmt)
+            if last in ("apply", "transform", "map") and node.args and _call_last(
+                    ast.Call(func=node.args[0], args=[], keywords=[])) in (
+                    "to_numeric", "to_datetime") and _kw_str(node, "errors") == "coerce":
+                return self._coerce(node, stmt)
         parse = _string_parse(node)
         if parse is not None:
             return self._parse(node, stmt, parse)
@@ -377,14 +381,69 @@ class _Sites:
 
     def _coerce(self, node: ast.Call, stmt: ast.stmt) -> _Drop | None:
         arg = node.args[0] if node.args else None
+        if _call_last(node) in ("apply", "transform", "map"):  # df[cols].apply(pd.to_numeric,
+            arg = node.func.value if isinstance(node.func, ast.Attribute) else None  # errors=)
         source = _root(arg)
-        col, target = _coerced_into(stmt, _column_of(arg))
+        src_cols = self._columns_named(arg, node)
+        col, target = _coerced_into(stmt, src_cols[0] if len(src_cols) == 1 else None)
+        out_cols = [col] if col else []
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Subscript | ast.Attribute) and not _column_of(
+                stmt.targets[0]):
+            out_cols = self._columns_named(stmt.targets[0], node) or out_cols
+        elif len(src_cols) > 1 and target is not None:
+            out_cols = src_cols
+        assigned = self._assign_keyword(node, stmt)
+        if assigned is not None:  # frame.assign(v=pd.to_numeric(frame.raw, errors="coerce"))
+            out_cols, recv = [assigned[0]], assigned[1]
+            if source not in self.ev.objects:  # `lambda d: d.raw`: the frame is the receiver
+                source = _root(recv)
         drop = _Drop("coerce", node.lineno, stmt, node, source, target,
-                     target == source, [col] if col else [])
+                     target == source, out_cols)
+        drop.parsed_from = ",".join(src_cols) if src_cols else None
         drop.inline_summary = self._consumed_inline(node, stmt)
         if drop.inline_summary is not None:  # the name holds the summary, not the values
             drop.target, drop.in_place = None, False
         return drop
+
+    def _columns_named(self, node: ast.AST | None, at: ast.AST) -> list[str]:
+        """Column names a subscript selects: `df["x"]`, `df[["x", "y"]]`, `df[cols]` with
+        `cols = [...]` earlier, `df[c]` inside `for c in [...]` (or over such a name)."""
+        one = _column_of(node)
+        if one:
+            return [one]
+        if not isinstance(node, ast.Subscript):
+            return []
+        key = node.slice
+        cols = _str_list(key)
+        if cols or not isinstance(key, ast.Name):
+            return cols
+        it = enclosing_loop_iter(self.ev, at, key.id)
+        if it is not None:
+            return _str_list(it) or self._list_bound(it, at)
+        return self._list_bound(key, at)
+
+    def _list_bound(self, name: ast.AST, at: ast.AST) -> list[str]:
+        if not isinstance(name, ast.Name):
+            return []
+        line = getattr(at, "lineno", 10**9)
+        found: list[str] = []
+        for a in self.walk.of(ast.Assign):
+            if a.lineno <= line and any(isinstance(t, ast.Name) and t.id == name.id
+                                        for t in a.targets):
+                found = _str_list(a.value)
+        return found
+
+    def _assign_keyword(self, node: ast.AST, stmt: ast.stmt) -> tuple[str, ast.AST] | None:
+        """(column, receiver) when `node` is the value of a `.assign(column=...)` keyword
+        (directly or through a lambda)."""
+        for sub in self.walk.own.get(id(stmt), ()):
+            if isinstance(sub, ast.Call) and _call_last(sub) == "assign" and isinstance(
+                    sub.func, ast.Attribute):
+                for k in sub.keywords:
+                    if k.arg and any(n is node for n in ast.walk(k.value)):
+                        return k.arg, sub.func.value
+        return None
 
     def _parse(self, node: ast.AST, stmt: ast.stmt, parse: str) -> _Drop | None:
         """`df["v"] = df.raw.str.extract(r"(\\d+\\.\\d+)").astype(float)`: every value the
@@ -470,7 +529,11 @@ class _Sites:
             for c in coerces:
                 if c.target and c.line <= d.line and c.target in (d.source, d.target):
                     d.coerced = True
-                    c.kind = "coerce_then_dropped"
+                    if d.target is not None or d.in_place:
+                        # the rows are gone from a name the later summaries read: the
+                        # dropna is where the loss shows; an inline `.dropna()` in one
+                        # summary leaves the NaN in the frame for every other summary
+                        c.kind = "coerce_then_dropped"
 
 
 def _silent_skip(h: ast.ExceptHandler) -> bool:
@@ -634,6 +697,7 @@ class _Ctx:
                 if isinstance(t, ast.Name):
                     self.name_assigns.setdefault(t.id, []).append(st)
         self._counts: list[set[str]] | None = None
+        self._nan_counts: list[set[str]] | None = None
 
     # -- flow ------------------------------------------------------------------------------
 
@@ -686,16 +750,23 @@ class _Ctx:
 
     # -- reporting -------------------------------------------------------------------------
 
-    def reported_counts(self) -> list[set[str]]:
+    def reported_counts(self, nan_aware: bool = False) -> list[set[str]]:
         """Names in each count expression (len, .shape, value_counts, mask sums…) whose value
         reaches the output: printed, displayed, logged, asserted, or computed into a name
-        that is."""
-        if self._counts is not None:
-            return self._counts
-        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items if _is_count_node(n)}
+        that is. `nan_aware`: only counts that can show NaN (`isna().sum()`, `count()`,
+        `notna().sum()`, `info()`): a coercion leaves the row count unchanged, and a share
+        over a threshold (`(x > limit).mean()`) says nothing about the values that failed."""
+        cached = self._nan_counts if nan_aware else self._counts
+        if cached is not None:
+            return cached
+        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items if _is_count_node(n)
+                       and (not nan_aware or _counts_nan(n))}
         out: list[set[str]] = []
-        if not count_nodes:
+        if nan_aware:
+            self._nan_counts = out
+        else:
             self._counts = out
+        if not count_nodes:
             return out
         drop_stmts = {id(d.stmt) for d in self.drops}
         seen_names: set[str] = set()
@@ -727,13 +798,12 @@ class _Ctx:
             if _call_last(node) in _LOG_CALLS:
                 for a in list(node.args) + [k.value for k in node.keywords]:
                     visit(a, 0)
-        self._counts = out
         return out
 
     def reported(self, drop: _Drop) -> bool:
         related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
         related |= self.downstream(set(related), 0)
-        for names in self.reported_counts():
+        for names in self.reported_counts(nan_aware=drop.kind == "coerce"):
             if not related or names & related:
                 return True
         for line in self.ev.text[:30_000].splitlines()[:500]:
@@ -777,6 +847,19 @@ def _is_count_node(sub: ast.AST) -> bool:
                 for x in ast.walk(sub.func.value))
         return False
     return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
+
+
+def _counts_nan(node: ast.AST) -> bool:
+    """A count that can show how many values are NaN: `isna().sum()`, `notna().mean()`,
+    `count()`, `info()`, `len(x.dropna())`; not a share over a threshold of the values
+    left (`(x.dropna() > limit).mean()`)."""
+    last = _call_last(node) if isinstance(node, ast.Call) else None
+    if last in ("count", "info", "value_counts"):
+        return True
+    inner = {_call_last(x) for x in ast.walk(node) if isinstance(x, ast.Call)}
+    if last in ("sum", "mean"):
+        return bool(inner & _MISSING_CALLS)
+    return bool(inner & (_MISSING_CALLS | {"dropna", "count"}))
 
 
 def _shown_earlier(ev: Evidence, drop: _Drop) -> bool:
@@ -856,7 +939,8 @@ def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
     if drop.target is None and drop.source and drop.columns:
         # consumed inline: coercing a column that already has the target dtype loses nothing
         src = ctx.ev.objects.get(drop.source)
-        dtype = src.dtypes.get(drop.columns[0], "") if src is not None else ""
+        col = (drop.parsed_from or drop.columns[0]).split(",")[0]
+        dtype = src.dtypes.get(col, "") if src is not None else ""
         want = "datetime" if _call_last(drop.node) == "to_datetime" else ("int", "float")
         if src is not None and src.rows and dtype.startswith(want):
             return _Loss(src.rows, src.rows, 0.0, how="the column already had that type")
@@ -865,22 +949,48 @@ def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
         return _Loss()
     if facts.kind == "dataframe" and not drop.columns:
         return _Loss()
+    if drop.parse:
+        return _parse_loss(ctx, drop, facts)
+    keys = drop.columns if facts.kind == "dataframe" else [""]
+    counts = {k: facts.missing.get(k) for k in keys}
+    if any(n is None for n in counts.values()):
+        return _Loss()
+    # NaN already in the text column were missing before the coercion: count only new ones
+    src_cols = (drop.parsed_from or "").split(",") if drop.parsed_from else []
+    less: list[str] = []
+    if len(src_cols) == len(keys):
+        for k, col in zip(keys, src_cols, strict=True):
+            overwritten = drop.source == drop.target and col == k
+            src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
+            had = src.missing.get(col) if src is not None and src.rows == facts.rows else None
+            if had:
+                counts[k] = max(0, (counts[k] or 0) - had)
+                less.append(f"{had} already missing in `{drop.source}.{col}`")
+    worst = max(counts, key=lambda k: counts[k] or 0)
+    n = counts[worst] or 0
+    how = f"NaN count of `{drop.target}{'.' + worst if worst else ''}` after coercion"
+    if len(keys) > 1:
+        how += " (" + ", ".join(f"{k}: {counts[k]}" for k in keys[:6]) + ")"
+    if less:
+        how += ", less " + "; ".join(less)
+    return _Loss(facts.rows, facts.rows - n, n / facts.rows, how=how)
+
+
+def _parse_loss(ctx: _Ctx, drop: _Drop, facts: ObjectFacts) -> _Loss:
     key = drop.columns[0] if facts.kind == "dataframe" else ""
     n = facts.missing.get(key)
     if n is None:
         return _Loss()
-    how = f"NaN count of `{drop.target}{'.' + key if key else ''}` after coercion"
-    if drop.parse:
-        # the parsed column's own NaN were missing before the parse: count only new ones
-        col = drop.parsed_from
-        overwritten = drop.source == drop.target and col == key
-        src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
-        had = src.missing.get(col or "") if src is not None else None
-        if had is None or src is None or src.rows != facts.rows:
-            return _Loss()
-        n = max(0, n - had)
-        how = (f"NaN count of `{drop.target}{'.' + key if key else ''}` after the parse, "
-               f"less the {had} already missing in `{drop.source}.{col}`")
+    # the parsed column's own NaN were missing before the parse: count only new ones
+    col = drop.parsed_from
+    overwritten = drop.source == drop.target and col == key
+    src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
+    had = src.missing.get(col or "") if src is not None else None
+    if had is None or src is None or src.rows != facts.rows:
+        return _Loss()
+    n = max(0, n - had)
+    how = (f"NaN count of `{drop.target}{'.' + key if key else ''}` after the parse, "
+           f"less the {had} already missing in `{drop.source}.{col}`")
     return _Loss(facts.rows, facts.rows - n, n / facts.rows, how=how)
 
 
@@ -938,6 +1048,7 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         return
     ctx = _ctx(ev)
     seen: set[tuple[str | None, str | None]] = set()
+    flagged: set[str] = set()
     for drop in ctx.drops:
         if drop.kind not in kinds:
             continue
@@ -945,6 +1056,8 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         if key in seen:
             continue
         seen.add(key)
+        if drop.kind == "missing" and drop.coerced and drop.source in flagged:
+            continue  # the coercion that made these NaN is already the finding
         summaries = ctx.summaries_after(drop)
         if drop.kind == "coerce" and not summaries:
             continue
@@ -952,6 +1065,8 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             continue
         f = _judge(ev, drop, _quantify(ctx, drop), summaries)
         if f is not None:
+            if drop.kind == "coerce" and drop.target:
+                flagged.add(drop.target)
             yield f
 
 
