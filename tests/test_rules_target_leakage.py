@@ -1165,3 +1165,133 @@ def test_an_easy_sound_problem_gets_a_note_not_a_false_positive():
     f = one(found, SEPARATES)
     assert f.evidence["values"]["column"] == "petal length (cm)"
     quiet(found)
+
+
+# -- a simulated outcome: a label drawn from the features plus noise is not "computed from" them,
+# but a feature computed from the same latent variable the label is a threshold of is a sibling
+
+CLINIC = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(31)
+n = 900
+age = rng.normal(60, 10, n).round()
+clinic = pd.DataFrame({
+    "age": age,
+    "dose": rng.uniform(0, 40, n).round(1),
+    "smoker": rng.integers(0, 2, n),
+})
+severity = 0.04 * (age - 60) - 0.05 * clinic.dose + 0.6 + rng.normal(0, 1, n)
+clinic["relapse"] = (severity > 0.3).astype(int)
+clinic["discharge_score"] = (50 - 8 * severity + rng.normal(0, 3, n)).round(1)
+clinic["stay_days"] = np.round(4 + 2 * severity.clip(0) + rng.exponential(1, n))
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # DataFrame exog through add_constant; predicted probabilities printed
+    """
+    feats = ["age", "dose", "smoker"]
+    fit = sm.Logit(clinic["relapse"], sm.add_constant(clinic[feats])).fit(disp=0)
+    print(fit.params.round(3).to_string())
+    print(f"mean predicted risk {fit.predict(sm.add_constant(clinic[feats])).mean():.3f}")
+    """,
+    # numpy exog with np.column_stack; odds ratios printed
+    """
+    exog = np.column_stack([np.ones(len(clinic)), clinic.dose.to_numpy(),
+                            clinic.age.to_numpy()])
+    res = sm.Logit(clinic.relapse.to_numpy(), exog).fit(disp=0)
+    print("odds ratios", np.exp(res.params).round(3))
+    """,
+    # a DataFrame built for the model; marginal effects printed
+    """
+    X = pd.DataFrame({"dose_10mg": clinic.dose / 10, "smoker": clinic.smoker})
+    res = sm.Logit(clinic["relapse"], sm.add_constant(X)).fit(disp=0)
+    print(res.get_margeff().summary_frame().round(3))
+    """,
+    # sklearn on the same pre-treatment columns
+    """
+    auc = cross_val_score(LogisticRegression(max_iter=1000), clinic[["dose", "age"]],
+                          clinic.relapse, cv=5, scoring="roc_auc")
+    print(f"CV AUC {auc.mean():.3f}")
+    """,
+])
+def test_label_simulated_from_a_feature_plus_noise_is_quiet(code: str):
+    quiet(run(code, CLINIC))
+
+
+def test_label_that_is_a_threshold_of_a_feature_through_a_variable_is_still_critical():
+    f = one(run("""
+        z = clinic.dose * 2
+        clinic["high_dose"] = (z > 40).astype(int)
+        fit = sm.Logit(clinic["high_dose"], sm.add_constant(clinic[["dose", "age"]])).fit(
+            disp=0, method="bfgs", maxiter=50)
+        print(fit.params)
+    """, CLINIC), "target_leakage.target_in_features")
+    assert f.is_blocking(0.8) and f.evidence["values"]["column"] == "dose"
+
+
+@pytest.mark.parametrize("code,col", [
+    ("""
+    feats = ["age", "dose", "discharge_score"]
+    fit = sm.Logit(clinic["relapse"], sm.add_constant(clinic[feats])).fit(disp=0)
+    print(f"pseudo R2 {fit.prsquared:.3f}")
+    """, "discharge_score"),
+    ("""
+    exog = sm.add_constant(clinic[["dose", "age", "stay_days"]])
+    res = sm.Logit(clinic.relapse, exog).fit(disp=0)
+    print("odds ratios", np.exp(res.params).round(3).to_dict())
+    """, "stay_days"),
+    # transitively, through a column computed from the sibling
+    ("""
+    df = clinic.assign(score_drop=50 - clinic.discharge_score)
+    auc = cross_val_score(LogisticRegression(max_iter=1000),
+                          df[["dose", "age", "smoker", "score_drop"]], df.relapse, cv=5,
+                          scoring="roc_auc")
+    print(f"CV AUC {auc.mean():.3f}")
+    """, "score_drop"),
+])
+def test_feature_computed_from_the_latent_the_label_thresholds_is_reported(code: str,
+                                                                           col: str):
+    found = run(code, CLINIC)
+    f = one(found, SIBLING)
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["column"] == col
+    assert f.evidence["values"]["target_source"] == "severity"
+    assert not any(x.is_blocking(0.8) for x in found), [x.rule_id for x in found]
+
+
+RUNNERS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(44)
+n = 600
+km_week = rng.gamma(5, 10, n).round(1)
+race_day = 0.02 * km_week + rng.normal(0, 1, n)
+sub3 = np.where(race_day > 1.2, 1, 0)
+runners = pd.DataFrame({"km_week": km_week, "age": rng.integers(20, 65, n), "sub3": sub3,
+                        "finish_hr": (160 - 6 * race_day + rng.normal(0, 3, n)).round()})
+"""
+
+
+def test_label_copied_from_a_thresholded_variable_in_a_dict_follows_the_variable():
+    f = one(run("""
+        X = runners[["km_week", "age", "finish_hr"]]
+        print(cross_val_score(RandomForestClassifier(n_estimators=30, random_state=0), X,
+                              runners.sub3, cv=3).mean())
+    """, RUNNERS), SIBLING)
+    assert f.evidence["values"]["target_source"] == "race_day"
+
+
+def test_label_copied_from_a_thresholded_variable_without_its_sibling_is_quiet():
+    quiet(run("""
+        X = runners[["km_week", "age"]]
+        print(cross_val_score(RandomForestClassifier(n_estimators=30, random_state=0), X,
+                              runners.sub3, cv=3).mean())
+    """, RUNNERS))

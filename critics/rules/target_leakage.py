@@ -15,6 +15,7 @@ transitively; group statistics (target encoding) belong to `leakage`, lagged cop
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import re
 from collections.abc import Iterator
@@ -60,6 +61,8 @@ _REDUCTIONS = {"mean", "std", "var", "min", "max", "median", "quantile", "sum", 
 _COLUMN_PRESERVING = {"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
                       "SimpleImputer", "KNNImputer", "IterativeImputer", "QuantileTransformer",
                       "PowerTransformer", "FunctionTransformer", "Normalizer", "Binarizer"}
+_BUILTINS = frozenset(dir(builtins))
+_RNG_MAKERS = {"default_rng", "RandomState", "Generator", "SeedSequence", "Random", "PCG64"}
 _ROW_WINDOWS = {"rolling", "expanding", "ewm", "cumsum", "cumprod", "cummax", "cummin"}
 
 
@@ -304,7 +307,8 @@ class _Analysis:
     def refs(self, node: ast.AST, pos: int, depth: int = 0) -> Refs:
         out = Refs()
         self._refs(node, pos, out, agg=False, lagged=False, depth=depth)
-        out.random = _is_random_call(node)
+        # a draw anywhere in what it reads: `play = skill + rng.normal(…)`, `y = play > 0`
+        out.random = out.random or _is_random_call(node)
         return out
 
     def _refs(self, node: ast.AST, pos: int, out: Refs, agg: bool, lagged: bool,
@@ -376,6 +380,7 @@ class _Analysis:
                     for c in sub.lagged:
                         self._add(out, c, agg, True)
                     out.shifted |= sub.shifted
+                    out.random |= sub.random
             return
         if isinstance(node, ast.Lambda):
             # df.assign(share=lambda d: d.sales / d.total), df.apply(lambda r: …, axis=1):
@@ -523,6 +528,67 @@ class _Analysis:
                             changed = True
                             break
         return out
+
+    def _read_vars(self, node: ast.AST) -> set[str]:
+        """Variables an expression reads as values (not the `np` / `rng` a call goes
+        through, not DataFrames)."""
+        funcs = {id(c.func) for c in _calls(node)}  # f(x): f is called, not read
+        out = set()
+        for n in ast.walk(node):
+            if not isinstance(n, ast.Name) or id(n) in funcs or isinstance(n.ctx, ast.Store) \
+                    or n.id in _BUILTINS or n.id in self.m.aliases:
+                continue
+            facts = self.ev.objects.get(n.id)
+            if facts is not None and facts.kind in ("module", "callable", "class"):
+                continue
+            a = self.last_assign(n.id, len(self.stmts) + 1)
+            if a is not None and isinstance(a[1], ast.Call) and _chain(a[1]) & _RNG_MAKERS:
+                continue  # rng = np.random.default_rng(…): draws, not data
+            out.add(n.id)
+        return out
+
+    def latent_source(self, col: str, pos: int) -> tuple[str, int] | None:
+        """The variable the target column is a deterministic function of, and of nothing
+        else (`games["win"] = (play > 0.45).astype(int)`, `play = skill + rng.normal(…)`):
+        (variable, line). Like a source column, it is the outcome's continuous version."""
+        defs = [d for d in self.coldefs.get(col, []) if d.pos < pos]
+        if not defs:
+            return None
+        d = defs[-1]
+        value, vpos = d.value, d.pos
+        for _ in range(2):
+            if _is_random_call(value) or isinstance(value, ast.Lambda):
+                return None
+            read = self._read_vars(value)
+            if len(read) != 1:
+                return None
+            (v,) = tuple(read)
+            if self._is_frame(v):
+                return None
+            a = self.last_assign(v, vpos)
+            if a is None or not isinstance(a[1], ast.expr) or isinstance(
+                    a[1], ast.Constant | ast.UnaryOp | ast.Lambda):
+                return None
+            if _pass_through_name(value) == v:
+                # games["win"] = win; win = play > 0.45: look at what `win` is a function of
+                # (a copy of a drawn label is the label itself, not its continuous version)
+                value, vpos = a[1], a[0]
+                continue
+            return v, d.line
+        return None
+
+    def reads_var(self, node: ast.AST, var: str, pos: int, depth: int = 0) -> bool:
+        """Whether an expression reads `var`, directly or through variables assigned from
+        it."""
+        for v in self._read_vars(node):
+            if v == var:
+                return True
+            if depth < 2 and not self._is_frame(v):
+                a = self.last_assign(v, pos)
+                if a is not None and isinstance(a[1], ast.expr) and \
+                        self.reads_var(a[1], var, a[0], depth + 1):
+                    return True
+        return False
 
     # -- feature containment -----------------------------------------------------------------
 
@@ -1237,6 +1303,45 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                                  {"source": s, "line": line, "in_cell": in_cell,
                                   "random": random, "simulated": simulated,
                                   "target_line": anc[2], "via": via if via != s else None,
+                                  "x_line": _x_line(an, pair)}))
+        # columns computed from the variable the target is a threshold of (`win = play > 0.45`,
+        # `acc = 78 + 6 * play + noise`): siblings of the label through a latent variable
+        for t in sorted(targets):
+            lat = an.latent_source(t, pair.pos)
+            if lat is None:
+                continue
+            v, t_line = lat
+            seeds: dict[str, tuple[str, int, bool, bool]] = {}
+            for c, defs in an.coldefs.items():
+                if c in targets:
+                    continue
+                for d in defs:
+                    if d.pos < pair.pos and an.reads_var(d.value, v, d.pos):
+                        seeds[c] = (v, d.line, d.in_cell, an.refs(d.value, d.pos).random)
+                        break
+            if not seeds:
+                continue
+            family = dict(seeds)
+            for c, (via, line, in_cell, random) in an.derived_from(set(seeds), pair.pos).items():
+                if c not in targets:
+                    family.setdefault(c, (via, line, in_cell, random or seeds[via][3]
+                                          if via in seeds else random))
+            present_lat = []
+            for c, (via, line, in_cell, random) in family.items():
+                if c in reported or c in derived or any((k, c) in seen for k in _STRONGER):
+                    continue
+                ans, how = has(c)
+                if ans:
+                    present_lat.append((c, via, line, in_cell, random, how))
+            for c, via, line, in_cell, random, how in present_lat:
+                seen.add(("sibling", c))
+                reported.add(c)
+                simulated = random and n_known is not None and n_known > 1 and \
+                    len(present_lat) * 2 >= n_known
+                hits.append(_Hit("sibling", c, t, pair, how,
+                                 {"source": v, "line": line, "in_cell": in_cell,
+                                  "random": random, "simulated": simulated,
+                                  "target_line": t_line, "via": via if via != v else None,
                                   "x_line": _x_line(an, pair)}))
         # columns the kernel sees set only for rows of one class of the target, then columns
         # that alone tell its classes apart (ROC AUC)
