@@ -1513,3 +1513,50 @@ def test_a_spike_of_zeros_in_a_handle_time_that_starts_far_above_zero() -> None:
         print(calls.loc[calls.handle_time_s > 0, "handle_time_s"].mean())
     """):
         assert not _sentinel(code)
+
+
+# -- a whole number inside a label counts what the label names; it is not the metric's value ----
+
+@pytest.mark.parametrize("code,out", [
+    # statsmodels Logit: pseudo R2 and a held-out AUC over the last N rows
+    ("""
+    exog = sm.add_constant(X[:, :2])
+    fit = sm.Logit(yc[:150], exog[:150]).fit(disp=0)
+    p = fit.predict(exog[150:])
+    print(f"pseudo R2 {fit.prsquared:.3f}; AUC on last {len(p)} rows: "
+          f"{roc_auc_score(yc[150:], p):.3f}")
+    """, None),
+    # np.column_stack exog; odds ratios, then in-sample accuracy over all rows
+    ("""
+    exog = np.column_stack([np.ones(len(X)), X[:, 0], X[:, 1]])
+    res = sm.Logit(yc, exog).fit(disp=0)
+    acc = accuracy_score(yc, res.predict(exog) > 0.5)
+    print("odds ratios", np.exp(res.params).round(2))
+    print(f"accuracy over {len(yc)} patients = {acc:.3f}")
+    """, None),
+    # a DataFrame exog; marginal effects, then R2 for a year
+    ("""
+    df = pd.DataFrame(X[:, :2], columns=["a", "b"])
+    res = sm.Logit(yc, sm.add_constant(df)).fit(disp=0)
+    print(res.get_margeff().summary_frame().round(3))
+    print("precision for 2021: 0.74, recall on 120 flagged cases: 0.69")
+    """, None),
+    ("print(summary)", "ROC AUC across 5000 bootstrap resamples: 0.812 (95% CI 0.77-0.85)\n"),
+])
+def test_counts_inside_a_label_are_not_values(code: str, out: str | None) -> None:
+    setup = SETUP + "from sklearn.metrics import roc_auc_score\n"
+    ev = evidence(code, outputs=stdout(out)) if out else gather(code, setup)
+    quiet(check(ev, PR))
+    assert not check(ev, PR)
+
+
+@pytest.mark.parametrize("text", [
+    "ROC AUC on last 300 patients: -0.84\n",
+    "R2 for 2019: 1.27\n",
+    "accuracy over 5 folds = 132.5\n",
+])
+def test_a_bad_value_after_a_counted_label_is_still_reported(text: str) -> None:
+    ev = evidence("print(report)", outputs=stdout(text))
+    f = one(check(ev), PR)
+    assert f.severity == "critical"
+    assert any(x in str(f.evidence["values"]) for x in ("-0.84", "1.27", "132.5"))

@@ -781,8 +781,21 @@ def _text_numbers(text: str) -> list[_TextNumber]:
         line = line.replace("^2", "2").replace("\u00b2", "2").replace("\u2212", "-")
         prev_end = 0
         row: list[tuple[_TextNumber, bool]] = []  # (number, preceded by blanks only)
+        inner: _TextNumber | None = None  # 'AUC on last 750 games: 0.678': 750 is in the label
         for m in _NUM_RE.finditer(line):
             seg = line[prev_end:m.start()]
+            if inner is not None:
+                if row and row[-1][0] is inner and (_COUNTED_NOUN.fullmatch(seg) or (
+                        _LABEL_SEP.fullmatch(seg) and _ENDS_IN_PREP.search(inner.raw_label))):
+                    row.pop()  # the count belongs to the next number's label
+                    joined = f"{inner.raw_label.rstrip()} {inner.text}{seg}"
+                    raw_joined = _SEPARATORS.split(joined)[-1]
+                    seg_override = (_norm_label(raw_joined), raw_joined)
+                else:
+                    seg_override = None
+                inner = None
+            else:
+                seg_override = None
             opened = seg.count("[") - seg.count("]")
             value = _to_float(m.group(0).rstrip("% ").strip())
             prev_end = m.end()
@@ -796,6 +809,8 @@ def _text_numbers(text: str) -> list[_TextNumber]:
                 raw = _SEPARATORS.split(seg)[-1] if "[" not in seg else seg.split("[")[0]
                 raw = _SEPARATORS.split(raw)[-1]
                 label = _norm_label(raw)
+                if seg_override is not None:
+                    label, raw = seg_override
                 if opened > 0:
                     list_label, list_raw = label, raw
                     in_list = True
@@ -804,8 +819,11 @@ def _text_numbers(text: str) -> list[_TextNumber]:
                 depth = 0
             text_num = m.group(0).strip()
             unit = not m.group(1) and bool(_UNIT_AFTER.match(line[m.end():]))
-            row.append((_TextNumber(label, raw.strip(), value, text_num, bool(m.group(1)),
-                                    line.strip(), in_list, unit), not seg.strip()))
+            tn_new = _TextNumber(label, raw.strip(), value, text_num, bool(m.group(1)),
+                                 line.strip(), in_list, unit)
+            row.append((tn_new, not seg.strip()))
+            if not in_list and not tn_new.percent and _INT_TEXT.match(text_num):
+                inner = tn_new
         tail = line[prev_end:]
         if "]" in tail:
             depth = 0
@@ -827,6 +845,13 @@ def _text_numbers(text: str) -> list[_TextNumber]:
 
 
 _INT_TEXT = re.compile(r"^[-+]?\d+$")
+# words after a whole number that end in a label separator: the number counts what the words
+# name ('AUC on the last 750 games: 0.68', 'accuracy over 5 folds = 0.91'), it is not a value
+# or a number after a preposition right before the separator ('R2 for 2019: 0.41')
+_LABEL_SEP = re.compile(r"\s*[:=]\s*")
+_ENDS_IN_PREP = re.compile(r"(?i)\b(?:for|in|on|over|at|of|with|across|from|after|before|"
+                           r"since|until|last|first|top|per)\s*$")
+_COUNTED_NOUN = re.compile(r"\s+[A-Za-z][A-Za-z\s\-()']{0,40}?\s*(?::|=|\bis\b|\bwas\b)\s*")
 
 
 def _series_blocks(text: str) -> list[tuple[str, list[float]]]:
