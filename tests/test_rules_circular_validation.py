@@ -1471,3 +1471,129 @@ def test_descriptive_cutoff_on_raw_measurements_is_quiet(code: str):
 def test_cutoff_validated_on_its_own_model_errors_still_fires(code: str):
     f = one(run(code, LAB), CUTOFF)
     assert f.severity in ("high", "critical")
+
+
+# -- a temporal hold-out (earlier rows fitted, later rows scored) used to pick a setting ---------
+
+GRID_LOAD = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import Ridge
+from sklearn.tree import DecisionTreeRegressor
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score
+from sklearn.model_selection import GridSearchCV, TimeSeriesSplit, cross_val_score
+rng = np.random.default_rng(5)
+stamp = pd.date_range("2019-01-01", periods=1400, freq="D")
+grid = pd.DataFrame({"stamp": stamp, "temp": rng.normal(12, 7, 1400),
+                     "holiday": rng.integers(0, 2, 1400), "dow": stamp.day_of_week})
+grid["load_mw"] = 900 - 9 * grid.temp + 40 * (grid.dow < 5) + rng.normal(0, 30, 1400)
+cols = ["temp", "holiday", "dow"]
+"""
+
+SEL = "circular_validation.selection_on_test"
+
+
+def test_temporal_holdout_dict_of_errors_min_by_key_get():
+    f = one(run("""
+        early = grid[grid["stamp"] < "2022-01-01"]
+        late = grid[grid["stamp"] >= "2022-01-01"]
+        rmse = {}
+        for alpha in (0.01, 0.1, 1.0, 10.0, 100.0):
+            model = Ridge(alpha=alpha).fit(early[cols], early["load_mw"])
+            rmse[alpha] = mean_squared_error(late["load_mw"], model.predict(late[cols])) ** 0.5
+        best_alpha = min(rmse, key=rmse.get)
+        print(f"alpha={best_alpha}: RMSE on 2022-23 {rmse[best_alpha]:.1f} MW")
+    """, GRID_LOAD), SEL)
+    assert f.is_blocking(0.8) and f.evidence["values"]["reported"] is True
+
+
+def test_temporal_holdout_max_by_lambda_then_refit_scored_on_same_rows():
+    f = one(run("""
+        fitted_on = grid[grid.stamp.dt.year <= 2021]
+        year_22 = grid[grid.stamp.dt.year == 2022]
+        r2 = {}
+        for depth in range(2, 9):
+            tree = DecisionTreeRegressor(max_depth=depth, random_state=0)
+            tree.fit(fitted_on[cols], fitted_on.load_mw)
+            r2[depth] = r2_score(year_22.load_mw, tree.predict(year_22[cols]))
+        depth = max(r2, key=lambda d: r2[d])
+        final = DecisionTreeRegressor(max_depth=depth, random_state=0).fit(
+            fitted_on[cols], fitted_on.load_mw)
+        print("R2 2022:", round(r2_score(year_22.load_mw, final.predict(year_22[cols])), 3))
+    """, GRID_LOAD), SEL)
+    assert f.is_blocking(0.8)
+
+
+def test_temporal_holdout_helper_comprehension_sorted_first():
+    f = one(run("""
+        history = grid.loc[grid["stamp"] < pd.Timestamp("2022-06-01")]
+        recent = grid.loc[grid["stamp"] >= pd.Timestamp("2022-06-01")]
+
+        def mae_for(n_trees):
+            gb = GradientBoostingRegressor(n_estimators=n_trees, random_state=0)
+            gb.fit(history[cols], history["load_mw"])
+            return mean_absolute_error(recent["load_mw"], gb.predict(recent[cols]))
+
+        maes = {n: mae_for(n) for n in (20, 50, 100)}
+        chosen = sorted(maes, key=maes.get)[0]
+        print(chosen, "trees, MAE", round(maes[chosen], 1))
+    """, GRID_LOAD), SEL)
+    assert f.severity == "critical"
+
+
+@pytest.mark.parametrize("code", [
+    # tuned by time-series CV on the earlier rows, scored once on the later rows
+    """
+    early = grid[grid["stamp"] < "2022-01-01"]
+    late = grid[grid["stamp"] >= "2022-01-01"]
+    search = GridSearchCV(Ridge(), {"alpha": [0.01, 0.1, 1.0, 10.0, 100.0]},
+                          cv=TimeSeriesSplit(n_splits=4), scoring="neg_root_mean_squared_error")
+    search.fit(early[cols], early["load_mw"])
+    rmse = mean_squared_error(late["load_mw"], search.predict(late[cols])) ** 0.5
+    print(f"alpha={search.best_params_['alpha']}: RMSE on 2022-23 {rmse:.1f} MW")
+    """,
+    # candidates compared by CV on the earlier years, the winner refitted and scored once
+    """
+    fitted_on = grid[grid.stamp.dt.year <= 2021]
+    year_22 = grid[grid.stamp.dt.year == 2022]
+    cv_r2 = {}
+    for depth in range(2, 9):
+        tree = DecisionTreeRegressor(max_depth=depth, random_state=0)
+        cv_r2[depth] = cross_val_score(tree, fitted_on[cols], fitted_on.load_mw,
+                                       cv=TimeSeriesSplit(4), scoring="r2").mean()
+    depth = max(cv_r2, key=lambda d: cv_r2[d])
+    final = DecisionTreeRegressor(max_depth=depth, random_state=0).fit(
+        fitted_on[cols], fitted_on.load_mw)
+    print("R2 2022:", round(r2_score(year_22.load_mw, final.predict(year_22[cols])), 3))
+    """,
+    # one fixed model, scored on the later rows: nothing is chosen
+    """
+    history = grid.loc[grid["stamp"] < pd.Timestamp("2022-06-01")]
+    recent = grid.loc[grid["stamp"] >= pd.Timestamp("2022-06-01")]
+    gb = GradientBoostingRegressor(n_estimators=100, random_state=0)
+    gb.fit(history[cols], history["load_mw"])
+    print("MAE", round(mean_absolute_error(recent["load_mw"], gb.predict(recent[cols])), 1))
+    """,
+])
+def test_temporal_holdout_scored_once_is_quiet(code: str):
+    quiet(run(code, GRID_LOAD))
+    silent([f for f in run(code, GRID_LOAD) if f.rule_id == SEL])
+
+
+@pytest.mark.parametrize("code, roles", [
+    ('past = d[d.date.dt.year < 2023]\nnow = d[d.date.dt.year == 2023]',
+     {"past": "train", "now": "test"}),
+    ('a = d.loc[d["period"] <= 8]\nb = d.loc[d["period"] > 8]', {"a": "train", "b": "test"}),
+    # not a time column, no date bound: subgroups, not a split
+    ('young = d[d.age < 40]\nold = d[d.age >= 40]', {}),
+    # two later parts (a validation year and a test year, unnamed): ambiguous, no roles
+    ('a = d[d.year < 2021]\nb = d[d.year == 2021]\nc = d[d.year == 2022]', {}),
+    # the later bound precedes the earlier one: overlapping windows, not a hold-out
+    ('a = d[d.year < 2022]\nb = d[d.year >= 2020]', {}),
+])
+def test_time_split_roles(code: str, roles: dict[str, str]):
+    import ast
+
+    from critics.rules._split_flow import _time_split_roles
+    assert _time_split_roles(list(ast.walk(ast.parse(code)))) == roles

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..code_model import CodeModel, root_name
+from ..code_model import CodeModel, called_name, names_in, root_name
 from ..evidence import Evidence
 
 Tag = tuple
@@ -430,6 +430,7 @@ class Flow:
         self._loop_n = 0
         self._src_n = 0
         self._manual: dict[str, SplitEvent] = {}
+        self._time_roles: dict[str, str] = {}  # role-less names of a split at a point in time
         self._leak_keys: set = set()
         self._sel_keys: set = set()
         self._last_split: dict[int, SplitEvent] = {}
@@ -474,6 +475,7 @@ class Flow:
         cell_nodes += [n for n in self.m.tree.body
                        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
         prior_nodes = [n for top in prior for n in ast.walk(top)]
+        self._time_roles = _time_split_roles([*prior_nodes, *cell_nodes])
         for node in [*prior_nodes, *cell_nodes]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 self._defs.add(node.name)
@@ -799,7 +801,8 @@ class Flow:
             pairs = [(targets[0], value)]
         if not pairs or not all(isinstance(t, ast.Name) for t, _ in pairs):
             return False
-        roles = [role_of_name(t.id) for t, _ in pairs]  # type: ignore[attr-defined]
+        roles = [role_of_name(t.id) or self._time_roles.get(t.id)  # type: ignore[attr-defined]
+                 for t, _ in pairs]
         if not all(roles):
             return False
         srcs = [_row_source(v, self.str_lists, self.str_vars) for _, v in pairs]
@@ -2245,6 +2248,81 @@ def _chain_methods(node: ast.AST | None) -> set[str]:
         else:
             break
     return out
+
+
+_TIME_TOKENS = {"year", "yr", "date", "time", "day", "month", "week", "season", "period",
+                "timestamp", "ts", "quarter", "datetime", "dt", "hour", "vintage"}
+_DATE_STR = re.compile(r"^\d{4}-\d{1,2}")
+_DATE_CALLS = {"Timestamp", "to_datetime", "datetime", "date", "Period", "datetime64"}
+
+
+def _time_cut(node: ast.AST) -> tuple[str, str, str, object] | None:
+    """(frame, time expression, "early"/"late", bound) of `df[df.date.dt.year < 2023]`,
+    `df.loc[df["date"] >= "2023-01-01"]`, `df[df.year == 2023]`: a row subset cut at a point
+    in time (a time-like column or accessor, or a date-like bound)."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    base = node.value
+    if isinstance(base, ast.Attribute) and base.attr == "loc":
+        base = base.value
+    cmp = node.slice
+    if not isinstance(base, ast.Name) or not isinstance(cmp, ast.Compare) or \
+            len(cmp.ops) != 1:
+        return None
+    op, left, bound = cmp.ops[0], cmp.left, cmp.comparators[0]
+    side = "early" if isinstance(op, ast.Lt | ast.LtE) else "late" if isinstance(
+        op, ast.Gt | ast.GtE | ast.Eq) else None
+    if side is None or base.id not in names_in(left):
+        return None
+    if isinstance(bound, ast.Call) and _last(called_name(bound)) in _DATE_CALLS and \
+            bound.args:  # pd.Timestamp("2023-01-01"), datetime(2023, 1, 1)
+        bound = bound.args[0]
+    value = _literal(bound, None)
+    words = {t for x in ast.walk(left) for t in _tokens(
+        x.attr if isinstance(x, ast.Attribute) else x.value if isinstance(x, ast.Constant)
+        and isinstance(x.value, str) else "")}
+    if not (words & _TIME_TOKENS or (isinstance(value, str) and _DATE_STR.match(value))):
+        return None
+    return base.id, ast.unparse(left), side, value if value is not None else ast.unparse(bound)
+
+
+def _time_split_roles(nodes: Iterable[ast.AST]) -> dict[str, str]:
+    """`past = df[df.year < 2023]` and `recent = df[df.year == 2023]` (`>= 2023`): two row
+    subsets of one frame cut at one point in time on the same time column, neither named as a
+    split part; the earlier part is the training part and the later one is held out (a
+    temporal hold-out). Only an unambiguous pair (one earlier part, one later part, each name
+    bound once) is a split."""
+    groups: dict[tuple[str, str], list[tuple[str, str, object]]] = {}
+    bound: dict[str, int] = {}
+    seen: set[int] = set()
+    for node in nodes:
+        if not isinstance(node, ast.Assign) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        for t in node.targets:
+            for n in names_in(t):
+                bound[n] = bound.get(n, 0) + 1
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            continue
+        cut = _time_cut(node.value)
+        name = node.targets[0].id
+        if cut is None or role_of_name(name) or role_of_name(cut[0]):
+            continue
+        groups.setdefault(cut[:2], []).append((name, cut[2], cut[3]))
+    roles: dict[str, str] = {}
+    for parts in groups.values():
+        early = [p for p in parts if p[1] == "early"]
+        late = [p for p in parts if p[1] == "late"]
+        if len(early) != 1 or len(late) != 1 or early[0][0] == late[0][0]:
+            continue
+        (e_name, _, e_at), (l_name, _, l_at) = early[0], late[0]
+        try:
+            ordered = l_at >= e_at  # type: ignore[operator]
+        except TypeError:
+            ordered = False
+        if ordered and bound.get(e_name) == 1 and bound.get(l_name) == 1:
+            roles[e_name], roles[l_name] = "train", "test"
+    return roles
 
 
 def _row_source(node: ast.expr, str_lists: dict, str_vars: dict) -> str | None:

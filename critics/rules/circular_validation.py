@@ -185,6 +185,24 @@ def _descriptive(ev: Evidence, sel: Selection) -> bool:
     return True
 
 
+def _first_of_ranking(ev: Evidence, sel: Selection) -> bool:
+    """`sorted(errs, key=errs.get)[0]`, `s.sort_values().index[0]`, `ranked.iloc[-1]`: the
+    top of a ranking taken, which is an explicit pick, not a comparison table."""
+    if sel.node is None:
+        return False
+    parents = _parents(ev.model.tree)
+    cur: ast.AST = sel.node
+    for _ in range(3):
+        parent = parents.get(id(cur))
+        if isinstance(parent, ast.Subscript) and parent.value is cur:
+            return _number(parent.slice) in (0.0, -1.0)
+        if isinstance(parent, ast.Attribute) and parent.attr in ("index", "iloc", "loc"):
+            cur = parent
+            continue
+        return False
+    return False
+
+
 def _reported_after(flow: Flow, sel: Selection) -> bool:
     ids = {("score", s.id) for s in sel.scores}
     return bool(ids & flow.reported)
@@ -220,7 +238,7 @@ def selection_on_test(ev: Evidence) -> Iterator[Finding]:
         return
     # one finding per cell: the explicit pick (max/argmax/`if > best`) if there is one, else
     # a ranking (sort), which alone is a comparison rather than a choice
-    explicit = [s for s in picks if s.op not in _RANKINGS]
+    explicit = [s for s in picks if s.op not in _RANKINGS or _first_of_ranking(ev, s)]
     for sel in (explicit or picks)[:1]:
         reported = _reported_after(flow, sel)
         score_lines = sorted({s.line for s in sel.scores if s.in_cell})
@@ -230,7 +248,7 @@ def selection_on_test(ev: Evidence) -> Iterator[Finding]:
                 f"(`{'`, `'.join(calls)}`"
                 + (f" at line {', '.join(map(str, score_lines))}" if score_lines else "")
                 + f"; selected with `{sel.src or sel.op}` at line {sel.line}). ")
-        text += ("The score of the winner is then reported: it is the maximum of several noisy "
+        text += ("The score of the winner is then reported: it is the best of several noisy "
                  "test estimates, so it is optimistically biased and no longer an unbiased "
                  "estimate of performance on new data." if reported else
                  "Once the test set has chosen the model, its score on that test set is biased "
