@@ -1560,3 +1560,140 @@ def test_a_bad_value_after_a_counted_label_is_still_reported(text: str) -> None:
     f = one(check(ev), PR)
     assert f.severity == "critical"
     assert any(x in str(f.evidence["values"]) for x in ("-0.84", "1.27", "132.5"))
+
+
+# -- a block of zeros standing for 'did not happen' in a quantity that cannot be 0 -------------
+
+ZERO_BLOCKS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(7)
+n = 900
+cat = rng.choice(["toys", "tools", "books", "audio"], n)
+start = np.round(rng.lognormal(3.5, 0.7, n), 2)
+unsold = rng.random(n) < np.where(cat == "books", 0.35, 0.15)
+listings = pd.DataFrame({"category": cat, "start_bid": start,
+                         "final_price": np.where(unsold, 0.0, np.round(start * rng.lognormal(
+                             0.3, 0.3, n), 2)),
+                         "watchers": rng.poisson(1.2, n)})
+ward = rng.choice(["A", "B", "C"], n)
+weighed = rng.random(n) > 0.12
+babies = pd.DataFrame({"ward": ward,
+                       "birth_weight_g": np.where(weighed, rng.normal(3350, 480, n).round(),
+                                                  0.0),
+                       "apgar": rng.integers(4, 11, n)})
+region = rng.choice(["north", "south", "east"], n)
+closed = rng.random(n) > 0.25
+asking = np.round(rng.lognormal(12.3, 0.4, n), -3)
+homes = pd.DataFrame({"region": region, "status": np.where(closed, "closed", "withdrawn"),
+                      "asking_price": asking,
+                      "sale_price": np.where(closed, np.round(asking * rng.normal(
+                          0.97, 0.04, n), -2), 0.0),
+                      "close_amount": np.where(closed, np.round(asking * 0.97, -2), 0.0)})
+station = rng.choice(["s1", "s2", "s3", "s4"], n)
+wet = rng.random(n) < 0.45
+weather = pd.DataFrame({"station": station,
+                        "rain_mm": np.where(wet, np.round(rng.exponential(3.0, n), 1), 0.0),
+                        "units_sold": rng.poisson(2.5, n),
+                        "defects": rng.poisson(0.4, n)})
+bought = rng.random(n) < 0.3
+shop = pd.DataFrame({"channel": rng.choice(["ads", "seo", "mail"], n),
+                     "converted": bought.astype(int),
+                     "revenue": np.where(bought, np.round(rng.lognormal(3.8, 0.5, n), 2), 0.0)})
+"""
+
+
+def _zero(code: str) -> list:
+    return [x for x in H.run(RULES, code, ZERO_BLOCKS) if x.rule_id == RULE_SENTINEL]
+
+
+@pytest.mark.parametrize("code", [
+    # a groupby with named aggregations: unsold listings averaged in at a price of 0
+    """
+    by_cat = listings.groupby("category").agg(n=("start_bid", "size"),
+                                              avg_price=("final_price", "mean"),
+                                              mid_price=("final_price", "median"))
+    by_cat
+    """,
+    # numpy on the raw values: babies never weighed averaged in at 0 g
+    """
+    w = babies["birth_weight_g"].values
+    print(f"mean birth weight {np.mean(w):.0f} g")
+    """,
+    # a ratio of means in a helper, called per region: withdrawn homes sold 'for 0'
+    """
+    def sale_to_ask(d):
+        return d["sale_price"].mean() / d["asking_price"].mean()
+
+    for r, grp in homes.groupby("region"):
+        print(r, round(sale_to_ask(grp), 3))
+    """,
+])
+def test_a_block_of_zeros_in_a_price_or_weight_is_a_placeholder(code: str) -> None:
+    (f,) = _zero(code)
+    assert f.severity == "high" and "cannot really be 0" in f.explanation
+    assert f.evidence["values"]["code"] == 0.0 and f.evidence["values"]["code_rows"] >= 10
+    assert "> 0" in f.suggestion
+
+
+def test_a_status_column_marking_the_zero_rows_is_cited() -> None:
+    (f,) = _zero("""
+    def sale_to_ask(d):
+        return d["sale_price"].mean() / d["asking_price"].mean()
+    print(round(sale_to_ask(homes), 3))
+    """)
+    assert f.severity == "high" and f.confidence >= 0.75
+    assert f.evidence["values"]["status_column"] == "status" and "withdrawn" in f.explanation
+    # a neutral name whose zeros line up with a status: a note, not a high finding
+    (g,) = _zero("""
+    print(homes.groupby("region")["close_amount"].mean())
+    """)
+    assert g.severity == "medium" and "status" in g.explanation
+
+
+@pytest.mark.parametrize("code", [
+    # the twins: zeros filtered, replaced by NaN, or the summary on the status's rows
+    """
+    sold = listings[listings["final_price"] > 0]
+    by_cat = sold.groupby("category").agg(n=("start_bid", "size"),
+                                          avg_price=("final_price", "mean"),
+                                          mid_price=("final_price", "median"))
+    by_cat
+    """,
+    """
+    w = babies["birth_weight_g"].replace(0, np.nan).values
+    print(f"mean birth weight {np.nanmean(w):.0f} g")
+    """,
+    """
+    def sale_to_ask(d):
+        return d["sale_price"].mean() / d["asking_price"].mean()
+
+    done = homes[homes.status == "closed"]
+    for r, grp in done.groupby("region"):
+        print(r, round(sale_to_ask(grp), 3))
+    """,
+    """
+    print(listings.query("final_price > 0").groupby("category")["final_price"].mean())
+    """,
+    # a total is not moved by zeros
+    """
+    print(f"gross merchandise value {listings['final_price'].sum():,.2f}")
+    """,
+    # zero is an ordinary value: dry days, units sold, defects, watchers, revenue per visitor
+    """
+    print(weather.groupby("station").agg(rain=("rain_mm", "mean"), units=("units_sold", "mean"),
+                                         defects=("defects", "mean")))
+    """,
+    """
+    print(np.mean(weather["rain_mm"].to_numpy()), np.median(listings["watchers"].to_numpy()))
+    """,
+    """
+    def per_visitor(d):
+        return d["revenue"].mean()
+    for ch, g in shop.groupby("channel"):
+        print(ch, round(per_visitor(g), 2))
+    """,
+])
+def test_zeros_that_are_handled_or_real_values_stay_quiet(code: str) -> None:
+    found = _zero(code)
+    quiet(found)
+    assert not found

@@ -3078,6 +3078,31 @@ def _code_in_cell(tree: ast.AST, code: float) -> bool:
 _MEAN_LIKE = {"mean", "nanmean", "average", "fmean", "sum", "nansum", "describe", "std",
               "nanstd", "var", "nanvar", "sem", "stdev", "pstdev", "variance", "pvariance"}
 _ZERO_IMPOSSIBLE = {"height", "bmi", "handle", "talk", "hold"}
+# quantities a recorded row cannot have at exactly 0: what a sold item fetched, what was paid,
+# a body's weight, an object's size. A block of zeros in them stands for "no sale", "not
+# paid", "not weighed"
+_ZERO_NOT_A_VALUE = _ZERO_IMPOSSIBLE | {
+    "price", "prices", "hammer", "fare", "fares", "rent", "paid", "sale", "premium",
+    "weight", "weights", "wt", "mass", "length", "width", "diameter", "size", "sqft"}
+# quantities where 0 is an ordinary value (a count, nothing sold, a dry day, no discount), or
+# that are signed / relative, or a weight that is not a measurement (a sample or portfolio
+# weight may be 0)
+_ZERO_IS_A_VALUE = _SIGNED_TOKENS | {
+    "count", "counts", "n", "num", "number", "qty", "quantity", "units", "unit", "sales",
+    "visits", "visit", "defects", "defect", "errors", "rain", "rainfall", "precip",
+    "precipitation", "snow", "revenue", "spend", "spent", "discount", "tip", "tips",
+    "refund", "refunds", "loss", "gain", "returns", "return", "items", "orders", "clicks",
+    "sample", "portfolio", "class", "allocation", "alloc", "share", "pct", "percent",
+    "rate", "ratio", "prop", "proportion", "frac", "fraction", "is", "has", "flag", "any",
+    "total", "sum", "cum", "cumulative", "extra", "fee", "fees", "tax", "bonus", "overtime",
+    "penalty", "fine", "donation", "missed", "lost", "absent", "absence", "outstanding",
+    "due", "owed", "arrears", "debt"}
+# location summaries: a block of placeholder zeros drags them down (a total is unaffected)
+_LOCATION = {"mean", "nanmean", "average", "fmean", "median", "nanmedian", "describe",
+             "quantile", "nanquantile", "percentile", "nanpercentile"}
+_ZERO_TEST_RE = re.compile(r"(?:[<>]=?|[!=]=)\s*0(?:\.0*)?(?![\d.])|\bnonzero\b")
+_ZERO_METHODS = {"replace", "mask", "where", "ne", "eq", "gt", "ge", "lt", "le", "clip",
+                 "isin", "drop", "nonzero", "flatnonzero", "count_nonzero"}
 
 
 @dataclass
@@ -3123,21 +3148,84 @@ def _moved(tail: _Tail) -> float | None:
     return max(with_code / tail.rest, tail.rest / with_code)
 
 
-def _zero_placeholder(col: str, t: dict, n: int) -> _Tail | None:
-    """A spike of exact zeros in a column that cannot really be 0 (a duration, an age, a
-    handle time, a height) whose next value is far above 0: zeros written for 'missing'."""
-    toks = set(_tokens(col))
-    if not (_duration_key(col) == "nonneg" or toks & _ZERO_IMPOSSIBLE):
-        return None
+def _zero_block(t: dict, n: int) -> _Tail | None:
+    """A block of exact zeros set apart from the other values: at least 10 rows and 5% of
+    the column (under half), at least three distinct values, and a smallest non-zero value
+    that is not on the grid continuing down to 0 (at least 1.5x the step to the next value:
+    0, 0.1, 0.2 mm of rain or 0, 1, 2 visits run on to 0; 0, 110, 150 pounds does not) and
+    not tiny against the median (>= 2% of it)."""
     bottom, q = t.get("bottom") or [], t.get("q") or []
-    if len(bottom) < 2 or len(q) != 3 or n <= 0 or float(bottom[0][0]) != 0.0:
+    if len(bottom) < 3 or len(q) != 3 or n <= 0 or float(bottom[0][0]) != 0.0:
         return None
-    rows, after, q50 = int(bottom[0][1]), float(bottom[1][0]), float(q[1])
+    rows, after, nxt = int(bottom[0][1]), float(bottom[1][0]), float(bottom[2][0])
+    q50 = float(q[1])
     share = rows / n
-    if rows < 10 or not 0.05 <= share < 0.5 or q50 <= 0 or after < 0.25 * q50:
+    if rows < 10 or not 0.05 <= share < 0.5 or q50 <= 0 or after <= 0:
+        return None
+    if after < 1.5 * (nxt - after) or after < 0.02 * q50:
         return None
     return _Tail(0.0, rows, after, True, q50, share)
 
+
+def _zero_status(facts: ObjectFacts, col: str) -> tuple[str, list] | None:
+    """(status column, [share zero in class a, in class b, a, b]) when a two-valued column
+    of the frame marks the zero rows as a class of their own (kernel `outcome_indicators`:
+    the column is 0 for ~all rows of one class and set for most of the other)."""
+    found = (facts.params or {}).get("outcome_indicators") or {}
+    for status, cols in found.items():
+        if isinstance(cols, dict) and col in cols and status != col:
+            return status, list(cols[col])
+    return None
+
+
+def _zero_placeholder(col: str, t: dict, n: int,
+                      facts: ObjectFacts | None = None) -> tuple[_Tail, str, str | None] | None:
+    """A spike of exact zeros standing for 'not recorded' / 'did not happen' rather than a
+    value: (tail, why, status column). Either the column names a quantity that cannot be 0
+    (a duration, an age, a handle time, a price fetched, a weight, a size) or a two-valued
+    column of the frame marks exactly the zero rows as another status; quiet for names
+    where 0 is an ordinary value (counts, units sold, rainfall, revenue, discounts)."""
+    toks = set(_tokens(col))
+    tail = _zero_block(t, n)
+    if tail is None:
+        return None
+    status = _zero_status(facts, col) if facts is not None else None
+    if _duration_key(col) == "nonneg" or toks & _ZERO_IMPOSSIBLE:
+        return tail, "name", status[0] if status else None
+    if toks & _ZERO_IS_A_VALUE:
+        return None
+    if toks & _ZERO_NOT_A_VALUE:
+        return tail, "name", status[0] if status else None
+    if status is not None:
+        return tail, "status", status[0]
+    return None
+
+
+def _zero_handled(tree: ast.AST) -> bool:
+    """The cell tests or replaces zeros somewhere (`x > 0`, `x != 0`, `.replace(0, np.nan)`,
+    `.mask(x.eq(0))`, `query("x > 0")`, `np.nonzero`): it knows about them."""
+    def zero(n: ast.AST) -> bool:
+        return isinstance(n, ast.Constant) and isinstance(n.value, int | float) and \
+            not isinstance(n.value, bool) and float(n.value) == 0.0
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare) and any(zero(x) for x in [n.left, *n.comparators]):
+            return True
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else (
+                n.func.id if isinstance(n.func, ast.Name) else "")
+            if name in _ZERO_METHODS and (
+                    name.endswith("nonzero") or any(zero(a) for a in n.args) or any(
+                        zero(e) for a in n.args if isinstance(a, ast.List | ast.Tuple | ast.Set)
+                        for e in a.elts)):
+                return True
+        if isinstance(n, ast.Dict) and any(k is not None and zero(k) for k in n.keys):
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                _ZERO_TEST_RE.search(n.value):
+            return True
+        if isinstance(n, ast.Attribute) and n.attr in ("nonzero", "flatnonzero"):
+            return True
+    return False
 
 
 @rule("suspicious_values.sentinel_code_in_summary",
@@ -3167,11 +3255,16 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
         found = _sentinel_of(col, rng)
         tail: _Tail | None = None
         zero = False
+        zero_by, status = "", None
         if found is None and tails:
-            tail = _zero_placeholder(col, tails, n)
-            if tail is None:
+            placeholder = _zero_placeholder(col, tails, n, facts)
+            if placeholder is None:
                 continue
+            tail, zero_by, status = placeholder
             found, zero = (0.0, "min"), True
+            group = [s for s in group if set(s.method.split()) & _LOCATION]
+            if not group or _zero_handled(ev.tree):
+                continue
         elif found is None:
             continue
         code, side = found
@@ -3181,16 +3274,27 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
                 tail = None
             if tail is not None and not tail.apart and code != -1.0:
                 continue  # the values run up to the code: an ordinary extreme
-        if _code_in_cell(ev.tree, code):
+        if not zero and _code_in_cell(ev.tree, code):
             continue
         lines = sorted({s.line for s in group})
         bulk = [abs(v) for s in group for v in _bulk_values(ev, s)]
         rows_txt = (f"{tail.rows:,} row{'s' if tail.rows != 1 else ''} "
                     f"({tail.share:.1%}) hold exactly {_num(code)}") if tail else ""
         if zero and tail is not None:
+            marked = ""
+            if status is not None:
+                za, zb, a, b = (facts.params["outcome_indicators"][status][col] + [0, 0, "", ""]
+                                )[:4]
+                zero_class, other = (a, b) if za >= zb else (b, a)
+                marked = (f"; the zeros line up with `{status}` = {zero_class!r} "
+                          f"({max(za, zb):.0%} of those rows are 0, against "
+                          f"{min(za, zb):.0%} where `{status}` = {other!r}), so they mark "
+                          "another status (not sold, not measured), not a value")
             why = (f"{rows_txt}, while the next smallest value is {_num(tail.after)} and "
-                   f"the median {_num(tail.rest)}: `{col}` cannot really be 0, so the zeros "
-                   "look like 'not recorded'")
+                   f"the median {_num(tail.rest)}"
+                   + (f": `{col}` cannot really be 0, so the zeros look like 'not "
+                      "recorded' or 'did not happen'" if zero_by == "name" else "")
+                   + marked)
         elif tail is not None and tail.apart:
             why = (f"{rows_txt}, and the next {'largest' if side == 'max' else 'smallest'} "
                    f"value is only {_num(tail.after)}"
@@ -3209,8 +3313,9 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
                    f"`{col}` cannot be negative")
         severity, conf = ("high", 0.75) if (side == "min" or bulk or (
             tail is not None and tail.apart)) else ("medium", 0.5)
-        if zero:
-            severity, conf = "high", 0.7
+        if zero:  # a name that rules 0 out, or a status column marking the zero rows
+            severity, conf = (("high", 0.75) if zero_by == "name" and status else
+                              ("high", 0.7) if zero_by == "name" else ("medium", 0.55))
         moved = _moved(tail) if tail is not None and tail.apart and not zero else None
         mean_like = any(set(s.method.split()) & _MEAN_LIKE for s in group)
         shift = ""
@@ -3221,16 +3326,19 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
                      f"{moved:.1f}x {'above' if side == 'max' else 'away from'} the mean "
                      "without them: the reported summary is not a summary of the "
                      "measurements.")
+        what = ("a value that exports also write for missing or not-applicable entries"
+                if zero else "a placeholder code that exports write for missing, unknown or "
+                "overflowed values")
+        effect = ("zeros as real values, so means, medians and lower quantiles are pulled "
+                  "down (most in the groups where the zeros are most frequent) and describe "
+                  "neither the recorded values nor how often the value is missing." if zero
+                  else "code as a real measurement, so means, totals, spreads and upper "
+                  "quantiles are biased (most where the code is most frequent).")
         yield Finding(
             explanation=(f"`{frame}.{col}` runs from {_num(rng[0])} to {_num(rng[1])}: its "
-                         f"{side}imum is exactly {_num(code)}, "
-                         + ("a value that " if zero else "a placeholder code that ")
-                         + "exports write for missing, unknown or overflowed values, and "
-                         f"{why}. The summary on line{'s' if len(lines) > 1 else ''} "
-                         f"{', '.join(map(str, lines))} averages the code as a real "
-                         "measurement, so means, totals, spreads and "
-                         f"{'lower' if zero else 'upper'} quantiles are biased (most where "
-                         "the code is most frequent)." + shift),
+                         f"{side}imum is exactly {_num(code)}, {what}, and {why}. The "
+                         f"summary on line{'s' if len(lines) > 1 else ''} "
+                         f"{', '.join(map(str, lines))} averages the {effect}" + shift),
             severity=severity, confidence=conf,
             evidence={"lines": lines, "values": {f"{frame}.{col}": list(rng),
                                                  "code": code,
@@ -3238,8 +3346,15 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
                                                      "next_value": tail.after}
                                                     if tail else {}),
                                                  **({"mean_moved_x": round(moved, 2)}
-                                                    if moved is not None else {})}},
-            suggestion=(f"Count the rows equal to {_num(code)} (`(df['{col}'] == "
+                                                    if moved is not None else {}),
+                                                 **({"status_column": status}
+                                                    if status else {})}},
+            suggestion=(f"Count the rows where `{col}` is 0 and report that share on its "
+                        "own (e.g. a sell-through or completion rate); compute the "
+                        f"averages on the other rows: `df.loc[df['{col}'] > 0, '{col}']` "
+                        f"or `df['{col}'].replace(0, np.nan)`, with the number of rows "
+                        "each summary is based on." if zero else
+                        f"Count the rows equal to {_num(code)} (`(df['{col}'] == "
                         f"{_num(code)}).sum()`), then treat them as missing before "
                         f"summarising: `df['{col}'].replace({_num(code)}, np.nan)` or "
                         f"`df[df['{col}'] != {_num(code)}]`, and report how many were "
