@@ -1575,3 +1575,179 @@ def test_blanks_already_missing_are_not_counted_as_coercion_failures() -> None:
         print(blanks.groupby("county")["nitrate"].mean())
     """, WELLS)
     assert not [f for f in found if f.rule_id == DROPNA and "coerce" in f.explanation]
+
+
+# -- inner merges whose result has fewer rows than the input holding the records ---------------
+
+READINGS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+stations = pd.DataFrame({"station": [f"S{i:03d}" for i in range(80)],
+                         "region": rng.choice(["north", "south", "coast"], 80)})
+readings = pd.DataFrame({"station": rng.choice([f"S{i:03d}" for i in range(100)], 3000),
+                         "pm25": rng.gamma(2.0, 6.0, 3000)})
+all_stations = pd.DataFrame({"station": [f"S{i:03d}" for i in range(100)],
+                             "region": rng.choice(["north", "south", "coast"], 100)})
+"""
+
+
+def test_inner_merge_counting_only_the_result_is_not_a_check() -> None:
+    """`len(merged)` printed alone does not say how many readings had no station."""
+    f = one(run("""
+        merged = readings.merge(stations, on="station")
+        print(f"readings: {len(merged)}")
+        print(merged.groupby("region").pm25.mean())
+    """, READINGS), MERGE)
+    assert f.severity == "high" and "of 3000 rows" in f.explanation
+    assert f.evidence["values"]["rows_before"] == 3000
+
+
+def test_inner_merge_records_on_the_right_side() -> None:
+    """The lookup table on the left, the records on the right: the readings are what the
+    merge loses (pd.merge, how omitted)."""
+    f = one(run("""
+        tab = pd.merge(stations, readings, on="station")
+        tab.pivot_table(index="region", values="pm25", aggfunc="median")
+    """, READINGS), MERGE)
+    assert f.severity == "high" and "`readings`" in f.explanation
+
+
+def test_inner_join_with_index_records_lost() -> None:
+    f = one(run("""
+        per_region = readings.join(stations.set_index("station"), on="station", how="inner")
+        share = per_region.groupby("region").size() / per_region.shape[0]
+        print(share.round(3), per_region.pm25.mean())
+    """, READINGS), MERGE)
+    assert f.severity in ("medium", "high")
+
+
+def test_sound_merge_checks_stay_quiet() -> None:
+    for code in (
+        # before and after counts printed
+        """
+        merged = readings.merge(stations, on="station")
+        print(f"{len(readings)} readings, {len(merged)} with a known station")
+        print(merged.groupby("region").pm25.mean())
+        """,
+        # anti-join count
+        """
+        orphan = ~readings.station.isin(stations.station)
+        print(f"{orphan.sum()} readings from unlisted stations")
+        tab = pd.merge(stations, readings, on="station")
+        tab.groupby("region").pm25.median()
+        """,
+        # left merge with an indicator, counts shown
+        """
+        m = readings.merge(stations, on="station", how="left", indicator=True)
+        print(m._merge.value_counts())
+        m.groupby("region", dropna=False).pm25.mean()
+        """,
+        # inner merge that loses nothing, only the result counted
+        """
+        merged = readings.merge(all_stations, on="station")
+        print(len(merged))
+        print(merged.groupby("region").pm25.mean())
+        """,
+        # an assert that nothing was lost
+        """
+        merged = readings.merge(all_stations, on="station")
+        assert len(merged) == len(readings)
+        merged.groupby("region").pm25.mean()
+        """,
+    ):
+        quiet(run(code, READINGS))
+        assert not [f for f in run(code, READINGS) if f.rule_id == MERGE], code
+
+
+# -- coerced values that a share over a limit counts as within it ------------------------------
+
+GAUGES = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(12)
+n = 400
+site = rng.choice(["dock", "mill", "yard", "gate"], n)
+temp = rng.normal(31.0, 4.0, n) + np.where(site == "mill", 5.0, 0.0)
+raw = [f"{t:.1f}" for t in temp]
+for i in range(n):
+    if site[i] == "mill" and rng.random() < 0.25:
+        raw[i] = rng.choice(["HI", ">45", "err"])
+log = pd.DataFrame({"site": site, "temp_raw": raw})
+"""
+
+
+def _coerce_findings(code: str) -> list[Finding]:
+    return [f for f in run(code, GAUGES) if f.rule_id == DROPNA]
+
+
+def test_coerced_values_in_a_share_over_a_limit() -> None:
+    for code in (
+        # a share printed from a frame column
+        """
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        print(log.groupby("site")["temp"].mean())
+        print(f"readings above 40C: {(log['temp'] > 40).mean():.1%}")
+        """,
+        # a lambda share inside a groupby agg
+        """
+        log["temp"] = pd.to_numeric(log.temp_raw, errors="coerce")
+        log.groupby("site")["temp"].agg(mean="mean", hot=lambda s: (s >= 40).mean())
+        """,
+        # a Series and numpy, with the method comparison form
+        """
+        t = pd.to_numeric(log.temp_raw, errors="coerce")
+        print(np.nanmean(t), np.mean(t > 40), t.gt(40).sum())
+        """,
+    ):
+        found = _coerce_findings(code)
+        assert len(found) == 1, code
+        f = found[0]
+        assert f.severity == "medium" and "compares False" in f.explanation, code
+        assert not f.is_blocking(0.5)
+
+
+def test_coerced_values_counted_or_no_threshold_stay_low() -> None:
+    for code in (
+        """
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        print(f"{log['temp'].isna().sum()} unreadable of {len(log)}")
+        print(f"readings above 40C: {(log['temp'] > 40).mean():.1%}")
+        """,
+        """
+        log["temp"] = pd.to_numeric(log.temp_raw, errors="coerce")
+        log.groupby("site")["temp"].agg(rows="size", read="count", hot=lambda s: (s >= 40).mean())
+        """,
+        """
+        t = pd.to_numeric(log.temp_raw, errors="coerce")
+        print(np.isnan(t).sum(), np.mean(t[t.notna()] > 40))
+        """,
+    ):
+        assert not [f for f in _coerce_findings(code) if f.severity != "low"], code
+    # no share over a limit: the overall 4% stays a low note
+    found = _coerce_findings("""
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        log.groupby("site")["temp"].mean()
+    """)
+    assert [f.severity for f in found] == ["low"]
+
+
+def test_coerced_loss_concentrated_in_one_group_from_per_level_nan_counts() -> None:
+    """With the kernel's per-level NaN counts (`missing_by`), a loss small overall but large
+    in one group the cell reports is judged on that group."""
+    code = """
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        log.groupby("site")["temp"].mean()
+    """
+    ev = run_and_gather(code, GAUGES)
+    facts = ev.objects["log"]
+    per = {lv: 0 for lv in facts.levels["site"]}
+    per["mill"] = facts.missing["temp"]
+    facts.missing_by = {"temp": {"site": per}}  # type: ignore[attr-defined]
+    f = one(check(RULES, ev, DROPNA), DROPNA)
+    assert f.severity == "high" and "'mill'" in f.explanation
+    assert f.evidence["values"]["group_fraction_lost"] >= 0.1
+    # the same loss spread evenly over the groups stays low
+    ev = run_and_gather(code, GAUGES)
+    facts = ev.objects["log"]
+    n = facts.missing["temp"]
+    facts.missing_by = {"temp": {"site": {lv: n // 4 for lv in facts.levels["site"]}}}  # type: ignore[attr-defined]
+    assert [f.severity for f in check(RULES, ev, DROPNA)] == ["low"]

@@ -132,6 +132,7 @@ class _Drop:
     right: str | None = None  # merge: the other frame
     parse: str | None = None  # a string parse whose failures become NaN ("str.extract")
     parsed_from: str | None = None  # the column parsed (its own NaN are not the parse's)
+    sides: list[tuple[ast.AST, list[str]]] = field(default_factory=list)  # merge: (input, keys)
 
 
 def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
@@ -377,6 +378,12 @@ class _Sites:
             return None
         drop = self._make("merge", node, stmt, left, [])
         drop.right = _root(right)
+        on = _str_list(next((k.value for k in node.keywords if k.arg == "on"), None))
+        for side, kw in ((left, "left_on"), (right, "right_on")):
+            if side is not None:
+                keys = on or _str_list(next((k.value for k in node.keywords if k.arg == kw),
+                                            None))
+                drop.sides.append((side, keys))
         return drop
 
     def _coerce(self, node: ast.Call, stmt: ast.stmt) -> _Drop | None:
@@ -801,11 +808,37 @@ class _Ctx:
         return out
 
     def reported(self, drop: _Drop) -> bool:
+        if drop.kind == "merge":
+            return self._merge_checked(drop)
         related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
         related |= self.downstream(set(related), 0)
         for names in self.reported_counts(nan_aware=drop.kind == "coerce"):
             if not related or names & related:
                 return True
+        for line in self.ev.text[:30_000].splitlines()[:500]:
+            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+                return True
+        return False
+
+    def _merge_checked(self, drop: _Drop) -> bool:
+        """A merge's loss is reported by a count of an input next to a count of the result
+        (`len(a)`, `len(merged)`; `assert len(merged) == len(a)`), a count naming both inputs
+        (an anti-join `(~a.k.isin(b.k)).sum()`), an `isin` between the inputs, or output text
+        saying how many rows went. A count of the merged rows alone (`len(merged)`) does not
+        say how many were lost."""
+        inputs = {n for n in (drop.source, drop.right) if n}
+        result: set[str] = set()
+        if drop.target and drop.target != "<return>":
+            result = self.downstream({drop.target}, drop.line) - inputs
+        counts = self.reported_counts()
+        if any(names & inputs for names in counts) and any(names & result for names in counts):
+            return True
+        if len(inputs) == 2 and any(inputs <= names for names in counts):
+            return True
+        if len(inputs) == 2:
+            for c in self.walk.of(ast.Call):
+                if _call_last(c) == "isin" and inputs <= _names(c):
+                    return True
         for line in self.ev.text[:30_000].splitlines()[:500]:
             if _REPORT_TEXT.search(line) and _INT_RE.search(line):
                 return True
@@ -896,6 +929,8 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
         return _coerce_loss(ctx, drop)
     if drop.kind == "skipped":
         return _skipped_loss(ctx, drop)
+    if drop.kind == "merge":
+        return _merge_loss(ctx, drop)
     if drop.in_place and src:
         before = _rows(ev.before.get(src))
         together = sorted({d.line for d in ctx.drops if d.in_place and d.source == src})
@@ -918,6 +953,52 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
             return _Loss(before, after, max(0, before - after) / before,
                          how=f"rows of `{src}` and `{tgt}`")
     return _missing_bound(ctx, drop)
+
+
+def _whole_frame(node: ast.AST) -> bool:
+    """`df` or a projection of its columns (`df[["k", "g"]]`): every row of the name."""
+    if isinstance(node, ast.Name):
+        return True
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and bool(
+        _str_list(node.slice))
+
+
+def _merge_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """Rows of each input against rows of the result: every matched row of an input gives
+    at least one result row, so an input with more rows than the result lost at least the
+    difference (exactly, when the other input's key is unique). The side losing the largest
+    share is the one reported."""
+    ev = ctx.ev
+    tgt = drop.target
+    if not tgt or tgt == "<return>" or ctx.rebound_after(tgt, drop.line):
+        return _Loss()
+    after = _rows(ev.objects.get(tgt))
+    if after is None:
+        return _Loss()
+    best: _Loss | None = None
+    for i, (node, _keys) in enumerate(drop.sides):
+        name = _root(node)
+        if not name or not _whole_frame(node) or name == tgt or ctx.rebound_after(
+                name, drop.line):
+            continue
+        before = _rows(ev.objects.get(name))
+        if not before:
+            continue
+        lost = max(0, before - after)
+        other = drop.sides[1 - i] if len(drop.sides) == 2 else None
+        exact = False
+        if other is not None and len(other[1]) == 1:
+            of = ev.objects.get(_root(other[0]) or "")
+            if of is not None and _whole_frame(other[0]) and of.rows and \
+                    of.unique.get(other[1][0]) == of.rows:
+                exact = True
+        loss = _Loss(before, after, lost / before, lower_bound=not exact and lost > 0,
+                     how=f"rows of `{name}` and `{tgt}`" + (
+                         "" if exact or not lost else "; each matched row gives at least "
+                         "one merged row"))
+        if best is None or (loss.fraction or 0) > (best.fraction or 0):
+            best = loss
+    return best or _Loss()
 
 
 def _skipped_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
@@ -1018,6 +1099,129 @@ def _missing_bound(ctx: _Ctx, drop: _Drop) -> _Loss:
                  how=f"NaN counts of `{drop.source}`")
 
 
+# -- where a coercion's NaN matter more than their overall share -------------------------------
+
+
+def _reads_column(node: ast.AST, frame: str, cols: list[str]) -> bool:
+    """`frame["col"]` / `frame.col` for a coerced column (or the coerced name itself)."""
+    if not cols:
+        return isinstance(node, ast.Name) and node.id == frame
+    return isinstance(node, ast.Subscript | ast.Attribute) and _root(node) == frame and \
+        _column_of(node) in cols
+
+
+def _selects(chain: ast.AST, frame: str, cols: list[str]) -> bool:
+    """The receiver chain of an `agg`/`apply` holds the coerced values: `df.groupby(k)["x"]`,
+    `df["x"]`, or the coerced Series itself."""
+    if _root(chain) != frame:
+        return False
+    if not cols:
+        return True
+    for n in ast.walk(chain):
+        if _reads_column(n, frame, cols):
+            return True
+        if isinstance(n, ast.Subscript) and _str_list(n.slice) and set(
+                _str_list(n.slice)) <= set(cols):
+            return True
+    return False
+
+
+def _threshold_of(node: ast.AST) -> tuple[ast.AST, float] | None:
+    """(operand, threshold) of `x > 12`, `12 <= x`, `x.gt(12)`."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
+            node.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE):
+        a, b = node.left, node.comparators[0]
+        if _num(b) is not None:
+            return a, _num(b)  # type: ignore[return-value]
+        if _num(a) is not None:
+            return b, _num(a)  # type: ignore[return-value]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("gt", "ge", "lt", "le") and node.args and \
+            _num(node.args[0]) is not None:
+        return node.func.value, _num(node.args[0])  # type: ignore[return-value]
+    return None
+
+
+def _threshold_shares(ctx: _Ctx, drop: _Drop) -> list[tuple[int, str]]:
+    """(line, text) of shares or counts over a threshold computed on the coerced values:
+    `(df.x > 12).mean()`, `np.mean(x > 12)`, `.agg(above=lambda s: (s > 12).mean())` on a
+    groupby of the column. NaN compares False, so every value coercion destroyed is counted
+    as not exceeding (or not below) the limit, and an over-range reading ('OVER', '>13')
+    is exactly an exceedance."""
+    frame = drop.target
+    if not frame or frame == "<return>":
+        return []
+    cols = drop.columns if ctx.ev.objects.get(frame) is None or ctx.ev.objects[
+        frame].kind == "dataframe" else []
+    lambda_args: set[str] = set()
+    for c in ctx.walk.of(ast.Call):
+        if _call_last(c) in ("agg", "aggregate", "apply", "transform") and isinstance(
+                c.func, ast.Attribute) and _selects(c.func.value, frame, cols):
+            for a in list(c.args) + [k.value for k in c.keywords]:
+                if isinstance(a, ast.Lambda):
+                    lambda_args |= {x.arg for x in a.args.args}
+    found: list[tuple[int, str]] = []
+    for c in ctx.walk.of(ast.Call):
+        last = _call_last(c)
+        if last not in ("mean", "sum", "average", "count_nonzero"):
+            continue
+        inside = list(c.args) + ([c.func.value] if isinstance(c.func, ast.Attribute) else [])
+        for part in inside:
+            for n in ast.walk(part):
+                t = _threshold_of(n)
+                if t is None:
+                    continue
+                operand, limit = t
+                if _reads_column(operand, frame, cols) or (
+                        isinstance(operand, ast.Name) and operand.id in lambda_args):
+                    found.append((c.lineno, ctx.ev.source_of(n) or f"> {limit:g}"))
+                    break
+    return found
+
+
+def _agg_counts(ctx: _Ctx, drop: _Drop) -> bool:
+    """A named aggregation showing, per group, both the rows and the values kept
+    (`.agg(n="size", kept="count")`, `lots=("lot", "size"), measured=("x", "count")`): the
+    table shows what each group lost. A `count` alone reads as the sample size."""
+    frame = drop.target
+    if not frame or frame == "<return>":
+        return False
+    for c in ctx.walk.of(ast.Call):
+        if _call_last(c) in ("agg", "aggregate") and _root(c) == frame:
+            named = {n.value for a in list(c.args) + [k.value for k in c.keywords]
+                     for n in ast.walk(a) if isinstance(n, ast.Constant)}
+            if {"count", "size"} <= named:
+                return True
+    return False
+
+
+def _group_losses(ctx: _Ctx, drop: _Drop) -> tuple[str, str, int, int] | None:
+    """(group column, level, NaN rows, rows) of the level of a groupby key the summaries
+    use where the coerced column lost the largest share, from the kernel's per-level NaN
+    counts (`missing_by` {column: {group column: {level: NaN rows}}}, beside `levels`), when
+    the kernel provides them."""
+    frame = drop.target
+    facts = ctx.ev.objects.get(frame or "")
+    by = getattr(facts, "missing_by", None) if facts is not None else None
+    if not by or not drop.columns or ctx.rebound_after(frame or "", drop.line):
+        return None
+    keys: set[str] = set()
+    for c in ctx.model.calls:
+        if c.last == "groupby" and c.receiver_root == frame and c.line >= drop.line:
+            for k in _grouping_keys(c.node, "groupby"):
+                keys |= set(_str_list(k))
+    best: tuple[str, str, int, int] | None = None
+    for col in drop.columns:
+        for key in keys:
+            per = (by.get(col) or {}).get(key) or {}
+            rows = facts.levels.get(key) or {}  # type: ignore[union-attr]
+            for level, n in per.items():
+                total = rows.get(level)
+                if total and n and (best is None or n / total > best[2] / best[3]):
+                    best = (key, level, int(n), int(total))
+    return best
+
+
 # -- the finding ---------------------------------------------------------------------------------
 
 
@@ -1061,9 +1265,11 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         summaries = ctx.summaries_after(drop)
         if drop.kind == "coerce" and not summaries:
             continue
-        if ctx.reported(drop):
+        if ctx.reported(drop) or (drop.kind == "coerce" and _agg_counts(ctx, drop)):
             continue
-        f = _judge(ev, drop, _quantify(ctx, drop), summaries)
+        extra = (_threshold_shares(ctx, drop), _group_losses(ctx, drop)) \
+            if drop.kind == "coerce" else ([], None)
+        f = _judge(ev, drop, _quantify(ctx, drop), summaries, *extra)
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -1071,17 +1277,25 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
 
 
 def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
-           summaries: list[tuple[int, str]]) -> Finding | None:
+           summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
+           group: tuple[str, str, int, int] | None = None) -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
     if frac is not None and frac < 0.02:
         return None
     shown = _shown_earlier(ev, drop)
+    gfrac = group[2] / group[3] if group is not None and frac is not None else None
+    if gfrac is not None and (gfrac < 0.10 or gfrac < 1.5 * frac):
+        gfrac, group = None, None
     if frac is not None and frac >= 0.10 and stats:
         severity, conf = "high", (0.9 if frac >= 0.3 else 0.85)
+    elif gfrac is not None and stats:  # the loss concentrates in one group the cell reports
+        severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
     elif frac is not None and frac >= 0.10:
         severity, conf = "medium", 0.6
+    elif frac is not None and shares:  # NaN counted as not exceeding the limit
+        severity, conf = "medium", 0.55
     elif frac is not None:
         severity, conf = "low", 0.5
     elif stats or fits:
@@ -1126,6 +1340,17 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         head += f"; the cell then computes {where} on what is left"
         lines += [ln for ln, _ in summaries[:3]]
     head += " without reporting how many rows were removed."
+    if group is not None and gfrac is not None:
+        head += (f" The loss is concentrated: {group[2]} of the {group[3]} rows with "
+                 f"`{group[0]}` = {group[1]!r} ({_pct(gfrac)}) are NaN, so that group's "
+                 "figures rest on what is left of it.")
+        values["group_fraction_lost"] = round(gfrac, 4)
+    if shares and frac is not None and loss.before is not None and loss.after is not None:
+        ln, text = shares[0]
+        head += (f" `{text}` on line {ln} counts every NaN as not meeting the limit (NaN "
+                 f"compares False), so a share over the limit can be off by up to "
+                 f"{100 * frac:.1f} percentage points, and values that failed to parse are "
+                 "often the out-of-range ones ('OVER', '>13', '<LOD').")
     if shown:
         head += " (An earlier cell showed the missing values or status counts.)"
     if drop.kind == "failed":
