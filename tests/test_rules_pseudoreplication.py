@@ -434,12 +434,19 @@ print(fit.pvalues.round(4))
 
 
 def test_logit_on_a_policy_merged_from_the_school_table_is_flagged() -> None:
-    f = one(run([CLUSTER], """
+    code = """
 df = roster.merge(schools[["school", "policy"]], on="school")
 fit = smf.logit("passed ~ policy", data=df).fit(disp=0)
 print(fit.summary())
-""", SCHOOLS), CLUSTER_ID)
-    assert f.severity == "high" and "schools" in f.explanation
+"""
+    # read from the kernel's nesting facts (policy constant within school) by
+    # cluster_assigned_model; cluster_level_predictor defers to it on the same call
+    from critics.rules.pseudoreplication import cluster_assigned_model
+
+    found = run([CLUSTER, cluster_assigned_model], code, SCHOOLS)
+    f = one(found, "pseudoreplication.cluster_assigned_model")
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "school"
+    assert not [x for x in found if x.rule_id == CLUSTER_ID]
 
 
 def test_school_means_mixed_models_clustered_errors_and_row_predictors_stay_quiet() -> None:
@@ -727,7 +734,7 @@ def test_one_row_per_patient_in_a_large_table_is_not_repeated_units() -> None:
 # -- a treatment assigned to whole clusters, compared over the clusters' members ---------------
 
 from critics.rules.pseudoreplication import cluster_assigned_treatment as CLUSTERED  # noqa: E402
-from tests.rule_helpers import quiet  # noqa: E402
+from tests.rule_helpers import LOUD, quiet  # noqa: E402
 
 PONDS = """
 import numpy as np
@@ -935,3 +942,191 @@ def test_a_bare_item_column_of_products_is_not_a_unit():
         print(stats.ttest_ind(sales.loc[sales.store == "north", "price"],
                               sales.loc[sales.store == "south", "price"]))
     """, ESSAYS.replace("{unit}", "rater")))
+
+
+# -- a factor constant within clusters, modelled over the clusters' rows -----------------------
+
+from critics.rules.pseudoreplication import cluster_assigned_model as CLUSTER_MODEL  # noqa: E402
+from critics.rules.pseudoreplication import cluster_level_predictor as LEVEL  # noqa: E402
+
+ALL_PSEUDO = [PAIRED, REPEATED, CLUSTERED, CLUSTER_MODEL, LEVEL]
+
+PLATES = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+from scipy import stats
+rng = np.random.default_rng(61)
+rows = []
+for p in range(10):                     # 10 culture plates, one medium per plate, 6 wells read
+    medium = ["rich", "minimal"][p % 2]
+    plate_eff = rng.normal(0, 0.12)
+    for w in range(6):
+        rows.append({"plate": f"P{p + 1:02d}", "medium": medium, "well": w + 1,
+                     "od600": 0.8 + 0.05 * (medium == "rich") + plate_eff
+                     + rng.normal(0, 0.02)})
+assay = pd.DataFrame(rows)
+"""
+
+FARMS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(62)
+k = 9                                   # 9 farms, one fertiliser each, 8 soil cores per farm
+soil = pd.DataFrame({"farm": np.repeat([f"F{i}" for i in range(k)], 8),
+                     "fertiliser": np.repeat(["urea", "manure", "none"] * 3, 8),
+                     "depth_cm": np.tile([5, 10, 15, 20] * 2, k)})
+soil["nitrate"] = (12 + np.repeat(rng.normal(0, 3, k), 8)
+                   + 2 * (soil.fertiliser == "urea") + rng.normal(0, 0.8, len(soil)))
+"""
+
+SITES = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+from scipy import stats
+rng = np.random.default_rng(63)
+rows = []
+for s in range(12):                     # 12 river sites in 3 land-use zones, 5 kick samples each
+    zone = ["forest", "farmland", "urban"][s % 3]
+    site_eff = rng.normal(0, 4)
+    for _ in range(5):
+        rows.append((f"site{s:02d}", zone, 30 + site_eff + rng.normal(0, 1.5)))
+inverts = pd.DataFrame(rows, columns=["site", "zone", "taxa"])
+"""
+
+
+def modelled(code: str, setup: str) -> Finding:
+    return one(run(ALL_PSEUDO, code, setup), "pseudoreplication.cluster_assigned_model")
+
+
+def test_formula_ols_of_a_plate_level_medium_over_wells_is_critical():
+    f = modelled("""
+        fit = smf.ols("od600 ~ C(medium, Treatment('minimal'))", data=assay).fit()
+        print(fit.summary())
+    """, PLATES)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    v = f.evidence["values"]
+    assert v["cluster_column"] == "plate" and v["compared_column"] == "medium"
+    assert v["clusters"] == 10 and v["rows"] == 60
+    assert "groupby(['plate', 'medium']" in f.suggestion
+
+
+def test_plate_means_fitted_with_the_same_formula_are_quiet():
+    quiet(run(ALL_PSEUDO, """
+        per_plate = assay.groupby(["plate", "medium"], as_index=False)["od600"].mean()
+        fit = smf.ols("od600 ~ C(medium, Treatment('minimal'))", data=per_plate).fit()
+        print(fit.summary())
+    """, PLATES))
+
+
+def test_cluster_robust_errors_by_plate_are_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.ols("od600 ~ C(medium)", data=assay).fit(
+            cov_type="cluster", cov_kwds={"groups": assay["plate"]})
+        print(fit.pvalues)
+    """, PLATES))
+
+
+def test_mixed_model_with_a_random_intercept_per_plate_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.mixedlm("od600 ~ C(medium)", assay, groups=assay["plate"]).fit()
+        print(fit.summary())
+    """, PLATES))
+
+
+def test_a_predictor_that_varies_within_plates_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.ols("od600 ~ well", data=assay).fit()
+        print(fit.pvalues)
+    """, PLATES))
+
+
+def test_plate_as_a_term_of_the_model_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.ols("od600 ~ C(plate) + well", data=assay).fit()
+        print(fit.pvalues)
+    """, PLATES))
+
+
+def test_sm_ols_on_fertiliser_dummies_over_soil_cores_is_critical():
+    f = modelled("""
+        X = sm.add_constant(pd.get_dummies(soil["fertiliser"], drop_first=True, dtype=float))
+        res = sm.OLS(soil["nitrate"], X).fit()
+        print(res.pvalues.round(4))
+    """, FARMS)
+    assert f.severity == "critical"
+    assert f.evidence["values"]["cluster_column"] == "farm"
+    assert f.evidence["values"]["compared_column"] == "fertiliser"
+
+
+def test_sm_ols_on_numpy_indicator_with_a_within_farm_covariate_is_reported():
+    f = modelled("""
+        urea = (soil.fertiliser.to_numpy() == "urea").astype(float)
+        X = np.column_stack([np.ones(len(soil)), urea, soil["depth_cm"].to_numpy()])
+        res = sm.OLS(soil.nitrate.to_numpy(), X).fit()
+        print(f"urea effect p = {res.pvalues[1]:.4f}")
+    """, FARMS)
+    assert f.severity in ("high", "critical")
+    assert f.evidence["values"]["compared_column"] == "fertiliser"
+
+
+def test_sm_ols_with_cluster_robust_errors_by_farm_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        X = sm.add_constant(pd.get_dummies(soil["fertiliser"], drop_first=True, dtype=float))
+        res = sm.OLS(soil["nitrate"], X).fit(cov_type="cluster",
+                                             cov_kwds={"groups": soil["farm"].factorize()[0]})
+        print(res.pvalues.round(4))
+    """, FARMS))
+
+
+def test_sm_ols_on_farm_means_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        farms = soil.groupby(["farm", "fertiliser"], as_index=False)["nitrate"].mean()
+        X = sm.add_constant(pd.get_dummies(farms["fertiliser"], drop_first=True, dtype=float))
+        res = sm.OLS(farms["nitrate"], X).fit()
+        print(res.pvalues.round(4))
+    """, FARMS))
+
+
+def test_anova_lm_of_zone_over_kick_samples_is_critical():
+    f = modelled("""
+        table = anova_lm(smf.ols("taxa ~ C(zone)", data=inverts).fit(), typ=2)
+        print(table)
+    """, SITES)
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "site"
+
+
+def test_f_oneway_over_kick_samples_is_reported_by_the_test_rule():
+    found = run(ALL_PSEUDO, """
+        print(stats.f_oneway(*[g.taxa for _, g in inverts.groupby("zone")]))
+    """, SITES)
+    assert one(found, "pseudoreplication.cluster_assigned_treatment").severity in LOUD
+
+
+def test_anova_lm_on_site_means_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        means = inverts.groupby(["site", "zone"], as_index=False).taxa.mean()
+        print(anova_lm(smf.ols("taxa ~ C(zone)", data=means).fit(), typ=2))
+    """, SITES))
+
+
+def test_fit_without_any_inference_read_is_medium_only():
+    f = modelled("""
+        fit = smf.ols("taxa ~ C(zone)", data=inverts).fit()
+        print(fit.params.round(2))
+    """, SITES)
+    assert f.severity == "medium"
+
+
+def test_a_nested_control_beside_a_within_farm_predictor_of_interest_is_medium_only():
+    f = modelled("""
+        fit = smf.ols("nitrate ~ depth_cm + C(fertiliser)", data=soil).fit()
+        print(f"nitrate per cm depth: p = {fit.pvalues['depth_cm']:.3g}")
+    """, FARMS)
+    assert f.severity == "medium"

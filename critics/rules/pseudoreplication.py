@@ -1,7 +1,7 @@
 """Pseudoreplication and paired data tested as independent (Makin & Orban de Xivry,
 mistakes 4 and 8).
 
-Two rules:
+Rules (among others):
 - `paired_as_independent`: an independent-samples test (t-test, Mann-Whitney, ANOVA…) on two
   measurements of the same units: two columns of one frame (same rows = same subjects)
   named like time points or sides (`pre`/`post`, `baseline`/`week12`, `left`/`right`), rows of
@@ -9,6 +9,9 @@ Two rules:
 - `repeated_units`: a test or an OLS/ANOVA fit on the rows of a long frame in which each
   subject/animal/patient/plot contributes several rows: n is the number of rows, not of
   independent units, and the p-value is too small.
+- `cluster_assigned_treatment` / `cluster_assigned_model`: a test, or a formula/array-API
+  regression or ANOVA, of a factor constant within the levels of a cluster column (batch,
+  pond, plate, school…) over the clusters' rows (repeat readings, sub-samples).
 """
 
 from __future__ import annotations
@@ -840,7 +843,8 @@ def cluster_level_predictor(ev: Evidence) -> Iterator[Finding]:
             continue
         lhs, rhs = _formula_sides(formula)
         sites.append((call, data.id, sorted(rhs), lhs | rhs, _p_values_read(ev)))
-    seen: set[int] = set()
+    # calls whose nested factor cluster_assigned_model reports from the kernel's nesting facts
+    seen: set[int] = {ln for f in _cluster_model_findings(ev) for ln in f.evidence["lines"]}
     for call, frame, predictors, used, inference in sites:
         if call.line in seen or call.kwarg("groups") is not None or _clustered(m, call):
             continue
@@ -1196,3 +1200,198 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
                         f"and model the clusters (`smf.mixedlm('y ~ {b}', {frame}, "
                         f"groups={frame}['{a}'])`, or OLS with `cov_type='cluster'` by "
                         f"`{a}`)."))
+
+
+# -- a factor assigned to whole clusters, modelled over the clusters' rows ------------------------
+
+# array-API model classes (`sm.OLS(y, X)`) and their fits
+_ARRAY_FITS = {"OLS", "WLS", "GLS", "GLM", "Logit", "Probit", "Poisson", "NegativeBinomial",
+               "RLM", "QuantReg"}
+_PINGOUIN_FITS = {"anova", "welch_anova", "ancova", "kruskal"}
+_INFERENCE = (".pvalues", "summary", "anova_lm", ".f_pvalue", "conf_int", ".bse", ".tvalues",
+              "t_test", "f_test", "wald_test", "p-unc", "PR(>F)", "p_values")
+_CLUSTER_MODELS = ("mixedlm", "gee", "MixedLM", "GEE", "BinomialBayesMixedGLM")
+
+
+def _model_sites(ev: Evidence) -> list[tuple[CallSite, str, list[ast.expr], set[str] | None,
+                                             set[str], bool]]:
+    """Model fits over a frame's rows: (call, kind, data expressions, predictor columns
+    named in a formula or `between=` (None: read from the design matrix's sources),
+    columns named anywhere in the model, whether the fit is a test in itself)."""
+    m = ev.model
+    out: list[tuple[CallSite, str, list[ast.expr], set[str] | None, set[str], bool]] = []
+    for call in m.calls:
+        name = call.name or ""
+        if call.last in _FORMULA_FITS and name.startswith("statsmodels.formula"):
+            formula = _formula_terms(call)
+            data = call.kwarg("data") or call.arg(1)
+            if formula and data is not None:
+                lhs, rhs = _formula_sides(formula)
+                out.append((call, "formula", [data], rhs, lhs | rhs, False))
+        elif call.last in _PINGOUIN_FITS and (name.startswith("pingouin.") or (
+                call.method in _PINGOUIN_FITS and call.has_kwarg("between"))):
+            data = call.kwarg("data") or call.receiver
+            between = call.kwarg("between")
+            if data is None or between is None:
+                continue
+            rhs = set(_string_constants(between))
+            cov = call.kwarg("covar")
+            rhs |= set(_string_constants(cov)) if cov is not None else set()
+            dv = call.kwarg("dv")
+            used = rhs | (set(_string_constants(dv)) if dv is not None else set())
+            out.append((call, "pingouin", [data], rhs, used, True))
+        elif call.last in _ARRAY_FITS and name.startswith("statsmodels.") and \
+                call.method != "fit":
+            endog, exog = call.arg(0, "endog"), call.arg(1, "exog")
+            if endog is not None and exog is not None:
+                out.append((call, "array", [endog, exog], None, set(), False))
+    return out
+
+
+def _expr_sources(m: CodeModel, args: list[ast.expr]) -> tuple[list[ast.AST], list[str]]:
+    """The expressions `args` are computed from, through every assignment of the names they
+    read (design matrices built from a frame's columns), and the names reached."""
+    nodes: list[ast.AST] = list(args)
+    seen: set[str] = set()
+    names: list[str] = []
+    i = 0
+    while i < len(nodes) and len(nodes) < 60:
+        node = nodes[i]
+        i += 1
+        for n in ast.walk(node):
+            if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
+                continue
+            seen.add(n.id)
+            names.append(n.id)
+            nodes += [a.value for a in m.assigned_at(n.id) if a.value is not None]
+    return nodes, names
+
+
+def _outside_model(ev: Evidence, call: CallSite, col: str, f: ObjectFacts) -> bool:
+    """Whether the cell names `col` or one of its levels somewhere other than the model call
+    itself: the coefficient read (`params.filter(like="strain")`, `pvalues["C(strain)[T.b]"]`)
+    or an indicator built for it (`(df.strain == "WLP001").astype(float)`)."""
+    inside = {id(n) for n in ast.walk(call.node)}
+    words = [col] + [str(v) for v in f.levels.get(col, {}) if len(str(v)) >= 2]
+    for n in ast.walk(ev.tree):
+        if id(n) in inside:
+            continue
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and any(
+                _mentions(n.value, w) for w in words):
+            return True
+    return False
+
+
+def _accounts_for(ev: Evidence, call: CallSite, cluster: str) -> bool:
+    """The fit, its `.fit(...)`, or another model of the cell handles the cluster column:
+    `groups=`/`cov_kwds` naming it, a mixed model or GEE in the same cell."""
+    m = ev.model
+    for node in [call.node, *(f.node for f in _fits_of(m, call))]:
+        if any(_mentions(_src(ev, kw.value), cluster) for kw in node.keywords):
+            return True
+    return any(c.last in _CLUSTER_MODELS for c in m.calls)
+
+
+@rule("pseudoreplication.cluster_assigned_model",
+      title="A factor constant within clusters, modelled over the clusters' rows")
+def cluster_assigned_model(ev: Evidence) -> Iterator[Finding]:
+    """A regression or ANOVA (`smf.ols`/`glm`/`logit` formulas, `sm.OLS(y, X)` on dummies,
+    `anova_lm`, `pingouin.anova(between=…)`) over the rows of a frame whose predictor is
+    constant within the levels of a grouping column with several rows each: repeat readings
+    of one batch, sub-samples of one pond, pupils of one classroom, entered as independent
+    rows. The predictor has as many independent replicates as there are clusters, so its
+    p-value and CI are far too small. Read from the kernel's `nesting` facts of the data
+    frame (every level of the cluster column occurs with one level of the predictor).
+    Critical (0.85) when p-values/intervals are read, the cluster column is named like a
+    group or unit (batch, pond, plate, school…) with >= 3 rows per cluster, and the nested
+    predictor is the model's only one or its coefficient is read by name; high (0.7) when
+    only the cluster labels read as ids, or other predictors are constant within clusters
+    too; medium (0.5) without inference or when a predictor varying within the clusters may
+    be the one of interest. Quiet with the cluster in the model, `groups=`,
+    cluster-robust errors, a mixed model / GEE in the cell, or one row per cluster."""
+    yield from _cluster_model_findings(ev)
+
+
+def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
+    if ev.tree is None:
+        return
+    m = ev.model
+    inference = any(s in ev.code for s in _INFERENCE)
+    seen: set[int] = set()
+    for call, kind, data, predictors, used, is_test in _model_sites(ev):
+        if call.line in seen or call.kwarg("groups") is not None or _clustered(m, call):
+            continue
+        if kind == "array":  # through the design matrix to the frame its rows come from
+            nodes, names = _expr_sources(m, data)
+            x_nodes, _ = _expr_sources(m, data[1:])
+        else:
+            nodes, names = _sample_sources(ev, call, data)
+        if any(_reduced(n) for n in nodes):
+            continue  # means per key: the clusters may already be the rows
+        frames = [(n, f) for n in names if (f := _frame_facts(ev, n)) is not None]
+        best = None
+        for frame, f in frames:
+            if not f.nesting or _unit_column(f) is not None:
+                continue  # a subject-like column: repeated_units reports it
+            if kind == "array":
+                preds = _mentioned(x_nodes, f.dtypes)
+                cols = _mentioned(nodes, f.dtypes)
+            else:
+                preds = {p for p in predictors or () if p in f.dtypes}
+                cols = {c for c in used if c in f.dtypes}
+            if not preds:
+                continue
+            for a, nest in f.nesting.items():
+                if a in cols or not isinstance(nest, dict) or _accounts_for(ev, call, a):
+                    continue
+                split = sorted(b for b in nest.get("within", {}) if b in preds)
+                k, rows = nest.get("levels", 0), nest.get("rows", 0)
+                if not split or k < 3 or not rows:
+                    continue
+                named, labels = _cluster_named(a), _id_labels(f, a)
+                if not (named or labels):
+                    continue
+                per = rows / k
+                if per < 3 or nest.get("min_rows", 0) < 2:
+                    continue
+                b = split[0]
+                interest = len(preds) == 1 or any(_outside_model(ev, call, s, f) for s in split)
+                # another predictor that varies within the clusters may be the one of interest
+                # (`sales ~ price + C(region)` over store-weeks): the nested one a control
+                within = [p for p in preds if p not in nest.get("within", {})]
+                if not (inference or is_test) or (not interest and within):
+                    sev, conf = "medium", 0.5
+                elif named and interest:
+                    sev, conf = "critical", 0.85
+                else:
+                    sev, conf = "high", 0.7
+                cand = (sev == "critical", conf, frame, a, b, k, rows, per,
+                        nest["within"][b], sev)
+                if best is None or cand[:2] > best[:2]:
+                    best = cand
+        if best is None:
+            continue
+        _, conf, frame, a, b, k, rows, per, kb, sev = best
+        seen.add(call.line)
+        test = call.last
+        yield Finding(
+            explanation=(f"`{test}` (line {call.line}) fits the {rows} rows of `{frame}` as "
+                         f"independent observations of `{b}`, but `{b}` is constant within "
+                         f"each of the {k} `{a}` levels (about {per:.0f} rows per `{a}`): "
+                         f"the {kb} `{b}` groups were applied to or observed on whole `{a}` "
+                         f"units, so the `{b}` effect rests on {k} independent replicates, "
+                         f"not {rows}. Rows of one `{a}` (repeat readings, sub-samples) share "
+                         "its conditions, so the residual degrees of freedom, standard error, "
+                         f"p-value and confidence interval of `{b}` are far too small "
+                         "(pseudoreplication)."),
+            severity=sev, confidence=conf,
+            evidence={"lines": [call.line],
+                      "values": {"frame": frame, "compared_column": b, "cluster_column": a,
+                                 "clusters": k, "rows": rows, "rows_per_cluster":
+                                 round(per, 1)}},
+            suggestion=(f"Fit at the level `{b}` was assigned: average to one row per `{a}` "
+                        f"(`{frame}.groupby(['{a}', '{b}'], as_index=False).mean("
+                        f"numeric_only=True)`) and fit on those {k} rows, or keep the rows "
+                        f"and model the clusters (`smf.mixedlm('y ~ C({b})', {frame}, "
+                        f"groups={frame}['{a}'])`, GEE with `groups='{a}'`, or "
+                        f"`.fit(cov_type='cluster', cov_kwds={{'groups': {frame}['{a}']}})`)."))
