@@ -51,6 +51,9 @@ class ObjectFacts:
     # "within": {B: levels of B}}} when every level of A occurs with one level of B only
     # (stands within treatments); text/categorical/bool/integer columns of 2..200 levels
     nesting: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # frames: where the missing values sit, {column with NaN: {grouping column (one listed in
+    # `levels`): {level: NaN rows}}}, for up to 5 such columns and 5 grouping columns
+    missing_by: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ObjectFacts:

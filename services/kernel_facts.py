@@ -127,6 +127,10 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         if nesting:
             facts["nesting"] = nesting
     with contextlib.suppress(Exception):
+        missing_by = _missing_by(part, facts["missing"], facts.get("levels", {}))
+        if missing_by:
+            facts["missing_by"] = missing_by
+    with contextlib.suppress(Exception):
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
@@ -263,6 +267,38 @@ def _tails(col: Any, sample: Any, step: int, lo: float, hi: float) -> dict[str, 
     top = side(hi, list(range(n - 1, max(-1, n - 1 - TAIL_K), -1)))
     bottom = side(lo, list(range(min(n, TAIL_K))))
     return {"top": top, "bottom": bottom, "q": q, "step": step}
+
+
+MISSING_BY_COLUMNS = 5
+MISSING_BY_ROWS = 200_000
+
+
+def _missing_by(df: Any, missing: dict[str, int], levels: dict[str, dict[str, int]]
+                ) -> dict[str, dict[str, dict[str, int]]]:
+    """Where the missing values sit: {column with NaN: {grouping column: {level: NaN rows}}}
+    for up to MISSING_BY_COLUMNS columns with NaN and the grouping columns whose levels are
+    listed. A loss concentrated in one group biases that group's summary far more than the
+    overall share says. Exact up to MISSING_BY_ROWS rows, else read on evenly spaced rows
+    and scaled (an estimate)."""
+    cols = [c for c in df.columns if missing.get(str(c), 0) > 0][:MISSING_BY_COLUMNS]
+    keys = [k for k in df.columns if str(k) in levels][:MISSING_BY_COLUMNS]
+    if not cols or not keys:
+        return {}
+    step = 1 if len(df) <= MISSING_BY_ROWS else -(-len(df) // MISSING_BY_ROWS)
+    rows = df if step == 1 else df.iloc[::step]
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for c in cols:
+        na = rows[c].isna()
+        per_key: dict[str, dict[str, int]] = {}
+        for k in keys:
+            if k == c:
+                continue
+            counts = na.groupby(rows[k], observed=True).sum()
+            per_key[str(k)] = {str(level)[:60]: int(v) * step for level, v in counts.items()
+                               if v}
+        if per_key:
+            out[str(c)] = per_key
+    return out
 
 
 NEST_ROWS = 20_000

@@ -369,3 +369,20 @@ def test_unique_counts_of_a_large_sample_skip_hashing_continuous_floats() -> Non
     # repeats the probe does not see are the approximation's only error: 10 zeros count 10
     assert counts["late_repeat"] == n
     assert frame["late_repeat"].nunique() == n - 9
+
+
+def test_missing_by_says_in_which_groups_the_missing_values_sit() -> None:
+    f = run_and_gather("n = len(lots)", """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(9)
+lots = pd.DataFrame({"origin": np.repeat(["Sumatra", "Brazil", "Kenya"], [40, 100, 60]),
+                     "grade": np.tile(["A", "B"], 100),
+                     "moisture": rng.normal(11, 0.6, 200)})
+lots.loc[lots.index[:12], "moisture"] = np.nan  # 12 Sumatra lots
+lots.loc[lots.index[100], "moisture"] = np.nan  # one Brazil lot
+""").objects["lots"]
+    assert f.missing["moisture"] == 13
+    assert f.missing_by == {"moisture": {"origin": {"Sumatra": 12, "Brazil": 1},
+                                         "grade": {"A": 7, "B": 6}}}
+    assert f.levels["origin"]["Sumatra"] == 40  # the denominators a rule compares against
