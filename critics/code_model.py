@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .ast_cache import walk as _walk
+
 if TYPE_CHECKING:
     from .evidence import Evidence
 
@@ -114,7 +116,7 @@ def names_in(node: ast.AST | None) -> set[str]:
     """Names read anywhere in `node`."""
     if node is None:
         return set()
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in _walk(node) if isinstance(n, ast.Name)}
 
 
 def root_name(node: ast.AST | None) -> str | None:
@@ -183,7 +185,7 @@ class CodeModel:
             if facts.qualname and facts.kind in ("module", "callable", "class"):
                 table[name] = facts.qualname
         for tree in (self._prior_tree, self.tree):
-            for node in ast.walk(tree):
+            for node in _walk(tree):
                 if isinstance(node, ast.Import):
                     for a in node.names:
                         if a.asname:
@@ -213,7 +215,7 @@ class CodeModel:
     def _imported_names(self) -> set[str]:
         names: set[str] = set()
         for tree in (self._prior_tree, self.tree):
-            for node in ast.walk(tree):
+            for node in _walk(tree):
                 if isinstance(node, ast.Import | ast.ImportFrom):
                     names |= {(a.asname or a.name).split(".")[0] for a in node.names}
         return names
@@ -224,7 +226,7 @@ class CodeModel:
         cells, overridden by what the kernel reported."""
         types: dict[str, str] = {}
         for tree in (self._prior_tree, self.tree):
-            for node in ast.walk(tree):
+            for node in _walk(tree):
                 if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                         and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
                     called = self._dotted_no_vars(node.value.func)
@@ -333,7 +335,7 @@ class CodeModel:
     @cached_property
     def assignments(self) -> list[Assignment]:
         out: list[Assignment] = []
-        for node in ast.walk(self.tree):
+        for node in _walk(self.tree):
             if isinstance(node, ast.Assign):
                 names = [n for t in node.targets for n in _bound_names(t)]
                 mutated = [r for t in node.targets if (r := _mutated_root(t))]
@@ -395,7 +397,7 @@ class CodeModel:
 
     @cached_property
     def loaded_names(self) -> list[str]:
-        return _unique(n.id for n in ast.walk(self.tree)
+        return _unique(n.id for n in _walk(self.tree)
                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
 
     # -- what the cell reports -------------------------------------------------------------
@@ -408,7 +410,7 @@ class CodeModel:
         for c in self.calls:
             if c.matches("print", "display", "IPython.display.display") or c.last == "print":
                 found += [a for a in c.node.args if not isinstance(a, ast.Starred)]
-        for node in ast.walk(self.tree):
+        for node in _walk(self.tree):
             if isinstance(node, ast.FormattedValue):
                 found.append(node.value)
         body = self.tree.body
@@ -438,11 +440,11 @@ class CodeModel:
 
     @cached_property
     def string_constants(self) -> list[str]:
-        return [n.value for n in ast.walk(self.tree)
+        return [n.value for n in _walk(self.tree)
                 if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
     def loops(self) -> Iterator[ast.AST]:
-        for node in ast.walk(self.tree):
+        for node in _walk(self.tree):
             if isinstance(node, _LOOP_NODES):
                 yield node
 

@@ -10,6 +10,7 @@ from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Protocol
 
+from .ast_cache import cached_walks
 from .evidence import Evidence
 from .findings import CriticError, Critique, Finding
 from .rule import Rule
@@ -97,13 +98,14 @@ class AnalysisCritic:
         critique.errors += self.load_errors
         t0 = time.perf_counter()
         findings: list[Finding] = []
-        for r in self.active_rules(disabled):
-            critique.rules_run += 1
-            try:
-                findings += r.check(evidence)
-            except Exception as exc:
-                log.warning("rule %s crashed", r.id, exc_info=True)
-                critique.errors.append(CriticError(r.id, f"{type(exc).__name__}: {exc}"))
+        with cached_walks():  # the rules walk the same tree hundreds of times
+            for r in self.active_rules(disabled):
+                critique.rules_run += 1
+                try:
+                    findings += r.check(evidence)
+                except Exception as exc:
+                    log.warning("rule %s crashed", r.id, exc_info=True)
+                    critique.errors.append(CriticError(r.id, f"{type(exc).__name__}: {exc}"))
         critique.rules_ms = (time.perf_counter() - t0) * 1000
         critique.findings = merge_findings(findings)
         return critique

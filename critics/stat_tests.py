@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from .ast_cache import walk as _walk
 from .code_model import CallSite, CodeModel
 
 
@@ -230,7 +231,7 @@ def resolve_sample(call: CallSite, node: ast.expr) -> ast.expr:
     nothing applies. A rewritten node keeps its start position but not its end, so its
     source text is rendered from the tree (`ast.unparse`)."""
     params = _pipe_params(call)
-    if not params and not any(_assign_call(n) is not None for n in ast.walk(node)):
+    if not params and not any(_assign_call(n) is not None for n in _walk(node)):
         return node
     new = node
     for param, receiver in params:  # innermost first: a receiver is in the outer scope
@@ -260,7 +261,7 @@ def _pipe_params(call: CallSite) -> list[tuple[str, ast.expr]]:
     """(parameter, receiver) of each `receiver.pipe(lambda p: ...)` around the call,
     innermost first."""
     out: list[tuple[str, ast.expr]] = []
-    for outer in ast.walk(call.stmt):
+    for outer in _walk(call.stmt):
         if not (isinstance(outer, ast.Call) and isinstance(outer.func, ast.Attribute)
                 and outer.func.attr == "pipe" and outer.args
                 and isinstance(outer.args[0], ast.Lambda)):
@@ -269,7 +270,7 @@ def _pipe_params(call: CallSite) -> list[tuple[str, ast.expr]]:
         a = lam.args
         if len(a.args) != 1 or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg:
             continue
-        if any(n is call.node for n in ast.walk(lam.body)):
+        if any(n is call.node for n in _walk(lam.body)):
             out.append((a.args[0].arg, outer.func.value))
     return out[::-1]  # ast.walk meets the outer pipes first
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from ..ast_cache import walk as _walk
 from ..evidence import Evidence, ObjectFacts
 
 Bindings = dict[str, ast.expr]
@@ -34,7 +35,7 @@ def literal_assignment(ev: Evidence, name: str) -> ast.expr | None:
         hits = [s.value for s in tree.body if isinstance(s, ast.Assign)
                 and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == name]
-        rebinds = [n for n in ast.walk(tree) if isinstance(n, ast.Name)
+        rebinds = [n for n in _walk(tree) if isinstance(n, ast.Name)
                    and isinstance(n.ctx, ast.Store) and n.id == name]
         if hits:
             if tree is m.tree and len(rebinds) != 1:
@@ -46,7 +47,7 @@ def literal_assignment(ev: Evidence, name: str) -> ast.expr | None:
     mutated = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                   and isinstance(n.func.value, ast.Name) and n.func.value.id == name
                   and n.func.attr in ("append", "extend", "insert", "remove", "pop")
-                  for n in ast.walk(m.tree))
+                  for n in _walk(m.tree))
     return found[0] if found and not mutated else None
 
 
@@ -209,7 +210,7 @@ def _cell_binding(ev: Evidence, name: str) -> tuple[ast.expr | None, int]:
     """(value, line) of `name` when this cell binds it exactly once, at the top level, and
     never mutates it (no append/extend/remove, no augmented assignment)."""
     tree = ev.model.tree
-    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name)
+    stores = [n for n in _walk(tree) if isinstance(n, ast.Name)
               and isinstance(n.ctx, ast.Store) and n.id == name]
     hits = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
             and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
@@ -218,7 +219,7 @@ def _cell_binding(ev: Evidence, name: str) -> tuple[ast.expr | None, int]:
     mutated = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                   and isinstance(n.func.value, ast.Name) and n.func.value.id == name
                   and n.func.attr in ("append", "extend", "insert", "remove", "pop", "clear")
-                  for n in ast.walk(tree))
+                  for n in _walk(tree))
     return (None, 0) if mutated else (hits[0].value, hits[0].lineno)
 
 
@@ -226,7 +227,7 @@ def _frame_changed_after(ev: Evidence, frame: str, line: int) -> bool:
     """Whether this cell may change the columns of `frame` after `line`: it rebinds the
     frame, stores into one of its columns, or calls a method that can add or drop columns in
     place."""
-    for n in ast.walk(ev.model.tree):
+    for n in _walk(ev.model.tree):
         if getattr(n, "lineno", 0) <= line:
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == frame:
@@ -323,7 +324,7 @@ def bindings_of(ev: Evidence, function: str | None) -> list[Bindings]:
     if not function:
         return []
     m = ev.model
-    fn = next((n for n in ast.walk(m.tree) if isinstance(n, ast.FunctionDef)
+    fn = next((n for n in _walk(m.tree) if isinstance(n, ast.FunctionDef)
                and n.name == function), None)
     if fn is None:
         return []
@@ -349,7 +350,7 @@ def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]
     """(target, iterable) of every for-loop and comprehension whose body holds `node`,
     outermost first."""
     out: list[tuple[ast.expr, ast.expr]] = []
-    for n in ast.walk(ev.model.tree):
+    for n in _walk(ev.model.tree):
         gens: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
         if isinstance(n, ast.For):
             gens = [(n.target, n.iter, list(n.body))]
@@ -357,7 +358,7 @@ def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]
             elts = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
             gens = [(g.target, g.iter, elts) for g in n.generators]
         out += [(target, it) for target, it, body in gens
-                if any(sub is node for b in body for sub in ast.walk(b))]
+                if any(sub is node for b in body for sub in _walk(b))]
     return out
 
 

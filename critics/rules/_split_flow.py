@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..ast_cache import walk as _walk
 from ..code_model import CodeModel, called_name, names_in, root_name
 from ..evidence import Evidence
 
@@ -250,7 +251,7 @@ def _literal(node: ast.AST | None, default: object = None) -> object:
 
 def _is_random_call(node: ast.AST) -> bool:
     """`rng.normal(...)`, `np.random.rand(...)`, `random.random()`: a data-generating draw."""
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Call):
             f = n.func
             chain = []
@@ -474,7 +475,7 @@ class Flow:
         cell_nodes += [c.node for c in self.m.calls]
         cell_nodes += [n for n in self.m.tree.body
                        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
-        prior_nodes = [n for top in prior for n in ast.walk(top)]
+        prior_nodes = [n for top in prior for n in _walk(top)]
         self._time_roles = _time_split_roles([*prior_nodes, *cell_nodes])
         for node in [*prior_nodes, *cell_nodes]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -507,7 +508,7 @@ class Flow:
     def _cols_named(self, node: ast.AST) -> set[str]:
         """Column names a target expression reads: df['price'], df.price, df.pop('price')."""
         out: set[str] = set()
-        for n in ast.walk(node):
+        for n in _walk(node):
             if isinstance(n, ast.Subscript):
                 strs = _const_strs(n.slice)
                 if strs is None and isinstance(n.slice, ast.Name):
@@ -958,7 +959,7 @@ class Flow:
             self.loop_nodes[self._loop_n] = LoopInfo(
                 gen.target, gen.iter, [*body, *gen.ifs, *node.generators[i + 1:]])
             it = self.expr(gen.iter)
-            for n in ast.walk(gen.target):
+            for n in _walk(gen.target):
                 if isinstance(n, ast.Name):
                     saved.setdefault(n.id, self.env.get(n.id))
             self._bind_loop_target(gen.target, it | {("loop", self._loop_n)}, gen.iter)
@@ -1079,7 +1080,7 @@ class Flow:
             return "unknown", "a pipeline", False
         best, names = None, []
         classes: list[str] = []
-        for n in ast.walk(ctor):
+        for n in _walk(ctor):
             if isinstance(n, ast.Call) and n is not ctor:
                 cname = self.m.dotted(n.func) or (n.func.id if isinstance(n.func, ast.Name)
                                                   else None)
@@ -1303,7 +1304,7 @@ class Flow:
         return any(v in self.target_cols or v in self.target_vars or is_y_like(v) for v in lhs)
 
     def _mentions_target(self, node: ast.AST) -> bool:
-        for n in ast.walk(node):
+        for n in _walk(node):
             if isinstance(n, ast.Name) and (is_y_like(n.id) or n.id in self.target_cols
                                             or n.id in self.target_vars):
                 return True
@@ -1553,7 +1554,7 @@ class Flow:
         """A difference between two quantities, the raw material of an error or accuracy:
         `y - pred`, `(p == y)`, a name assigned from one (`resid = y_te - p`), or the result
         of a helper function that returns one (`abs_err(y, p)`)."""
-        for x in ast.walk(node):
+        for x in _walk(node):
             if (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)) or (
                     isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq | ast.NotEq)):
                 return True
@@ -2091,7 +2092,7 @@ def _class_subset(node: ast.AST) -> tuple[ast.expr, str, str] | None:
     while isinstance(node, ast.Subscript):
         sl = node.slice
         rows = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
-        for c in ast.walk(rows):
+        for c in _walk(rows):
             if isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(
                     c.ops[0], ast.Eq | ast.NotEq):
                 sides = [c.left, c.comparators[0]]
@@ -2159,14 +2160,14 @@ def _manual_cv_loop(s: ast.For | ast.AsyncFor) -> tuple[str, dict[str, str], str
     var = s.target.id
     masks: dict[str, str] = {}
     body = ast.Module(body=list(s.body), type_ignores=[])
-    for st in ast.walk(body):
+    for st in _walk(body):
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(
                 st.targets[0], ast.Name):
             role = _fold_role(st.value, var, masks, bare=False)
             if role is not None:
                 masks[st.targets[0].id] = role
     roles: set[str] = set()
-    for n in ast.walk(body):
+    for n in _walk(body):
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
             sl = n.slice
             rows = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
@@ -2176,7 +2177,7 @@ def _manual_cv_loop(s: ast.For | ast.AsyncFor) -> tuple[str, dict[str, str], str
     if roles != {"train", "test"}:
         return None
     loo = any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name)
-              and n.slice.id == var for n in ast.walk(body))
+              and n.slice.id == var for n in _walk(body))
     return var, masks, "hand-rolled leave-one-out loop" if loo else "hand-rolled k-fold loop"
 
 
@@ -2278,7 +2279,7 @@ def _time_cut(node: ast.AST) -> tuple[str, str, str, object] | None:
             bound.args:  # pd.Timestamp("2023-01-01"), datetime(2023, 1, 1)
         bound = bound.args[0]
     value = _literal(bound, None)
-    words = {t for x in ast.walk(left) for t in _tokens(
+    words = {t for x in _walk(left) for t in _tokens(
         x.attr if isinstance(x, ast.Attribute) else x.value if isinstance(x, ast.Constant)
         and isinstance(x.value, str) else "")}
     if not (words & _TIME_TOKENS or (isinstance(value, str) and _DATE_STR.match(value))):
@@ -2455,7 +2456,7 @@ def _not_test_column(name: str) -> bool:
 
 
 def _key_hint(lam: ast.Lambda) -> str | None:
-    for n in ast.walk(lam.body):
+    for n in _walk(lam.body):
         if isinstance(n, ast.Subscript):
             strs = _const_strs(n.slice)
             if strs:
@@ -2517,7 +2518,7 @@ def _prior_index(code: str, prior: list[ast.stmt]) -> list[tuple[frozenset, froz
         return cached
     index = []
     for s in prior:
-        reads = frozenset(n.id for n in ast.walk(s) if isinstance(n, ast.Name))
+        reads = frozenset(n.id for n in _walk(s) if isinstance(n, ast.Name))
         index.append((frozenset(_stmt_binds(s)), reads,
                       isinstance(s, ast.Import | ast.ImportFrom)))
     if len(_PRIOR_CACHE) > 16:
@@ -2533,12 +2534,12 @@ def _slice_prior(prior: list[ast.stmt], cell: list[ast.stmt],
     if not prior:
         return []
     index = _prior_index(code, prior) if code else [
-        (frozenset(_stmt_binds(s)), frozenset(n.id for n in ast.walk(s)
+        (frozenset(_stmt_binds(s)), frozenset(n.id for n in _walk(s)
                                               if isinstance(n, ast.Name)),
          isinstance(s, ast.Import | ast.ImportFrom)) for s in prior]
     needed: set[str] = set()
     for s in cell:
-        for n in ast.walk(s):
+        for n in _walk(s):
             if isinstance(n, ast.Name):
                 needed.add(n.id)
     keep: list[bool] = [False] * len(prior)
@@ -2556,7 +2557,7 @@ def _stmt_binds(s: ast.stmt) -> set[str]:
     out: set[str] = set()
     if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return {s.name}
-    for n in ast.walk(s):
+    for n in _walk(s):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
         elif isinstance(n, ast.Subscript | ast.Attribute) and isinstance(n.ctx, ast.Store):

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
 from ..findings import Finding
@@ -90,7 +91,7 @@ def _candidate_loop(info: LoopInfo) -> bool:
     free = set(names_in(info.target))  # names carrying the candidate
     held = set(free)  # names derived from the loop variable at all (incl. row subsets)
     masks: set[str] = set()  # boolean row masks built from it: `m = df.region == r`
-    stmts = [n for b in info.body for n in ast.walk(b)]
+    stmts = [n for b in info.body for n in _walk(b)]
     for node in stmts:  # names assigned inside the body, in order
         if isinstance(node, ast.Assign):
             targets = {n for t in node.targets for n in names_in(t)
@@ -142,7 +143,7 @@ def _is_mask(node: ast.AST, masks: set[str], top: bool = False) -> bool:
     return any(isinstance(x, ast.Compare | ast.BoolOp) or (
         isinstance(x, ast.Name) and x.id in masks) or (
         isinstance(x, ast.Call) and called_name(x) in ("isin", "between"))
-        for x in ast.walk(node))
+        for x in _walk(node))
 
 
 def _descriptive(ev: Evidence, sel: Selection) -> bool:
@@ -174,7 +175,7 @@ def _descriptive(ev: Evidence, sel: Selection) -> bool:
     if not ({"max", "min"} <= seen or seen & _SPREAD):
         return False
     # the extreme's value must not be used to find the candidate that reached it
-    for node in ast.walk(m.tree):
+    for node in _walk(m.tree):
         if isinstance(node, ast.Subscript) and names_in(node.slice) & set(targets):
             return False
         if isinstance(node, ast.Compare) and names_in(node) & set(targets):
@@ -358,13 +359,13 @@ def _best_nodes(m) -> list[tuple[ast.expr, str]]:  # type: ignore[no-untyped-def
     """(node, search variable) for every `search.best_score_` / `study.best_value` and every
     `max` of `search.cv_results_[...]` in the cell."""
     out: list[tuple[ast.expr, str]] = []
-    for node in ast.walk(m.tree):
+    for node in _walk(m.tree):
         if isinstance(node, ast.Attribute) and node.attr in _BEST_ATTRS:
             root = _operand_root(node.value)
             if root:
                 out.append((node, root))
         elif isinstance(node, ast.Call) and called_name(node) in ("max", "nanmax", "amax"):
-            for sub in ast.walk(node):
+            for sub in _walk(node):
                 if isinstance(sub, ast.Attribute) and sub.attr == "cv_results_":
                     root = _operand_root(sub.value)
                     if root:
@@ -375,7 +376,7 @@ def _best_nodes(m) -> list[tuple[ast.expr, str]]:  # type: ignore[no-untyped-def
 
 def _stmt_of(tree: ast.Module, node: ast.AST) -> ast.stmt | None:
     for st in tree.body:
-        if any(n is node for n in ast.walk(st)):
+        if any(n is node for n in _walk(st)):
             return st
     return None
 
@@ -383,8 +384,8 @@ def _stmt_of(tree: ast.Module, node: ast.AST) -> ast.stmt | None:
 def _label_text(st: ast.stmt) -> str:
     """The string constants of a statement (print labels, f-string text, dict keys), minus
     those used as subscripts (`cv_results_["mean_test_score"]`)."""
-    subs = {id(n.slice) for n in ast.walk(st) if isinstance(n, ast.Subscript)}
-    return " ".join(n.value for n in ast.walk(st) if isinstance(n, ast.Constant)
+    subs = {id(n.slice) for n in _walk(st) if isinstance(n, ast.Subscript)}
+    return " ".join(n.value for n in _walk(st) if isinstance(n, ast.Constant)
                     and isinstance(n.value, str) and id(n) not in subs).lower()
 
 
@@ -404,7 +405,7 @@ def search_best_score_reported(ev: Evidence) -> Iterator[Finding]:
     found = _best_nodes(m)
     if not found:
         return
-    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
+    reported_ids = {id(n) for e in m.reported_exprs for n in _walk(e)}
     roots = {r for _, r in found}
     # held-out evaluation of the chosen model, or the search nested in an outer CV
     for c in m.calls:
@@ -636,7 +637,7 @@ def coefficients_fit_on_test(ev: Evidence) -> Iterator[Finding]:
             if not (uses_params and on_test):
                 continue
             reported = any(m.is_reported(t) for t in score.targets) or any(
-                any(sub is score.node for sub in ast.walk(e)) for e in m.reported_exprs) or (
+                any(sub is score.node for sub in _walk(e)) for e in m.reported_exprs) or (
                 isinstance(score.stmt, ast.Assign) and any(
                     m.is_reported(r) for t in score.stmt.targets
                     if (r := root_name(t)) is not None))
@@ -724,7 +725,7 @@ class _DoubleDip:
         self.m = ev.model
         self.values: dict[str, list[ast.AST]] = {}
         self.subsets: dict[str, list[ast.AST]] = {}  # name -> masks it was subset by
-        for st in ast.walk(self.m.tree):
+        for st in _walk(self.m.tree):
             if not isinstance(st, ast.Assign):
                 continue
             for t in st.targets:
@@ -745,9 +746,9 @@ class _DoubleDip:
         out: dict[str, ast.AST] = {}
         for name, values in self.values.items():
             for v in values:
-                calls = {called_name(n) for n in ast.walk(v) if isinstance(n, ast.Call)}
+                calls = {called_name(n) for n in _walk(v) if isinstance(n, ast.Call)}
                 sliced = any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice)
-                             for n in ast.walk(v)) or bool(calls & {"head", "tail"})
+                             for n in _walk(v)) or bool(calls & {"head", "tail"})
                 filtered = isinstance(v, ast.ListComp | ast.SetComp | ast.GeneratorExp) and \
                     any(g.ifs for g in v.generators)
                 masked_index = isinstance(v, ast.Attribute) and v.attr == "index" and \
@@ -763,7 +764,7 @@ class _DoubleDip:
         outcome of an association (`corrwith(y)`, `pearsonr(X[c], y)`), through the values
         of the names `node` reads (three levels; not through `skip`)."""
         out: set[str] = set()
-        for sub in ast.walk(node):
+        for sub in _walk(node):
             masks: list[ast.AST] = []
             if isinstance(sub, ast.Subscript):
                 sl = sub.slice
@@ -788,7 +789,7 @@ class _DoubleDip:
 
     def _refs(self, node: ast.AST, exclude: set[str]) -> set[str]:
         out: set[str] = set()
-        for sub in ast.walk(node):
+        for sub in _walk(node):
             if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and \
                     sub.value.id not in exclude and sub.value.id not in self.m.aliases:
                 out.add(sub.attr)
@@ -921,7 +922,7 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
         pick = sorted(picked)[0]
         chooser = picks[pick]
         candidates = chosen = None
-        for sub in ast.walk(chooser):
+        for sub in _walk(chooser):
             if isinstance(sub, ast.Call) and called_name(sub) in _PICKERS | _ORDERERS and \
                     isinstance(sub.func, ast.Attribute):
                 f = ev.objects.get(root_name(sub.func.value) or "")
@@ -934,7 +935,7 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
             chosen = pf.length if pf.length is not None else (
                 pf.rows if pf.rows is not None else (1 if pf.kind == "scalar" else None))
         reported = any(m.is_reported(t) for t in call.targets) or any(
-            any(sub is call.node for sub in ast.walk(e)) for e in m.reported_exprs) or \
+            any(sub is call.node for sub in _walk(e)) for e in m.reported_exprs) or \
             kind == "model"
         strong = candidates is not None and chosen is not None and candidates >= 3 * chosen
         severity, confidence = ("critical", 0.85) if strong and reported else ("high", 0.7)
@@ -1075,11 +1076,11 @@ def _quantile_of(node: ast.AST) -> tuple[ast.expr, list[float | None]] | None:
 
 def _cell_value(ev: Evidence, name: str) -> ast.expr | None:
     """The value of `name` when this cell binds it exactly once (a plain assignment)."""
-    hits = [n for n in ast.walk(ev.model.tree) if isinstance(n, ast.Name)
+    hits = [n for n in _walk(ev.model.tree) if isinstance(n, ast.Name)
             and isinstance(n.ctx, ast.Store) and n.id == name]
     if len(hits) != 1:
         return None
-    for n in ast.walk(ev.model.tree):
+    for n in _walk(ev.model.tree):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.targets[0] is hits[0]:
             return n.value
     return None
@@ -1096,7 +1097,7 @@ def _keys(ev: Evidence, node: ast.AST) -> set[str]:
 
 def _cuts(ev: Evidence) -> list[_Cut]:
     out: list[_Cut] = []
-    for node in ast.walk(ev.model.tree):
+    for node in _walk(ev.model.tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
             continue
         found = _quantile_of(node.value)
@@ -1120,7 +1121,7 @@ def _cuts(ev: Evidence) -> list[_Cut]:
 
 def _parents(tree: ast.AST) -> dict[int, ast.AST]:
     out: dict[int, ast.AST] = {}
-    for n in ast.walk(tree):
+    for n in _walk(tree):
         for child in ast.iter_child_nodes(n):
             out[id(child)] = n
     return out
@@ -1129,7 +1130,7 @@ def _parents(tree: ast.AST) -> dict[int, ast.AST]:
 def _rebound_between(ev: Evidence, data: ast.expr, start: int, end: int) -> bool:
     names = names_in(data)
     return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names
-               and start < n.lineno <= end for n in ast.walk(ev.model.tree))
+               and start < n.lineno <= end for n in _walk(ev.model.tree))
 
 
 @dataclass
@@ -1249,7 +1250,7 @@ def _model_derived(ev: Evidence, data: ast.AST) -> bool:
     m = ev.model
     values: dict[str, list[ast.AST]] = {}
     for tree in (m._prior_tree, m.tree):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     for n in names_in(t):
@@ -1258,7 +1259,7 @@ def _model_derived(ev: Evidence, data: ast.AST) -> bool:
     todo: list[ast.AST] = [data]
     while todo:
         node = todo.pop()
-        for x in ast.walk(node):
+        for x in _walk(node):
             if isinstance(x, ast.Call) and called_name(x) in _MODEL_OUTPUT_CALLS:
                 return True
             if isinstance(x, ast.Attribute) and x.attr in _MODEL_OUTPUT_ATTRS:
@@ -1320,13 +1321,13 @@ def cutoff_scored_on_its_calibration_data(ev: Evidence) -> Iterator[Finding]:
     cuts = _cuts(ev)
     inline = any(isinstance(n, ast.Compare) and any(
         _quantile_of(x) is not None for x in (n.left, *n.comparators))
-        for n in ast.walk(ev.model.tree))
+        for n in _walk(ev.model.tree))
     if not cuts and not inline:
         return
     m = ev.model
     parents = _parents(m.tree)
-    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
-    for cmp in (n for n in ast.walk(m.tree) if isinstance(n, ast.Compare)):
+    reported_ids = {id(n) for e in m.reported_exprs for n in _walk(e)}
+    for cmp in (n for n in _walk(m.tree) if isinstance(n, ast.Compare)):
         hit = _hit_on_same_values(ev, cmp, cuts)
         if hit is None:
             continue
@@ -1455,7 +1456,7 @@ def _validation_rows(ev: Evidence, cv: ast.AST | None) -> tuple[set[str], str] |
         if isinstance(value, ast.Call) and called_name(value) == "where" and value.args:
             names |= _row_names(value.args[0])  # np.where(is_test, 0, -1)
         if fold_name:
-            for n in ast.walk(ev.model.tree):  # fold[idx_te] = 0
+            for n in _walk(ev.model.tree):  # fold[idx_te] = 0
                 if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(
                         n.targets[0], ast.Subscript) and isinstance(
                         n.targets[0].value, ast.Name) and n.targets[0].value.id == fold_name \
@@ -1468,7 +1469,7 @@ def _validation_rows(ev: Evidence, cv: ast.AST | None) -> tuple[set[str], str] |
 
 def _selects_rows(node: ast.AST, rows: set[str]) -> bool:
     """Whether `node` picks rows with one of `rows`: `X[te]`, `X.iloc[te]`, `y[mask]`."""
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Subscript):
             sl = n.slice.elts[0] if isinstance(n.slice, ast.Tuple) and n.slice.elts else n.slice
             if _row_names(sl) & rows:
@@ -1495,7 +1496,7 @@ def validation_fold_is_test(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None or "cv" not in ev.code:
         return
     m = ev.model
-    reported_ids = {id(n) for e in m.reported_exprs for n in ast.walk(e)}
+    reported_ids = {id(n) for e in m.reported_exprs for n in _walk(e)}
     for call in m.calls:
         searcher = call.last in _CV_SEARCHERS
         if not (searcher or call.last in _CV_SCORERS):

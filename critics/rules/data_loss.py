@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite
 from ..code_model import called_name as _call_last
 from ..code_model import name_tokens as _tokens
@@ -139,7 +140,7 @@ def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
     """'missing' for notna/isfinite masks, 'failed' for status/failure masks."""
     cols: list[str] = []
     missing = failed = False
-    for sub in ast.walk(mask):
+    for sub in _walk(mask):
         if isinstance(sub, ast.Call):
             last = _call_last(sub)
             if last in _MISSING_CALLS:
@@ -224,7 +225,7 @@ class _Sites:
         summary is computed from) holds only the records that parsed."""
         out: list[_Drop] = []
         for loop in self.walk.of(ast.For):
-            inner = [n for st in loop.body for n in ast.walk(st)]
+            inner = [n for st in loop.body for n in _walk(st)]
             tries = [n for n in inner if isinstance(n, ast.Try)]
             if not tries or any(isinstance(n, ast.For | ast.While) for n in inner):
                 continue
@@ -238,7 +239,7 @@ class _Sites:
                 bound_in_loop = {n.id for n in inner if isinstance(n, ast.Name)
                                  and isinstance(n.ctx, ast.Store)}
                 target = None
-                for n in (x for st in t.body for x in ast.walk(st)):
+                for n in (x for st in t.body for x in _walk(st)):
                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                             n.func.attr in ("append", "add", "insert") and isinstance(
                             n.func.value, ast.Name) and n.func.value.id not in bound_in_loop:
@@ -448,7 +449,7 @@ class _Sites:
             if isinstance(sub, ast.Call) and _call_last(sub) == "assign" and isinstance(
                     sub.func, ast.Attribute):
                 for k in sub.keywords:
-                    if k.arg and any(n is node for n in ast.walk(k.value)):
+                    if k.arg and any(n is node for n in _walk(k.value)):
                         return k.arg, sub.func.value
         return None
 
@@ -497,7 +498,7 @@ class _Sites:
         """(name holding the remaining rows, summary computed inline on them)."""
         for sub in self.walk.own.get(id(stmt), ()):
             if isinstance(sub, ast.Call) and sub is not node and _is_summary_call(sub) and any(
-                    n is node for n in ast.walk(sub)):
+                    n is node for n in _walk(sub)):
                 return None, _call_last(sub)
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
                 stmt.targets[0], ast.Name) and _in_chain(stmt.value, node):
@@ -568,7 +569,7 @@ def _is_nan_literal(node: ast.AST | None) -> bool:
 
 def _coercing_function(fn: ast.FunctionDef) -> bool:
     """A helper with a try whose every handler only returns None/NaN."""
-    tries = [n for n in ast.walk(fn) if isinstance(n, ast.Try)]
+    tries = [n for n in _walk(fn) if isinstance(n, ast.Try)]
     if not tries:
         return False
     for t in tries:
@@ -780,7 +781,7 @@ class _Ctx:
 
         def visit(node: ast.AST, depth: int) -> None:
             names: set[str] = set()
-            for sub in ast.walk(node):
+            for sub in _walk(node):
                 found = count_nodes.get(id(sub))
                 if found is not None:
                     out.append(found)
@@ -877,7 +878,7 @@ def _is_count_node(sub: ast.AST) -> bool:
         if last in ("sum", "mean") and isinstance(sub.func, ast.Attribute):
             return any(isinstance(x, ast.Compare | ast.UnaryOp) or (
                 isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS)
-                for x in ast.walk(sub.func.value))
+                for x in _walk(sub.func.value))
         return False
     return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
 
@@ -889,7 +890,7 @@ def _counts_nan(node: ast.AST) -> bool:
     last = _call_last(node) if isinstance(node, ast.Call) else None
     if last in ("count", "info", "value_counts"):
         return True
-    inner = {_call_last(x) for x in ast.walk(node) if isinstance(x, ast.Call)}
+    inner = {_call_last(x) for x in _walk(node) if isinstance(x, ast.Call)}
     if last in ("sum", "mean"):
         return bool(inner & _MISSING_CALLS)
     return bool(inner & (_MISSING_CALLS | {"dropna", "count"}))
@@ -1117,7 +1118,7 @@ def _selects(chain: ast.AST, frame: str, cols: list[str]) -> bool:
         return False
     if not cols:
         return True
-    for n in ast.walk(chain):
+    for n in _walk(chain):
         if _reads_column(n, frame, cols):
             return True
         if isinstance(n, ast.Subscript) and _str_list(n.slice) and set(
@@ -1167,7 +1168,7 @@ def _threshold_shares(ctx: _Ctx, drop: _Drop) -> list[tuple[int, str]]:
             continue
         inside = list(c.args) + ([c.func.value] if isinstance(c.func, ast.Attribute) else [])
         for part in inside:
-            for n in ast.walk(part):
+            for n in _walk(part):
                 t = _threshold_of(n)
                 if t is None:
                     continue
@@ -1189,7 +1190,7 @@ def _agg_counts(ctx: _Ctx, drop: _Drop) -> bool:
     for c in ctx.walk.of(ast.Call):
         if _call_last(c) in ("agg", "aggregate") and _root(c) == frame:
             named = {n.value for a in list(c.args) + [k.value for k in c.keywords]
-                     for n in ast.walk(a) if isinstance(n, ast.Constant)}
+                     for n in _walk(a) if isinstance(n, ast.Constant)}
             if {"count", "size"} <= named:
                 return True
     return False
@@ -1683,7 +1684,7 @@ def _record_ids(facts: ObjectFacts, keys: list[str], kept: int) -> list[tuple[st
 def _sorted_first(ctx: _Ctx, frame_expr: ast.AST, line: int) -> bool:
     """The rows were ordered before one per key was kept (`df.sort_values("date")
     .drop_duplicates("customer_id", keep="last")`): a deliberate latest/first record."""
-    for sub in ast.walk(frame_expr):
+    for sub in _walk(frame_expr):
         if isinstance(sub, ast.Call) and _call_last(sub) in _SORTS:
             return True
     root = _root(frame_expr)
@@ -1702,7 +1703,7 @@ def _used_columns(ctx: _Ctx, drop: _Drop, columns: set[str]) -> list[str]:
             ({c.receiver_root} | _names(c.node)) & tainted)]
     used: list[str] = []
     for st in stmts:
-        for sub in ast.walk(st):
+        for sub in _walk(st):
             text = sub.value if isinstance(sub, ast.Constant) and isinstance(
                 sub.value, str) else sub.attr if isinstance(sub, ast.Attribute) else None
             if text in columns and text not in used:
@@ -1852,7 +1853,7 @@ _GUARDS = {"log1p", "where", "mask", "clip", "arcsinh"}
 
 def _log_calls(tree: ast.AST) -> list[ast.Call]:
     out = []
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Call) and _call_last(node) in _LOG_FUNCS and node.args and \
                 isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                 and node.func.value.id in ("np", "numpy"):
@@ -1863,7 +1864,7 @@ def _log_calls(tree: ast.AST) -> list[ast.Call]:
 def _guarded(arg: ast.AST) -> bool:
     """`np.log(x + 1)`, `np.log(x.where(x > 0))`, `np.log(x.clip(lower=1e-9))`,
     `np.log(x[x > 0])`: the zeros were handled before the log."""
-    for sub in ast.walk(arg):
+    for sub in _walk(arg):
         if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Add):
             return True
         if isinstance(sub, ast.Call) and _call_last(sub) in _GUARDS:
@@ -1889,20 +1890,20 @@ def log_of_zero_dropped(ev: Evidence) -> Iterator[Finding]:
                       for w in ev.warnings)
     invalid_warned = any("invalid value encountered in log" in w.message for w in ev.warnings)
     discards = bool(_INF_DISCARD.search(ev.code))
-    reduced = any(_call_last(n) in _REDUCTIONS for n in ast.walk(ev.tree)
+    reduced = any(_call_last(n) in _REDUCTIONS for n in _walk(ev.tree)
                   if isinstance(n, ast.Call)) or any(
-        isinstance(n, ast.Attribute) and n.attr in _REDUCTIONS for n in ast.walk(ev.tree))
+        isinstance(n, ast.Attribute) and n.attr in _REDUCTIONS for n in _walk(ev.tree))
     if not reduced:
         return
     logged = set().union(*(_names(c.args[0]) for c in calls)) | {
-        s.attr for c in calls for s in ast.walk(c.args[0]) if isinstance(s, ast.Attribute)} | {
-        s.value for c in calls for s in ast.walk(c.args[0])
+        s.attr for c in calls for s in _walk(c.args[0]) if isinstance(s, ast.Attribute)} | {
+        s.value for c in calls for s in _walk(c.args[0])
         if isinstance(s, ast.Constant) and isinstance(s.value, str)}
     # the cell counts the zeros / non-positive values itself: an explicit, reported choice
-    for node in ast.walk(ev.tree):
+    for node in _walk(ev.tree):
         if isinstance(node, ast.Compare) and any(
                 isinstance(c, ast.Constant) and c.value == 0 for c in node.comparators) and (
-                {s.attr for s in ast.walk(node.left) if isinstance(s, ast.Attribute)}
+                {s.attr for s in _walk(node.left) if isinstance(s, ast.Attribute)}
                 | _names(node.left)) & (logged - {"np", "numpy"}):
             return
     line = calls[0].lineno
@@ -1950,7 +1951,7 @@ def _nan_dropping_columns(mask: ast.AST, frame: str) -> list[str] | None:
     `(df.a > 1) & (df.b <= 2)`, `df.x.between(1, 2)`, `df.x.ge(5)`); None when the mask
     handles missing values itself or an `|` / `~` / `!=` may keep them."""
     if any(isinstance(n, ast.Call) and _call_last(n) in _NAN_AWARE | _MISSING_CALLS
-           for n in ast.walk(mask)):
+           for n in _walk(mask)):
         return None
     if isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd):
         left = _nan_dropping_columns(mask.left, frame)
@@ -2003,7 +2004,7 @@ def _zero_kept(node: ast.AST, col: str) -> bool | None:
                               r"(-?\d+(?:\.\d*)?(?:e-?\d+)?)", node.args[0].value):
             verdicts.append(_OPS[_TEXT_OPS[mt.group(1)]](0.0, float(mt.group(2))))
         return all(verdicts) if verdicts else None
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Compare):
             sides = [sub.left, *sub.comparators]
             for i, op in enumerate(sub.ops):
@@ -2208,10 +2209,10 @@ def _feeds_verdict(ev: Evidence, call: ast.Call, stmt: ast.stmt) -> int | None:
     m = ev.model
     keys: set[str] = set()
     names: set[str] = set()
-    for n in ast.walk(stmt):
+    for n in _walk(stmt):
         if isinstance(n, ast.Dict):
             for k, v in zip(n.keys, n.values, strict=False):
-                if v is not None and any(x is call for x in ast.walk(v)) and isinstance(
+                if v is not None and any(x is call for x in _walk(v)) and isinstance(
                         k, ast.Constant) and isinstance(k.value, str):
                     keys.add(k.value)
     if isinstance(stmt, ast.Assign):
@@ -2220,12 +2221,12 @@ def _feeds_verdict(ev: Evidence, call: ast.Call, stmt: ast.stmt) -> int | None:
     for a in m.assignments:
         if a.loaded & downstream:
             downstream |= set(a.targets)
-    for n in ast.walk(m.tree):
+    for n in _walk(m.tree):
         if not (isinstance(n, ast.Compare) and isinstance(
                 n.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)):
             continue
         for side in (n.left, *n.comparators):
-            if any(x is call for x in ast.walk(side)):
+            if any(x is call for x in _walk(side)):
                 return n.lineno
             if isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Constant) and \
                     side.slice.value in keys:
@@ -2561,7 +2562,7 @@ _BIN_REPORT = re.compile(r"(?i)\b(?:outside|out of range|not binned|unbinned|exc
 
 
 def _has_inf(node: ast.AST) -> bool:
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Attribute) and n.attr in _INF_ATTRS:
             return True
         if isinstance(n, ast.Name) and n.id in ("inf", "infty"):
@@ -2719,7 +2720,7 @@ def _data_range(ev: Evidence, walk: CellIndex, node: ast.AST | None, near: ast.A
 
 
 def _strs_in(node: ast.AST) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+    return {n.value for n in _walk(node) if isinstance(n, ast.Constant)
             and isinstance(n.value, str)}
 
 
@@ -2804,9 +2805,9 @@ def bins_exclude_values(ev: Evidence) -> Iterator[Finding]:
             used = any(x.line > c.line and (x.last in SUMMARY_METHODS or x.last in (
                 "value_counts", "groupby", "crosstab", "pivot_table", "size")) and (
                 tcol in _strs_in(x.node) or tcol in {
-                    _column_of(n) for n in ast.walk(x.node)}) for x in ev.model.calls)
+                    _column_of(n) for n in _walk(x.node)}) for x in ev.model.calls)
         inline = any(isinstance(p, ast.Call) and (_is_summary_call(p) or _call_last(p) in (
-            "value_counts", "groupby", "crosstab")) and any(s is c.node for s in ast.walk(p))
+            "value_counts", "groupby", "crosstab")) and any(s is c.node for s in _walk(p))
             for p in ctx.walk.own.get(id(st), ()))
         in_helper = c.function is not None
         feeds = used or inline or in_helper or bool(c.kwarg_value("density", False))
@@ -2992,7 +2993,7 @@ def _nobs_reported(ctx: _Ctx) -> bool:
     exprs += [n.test for n in ctx.walk.of(ast.Assert)]
     exprs += [a for n in ctx.walk.of(ast.Call) if _call_last(n) in _LOG_CALLS for a in n.args]
     for e in exprs:
-        for sub in ast.walk(e):
+        for sub in _walk(e):
             if isinstance(sub, ast.Attribute) and sub.attr in ("nobs", "df_resid"):
                 return True
             if isinstance(sub, ast.Call) and _call_last(sub) in _MISSING_CALLS | {"info"}:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite, root_name
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
@@ -440,7 +441,7 @@ class _Analysis:
         if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
                 and iterable.func.id == "range"):
             return False
-        for node in ast.walk(loop):
+        for node in _walk(loop):
             if isinstance(node, ast.Call):
                 f = node.func
                 if isinstance(f, ast.Attribute) and f.attr in _RNG_METHODS:
@@ -458,12 +459,12 @@ class _Analysis:
         loop = self._enclosing_for(stmt)
         if loop is not None:
             produced = set(call.targets)
-            for node in ast.walk(loop):
+            for node in _walk(loop):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                         node.func.attr in ("append", "extend", "add", "update", "loc"):
-                    used = {n.id for a in node.args for n in ast.walk(a)
+                    used = {n.id for a in node.args for n in _walk(a)
                             if isinstance(n, ast.Name)}
-                    contains = any(n is call.node for a in node.args for n in ast.walk(a))
+                    contains = any(n is call.node for a in node.args for n in _walk(a))
                     if contains or used & produced:
                         r = root_name(node.func.value)
                         if r:
@@ -471,9 +472,9 @@ class _Analysis:
                 elif isinstance(node, ast.Assign):
                     for t in node.targets:
                         if isinstance(t, ast.Subscript):
-                            used = {n.id for n in ast.walk(node.value)
+                            used = {n.id for n in _walk(node.value)
                                     if isinstance(n, ast.Name)}
-                            contains = any(n is call.node for n in ast.walk(node.value))
+                            contains = any(n is call.node for n in _walk(node.value))
                             r = root_name(t)
                             if r and (contains or used & produced):
                                 names.add(r)
@@ -519,7 +520,7 @@ def _is_index_offset(node: ast.AST | None) -> bool:
 def _prior_constants(tree: ast.AST) -> dict[str, float | None]:
     """Names the earlier cells assign: their constant value, None when computed."""
     out: dict[str, float | None] = {}
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             out[node.targets[0].id] = _const_number(node.value)
@@ -579,9 +580,9 @@ def _threshold_compares(a: _Analysis, p_names: set[str]) -> list[_Claim]:
         if alpha is None and not adjusted_level:
             continue
         src = _src(a.ev, p_side)
-        names = {n.id for n in ast.walk(p_side) if isinstance(n, ast.Name)}
+        names = {n.id for n in _walk(p_side) if isinstance(n, ast.Name)}
         contains_test = any(isinstance(n, ast.Call) and _is_test_node(a, n)
-                            for n in ast.walk(p_side))
+                            for n in _walk(p_side))
         if not (_P_RE.search(src) or _CORRECTED_RE.search(src) or names & p_names
                 or contains_test
                 or any(a.m.dependencies(nm) & p_names for nm in names)):
@@ -693,7 +694,7 @@ def _stmt_p_keys(stmt: ast.stmt) -> tuple[set[str], set[str]]:
     targets = stmt.targets if isinstance(stmt, ast.Assign) else (
         [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else [])
     for t in targets:
-        for sub in ast.walk(t):
+        for sub in _walk(t):
             key = None
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 key = sub.id
@@ -824,16 +825,16 @@ def _selection_targets(a: _Analysis, claim: _Claim) -> tuple[set[str], int]:
     node = claim.node
     if node is None:
         return set(), claim.line
-    for st in ast.walk(a.ev.tree):  # type: ignore[arg-type]
+    for st in _walk(a.ev.tree):  # type: ignore[arg-type]
         if isinstance(st, ast.Assign | ast.AnnAssign) and st.value is not None and any(
-                sub is node for sub in ast.walk(st.value)):
+                sub is node for sub in _walk(st.value)):
             names = {n.id for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
-                     for n in ast.walk(t) if isinstance(n, ast.Name)}
+                     for n in _walk(t) if isinstance(n, ast.Name)}
             return names, st.end_lineno or st.lineno
-        if isinstance(st, ast.If) and any(sub is node for sub in ast.walk(st.test)):
+        if isinstance(st, ast.If) and any(sub is node for sub in _walk(st.test)):
             names = set()
             for b in st.body:
-                for sub in ast.walk(b):
+                for sub in _walk(b):
                     collected = None  # chosen.append(c), chosen += [c]
                     if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
                             sub.func.attr in _COLLECTORS:
@@ -858,7 +859,7 @@ def _feeds_a_model(a: _Analysis, names: set[str], after: int) -> int | None:
         if c.line <= after or c.last not in _FITS or id(c.node) in a.test_nodes:
             continue
         args = [*c.node.args, *(k.value for k in c.node.keywords)]
-        used = {n.id for arg in args for n in ast.walk(arg) if isinstance(n, ast.Name)}
+        used = {n.id for arg in args for n in _walk(arg) if isinstance(n, ast.Name)}
         if used & names or any(a.m.dependencies(u) & names for u in used):
             return c.line
     return None
@@ -869,10 +870,10 @@ def _shown(a: _Analysis, names: set[str]) -> bool:
     column labels `X[keep]`)."""
     for e in a.m.reported_exprs:
         parents: dict[int, ast.AST] = {}
-        for par in ast.walk(e):
+        for par in _walk(e):
             for ch in ast.iter_child_nodes(par):
                 parents[id(ch)] = par
-        for n in ast.walk(e):
+        for n in _walk(e):
             if not (isinstance(n, ast.Name) and n.id in names):
                 continue
             par = parents.get(id(n))
@@ -1006,7 +1007,7 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
             for nm in c.p_names:
                 names |= {nm} | a.m.dependencies(nm)
         samples = {n.id for c, _, spec in tests for _, arg in sample_args(c, spec)
-                   for n in ast.walk(arg) if isinstance(n, ast.Name)}
+                   for n in _walk(arg) if isinstance(n, ast.Name)}
         candidates = {nm for nm in names - samples if (f := a.facts(nm)) is not None and (
             _P_RE.search(nm) or any(_P_RE.search(col) for col in f.dtypes if col))}
         size, vals = a.collection_size(candidates)

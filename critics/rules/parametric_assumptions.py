@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, names_in, root_name
 from ..evidence import Evidence, SampleFacts
 from ..findings import Finding
@@ -169,14 +170,14 @@ def _generated_skewed(ev: Evidence) -> tuple[set[str], set[tuple[str, str]],
     for tree, code in ((m._prior_tree, ev.prior_code), (m.tree, ev.code)):
         if not _GENERATOR_HINT.search(code):
             continue
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
             target, value = node.targets[0], node.value
             frame = target.id if isinstance(target, ast.Name) else None
             # pd.DataFrame({"income": rng.lognormal(...)}) anywhere in the value (concat…)
             framed = False
-            for sub in ast.walk(value):
+            for sub in _walk(value):
                 if not (isinstance(sub, ast.Call) and (
                         (isinstance(sub.func, ast.Attribute)
                          and sub.func.attr in ("DataFrame", "assign"))
@@ -245,7 +246,7 @@ _SIZE_POSITION = {"lognormal": 2, "gamma": 2, "weibull": 1, "pareto": 1, "expone
 
 def _literal_size(node: ast.AST) -> int | None:
     """`size=60` or the positional size of a generator call (`rng.lognormal(0, 1, 60)`)."""
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call):
             for kw in sub.keywords:
                 if kw.arg == "size" and isinstance(kw.value, ast.Constant) and \
@@ -267,7 +268,7 @@ def _arg_skewed(ev: Evidence, arg: ast.AST, names: set[str],
     m = ev.model
     if _has_transform(arg):
         return None
-    loaded = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+    loaded = {n.id for n in _walk(arg) if isinstance(n, ast.Name)}
     strings = _strings(arg)
     deps = set(loaded)
     for name in loaded:
@@ -286,13 +287,13 @@ def _arg_skewed(ev: Evidence, arg: ast.AST, names: set[str],
 
 
 def _strings(node: ast.AST) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+    return {n.value for n in _walk(node) if isinstance(n, ast.Constant)
             and isinstance(n.value, str)} | {
-        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        n.attr for n in _walk(node) if isinstance(n, ast.Attribute)}
 
 
 def _has_transform(node: ast.AST) -> bool:
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call):
             f = sub.func
             attr = f.attr if isinstance(f, ast.Attribute) else (
@@ -306,7 +307,7 @@ def _transformed_between(ev: Evidence, name: str) -> bool:
     """`y = np.log(x)` somewhere in the cell for a name the test reads."""
     for a in ev.model.assignments:
         if a.value is not None and name in a.loaded:
-            for sub in ast.walk(a.value):
+            for sub in _walk(a.value):
                 if isinstance(sub, ast.Call):
                     f = sub.func
                     attr = f.attr if isinstance(f, ast.Attribute) else (
@@ -703,7 +704,7 @@ def ols_on_counts(ev: Evidence) -> Iterator[Finding]:
         return
     calls = ev.model.calls
     inference = any(c.last in _INFERENCE for c in calls) or any(
-        isinstance(n, ast.Attribute) and n.attr in _INFERENCE for n in ast.walk(ev.tree))
+        isinstance(n, ast.Attribute) and n.attr in _INFERENCE for n in _walk(ev.tree))
     if not inference:
         return
     hint_text = (ev.prior_code or "") + "\n" + ev.code
@@ -783,7 +784,7 @@ def _heavy_names(ev: Evidence) -> set[str]:
     for tree in (m._prior_tree, m.tree):
         if tree is None:
             continue
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign) and _heavy_expr(node.value):
                 for t in node.targets:
                     root = root_name(t)
@@ -1019,7 +1020,7 @@ def pooled_variance_unequal_spread(ev: Evidence) -> Iterator[Finding]:
         ratio, i, j = found
         (ni, si), (nj, sj) = groups[i], groups[j]
         reported = any(ev.model.is_reported(t) for t in call.targets) or any(
-            any(sub is call.node for sub in ast.walk(e)) for e in ev.model.reported_exprs)
+            any(sub is call.node for sub in _walk(e)) for e in ev.model.reported_exprs)
         if ratio >= 2:
             severity, confidence = ("critical", 0.85) if reported else ("high", 0.8)
         elif ratio >= 1.4:
@@ -1077,7 +1078,7 @@ def _wald_parts(node: ast.AST) -> tuple[ast.AST, ast.AST] | None:
 def _wald_sites(tree: ast.AST) -> list[tuple[ast.AST, ast.AST, ast.AST]]:
     """(sqrt node, p, n) for `sqrt(p * (1 - p) / n)` and `(p * (1 - p) / n) ** 0.5`."""
     out: list[tuple[ast.AST, ast.AST, ast.AST]] = []
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         inner = None
         if isinstance(node, ast.Call) and called_name(node) == "sqrt" and node.args:
             inner = node.args[0]
@@ -1096,7 +1097,7 @@ def _stmt_keys(stmt: ast.stmt) -> list[str]:
         [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else [])
     keys: list[str] = []
     for t in targets:
-        for sub in ast.walk(t):
+        for sub in _walk(t):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 keys.append(sub.id)
             elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
@@ -1108,7 +1109,7 @@ def _stmt_keys(stmt: ast.stmt) -> list[str]:
 def _refs(node: ast.AST) -> set[str]:
     """Names, and columns read as `df.col` / `df["col"]`, in an expression."""
     out = names_in(node)
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
             out.add(sub.attr)
         elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
@@ -1185,23 +1186,23 @@ def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
     se_keys: set[str] = set()
     bound_keys: list[tuple[str, int]] = []
     se_nodes = {id(s) for s, _, _ in sites}
-    for st in ast.walk(m.tree):
+    for st in _walk(m.tree):
         if not isinstance(st, ast.Assign):
             continue
         keys = _stmt_keys(st)
-        holds_se = any(id(n) in se_nodes for n in ast.walk(st.value))
+        holds_se = any(id(n) in se_nodes for n in _walk(st.value))
         if not holds_se and not _refs(st.value) & se_keys:
             continue
 
         def has_se(node: ast.AST, keys_so_far: set[str] = se_keys) -> bool:
-            return any(id(n) in se_nodes for n in ast.walk(node)) or bool(
+            return any(id(n) in se_nodes for n in _walk(node)) or bool(
                 _refs(node) & keys_so_far)
 
         # p ± (something with the standard error): a bound of the interval
         bound = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub) and any(
             any(_same(side, p) for _, p, _ in sites) and has_se(other)
             for side, other in ((n.left, n.right), (n.right, n.left)))
-            for n in ast.walk(st.value))
+            for n in _walk(st.value))
         if bound:
             bound_keys += [(k, st.lineno) for k in keys]
         elif holds_se:
@@ -1255,7 +1256,7 @@ _CHI2_FIX = ("Use an exact test: `scipy.stats.fisher_exact` (2x2, or any r x c t
 
 
 def _parent_of(stmt: ast.AST, node: ast.AST) -> ast.AST | None:
-    for parent in ast.walk(stmt):
+    for parent in _walk(stmt):
         for child in ast.iter_child_nodes(parent):
             if child is node:
                 return parent
@@ -1361,7 +1362,7 @@ def chi2_sparse_table(ev: Evidence) -> Iterator[Finding]:
                 for c in ev.model.calls) or any(
         isinstance(n, ast.Attribute | ast.Name) and
         (n.attr if isinstance(n, ast.Attribute) else n.id) in _EXACT_TESTS
-        for n in ast.walk(ev.tree))
+        for n in _walk(ev.tree))
     for call, full in calls:
         if _only_expected_read(call) or call.has_kwarg("method"):
             continue
@@ -1487,7 +1488,7 @@ def _moments(ev: Evidence) -> dict[str, tuple[str, ast.AST, int]]:
     """Names the cell binds to a sample's mean or SD: `mu, sd = x.mean(), x.std()`,
     `sd = np.std(x)`, `mu, sd = norm.fit(x)`. name -> (kind, sample, line)."""
     out: dict[str, tuple[str, ast.AST, int]] = {}
-    for node in ast.walk(ev.tree):
+    for node in _walk(ev.tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         t, v = node.targets[0], node.value
@@ -1515,7 +1516,7 @@ def _refs_of(node: ast.AST, moments: dict[str, tuple[str, ast.AST, int]], ev: Ev
              kind: str) -> list[ast.AST]:
     """Samples whose `kind` moment the expression uses, by name or inline (`x.std()`)."""
     out: list[ast.AST] = []
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Name) and sub.id in moments and moments[sub.id][0] == kind:
             out.append(moments[sub.id][1])
         elif isinstance(sub, ast.Call) and (m := _moment(ev, sub)) is not None and m[0] == kind:
@@ -1571,14 +1572,14 @@ def _normal_sites(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
                     "isf": "a normal percentile (`norm.isf`)",
                     "interval": "a normal reference interval (`norm.interval`)"}[c.method or "cdf"]
             out.append((c.line, what, hit[0]))
-    for node in ast.walk(ev.tree):
+    for node in _walk(ev.tree):
         if not isinstance(node, ast.BinOp):
             continue
         line = node.lineno
         if isinstance(node.op, ast.Div):  # Cpk = (USL - mu) / (3 * sd)
             sds = _sd_times_z(node.right, moments, ev, {3.0, 6.0})
             if sds and any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Sub)
-                           for x in ast.walk(node.left)):
+                           for x in _walk(node.left)):
                 hit = same(_refs_of(node.left, moments, ev, "mean"), sds) or (
                     sds if "6" in ast.unparse(node.right) else [])
                 if hit:
@@ -1613,7 +1614,7 @@ def _helper_args(ev: Evidence, sample: ast.AST, line: int) -> list[ast.AST]:
     """For a parameter of the function holding `line`, what its callers pass for it."""
     if not isinstance(sample, ast.Name):
         return []
-    for fn in ast.walk(ev.tree):
+    for fn in _walk(ev.tree):
         if isinstance(fn, ast.FunctionDef) and fn.lineno <= line <= (fn.end_lineno or 0):
             params = [a.arg for a in fn.args.args]
             if sample.id not in params:
@@ -1726,7 +1727,7 @@ def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2) -> list[ast.AST]:
     """Samples whose standard error of the mean the expression uses: `stats.sem(x)`,
     `x.sem()`, `x.std(ddof=1) / np.sqrt(len(x))`, or a name bound to one of these."""
     out: list[ast.AST] = []
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call) and called_name(sub) in _SEM_CALLS:
             f = sub.func
             if sub.args:
@@ -1735,7 +1736,7 @@ def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2) -> list[ast.AST]:
                 out.append(_unwrap(f.value))
         elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Div) and any(
                 isinstance(x, ast.Call) and called_name(x) == "sqrt"
-                for x in ast.walk(sub.right)):
+                for x in _walk(sub.right)):
             out += _refs_of(sub.left, _moments(ev), ev, "sd")
         elif isinstance(sub, ast.Name) and depth > 0:
             for a in ev.model.assigned_at(sub.id):
@@ -1783,7 +1784,7 @@ def _mean_interval_sites(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
             if ctor is not None and called_name(ctor) == "DescrStatsW" and ctor.args:
                 out.append((c.line, "a normal confidence interval of the mean "
                             "(`DescrStatsW.zconfint_mean`)", _unwrap(ctor.args[0])))
-    for node in ast.walk(ev.tree):  # mean ± t * sem, by hand
+    for node in _walk(ev.tree):  # mean ± t * sem, by hand
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
                 and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Mult)):
             continue

@@ -20,6 +20,7 @@ import ast
 import re
 from collections.abc import Iterator
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding
@@ -129,11 +130,11 @@ def _wide_by_unit(m: CodeModel, frame: str) -> str | None:
     earlier one: `df.pivot(index="subject", …)`, `pivot_table(index="subject")`,
     `groupby(["subject", "cond"]).rt.mean().unstack()`."""
     for tree in (m.tree, m._prior_tree):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], ast.Name) and node.targets[0].id == frame):
                 continue
-            for sub in ast.walk(node.value):
+            for sub in _walk(node.value):
                 if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
                     continue
                 keys: list[ast.AST] = []
@@ -151,7 +152,7 @@ def _wide_by_unit(m: CodeModel, frame: str) -> str | None:
 def _string_constants(node: ast.AST) -> list[str]:
     """String literals, and the quoted values inside `query("time == 'pre'")` strings."""
     out: list[str] = []
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
             out.append(n.value)
             out += re.findall(r"""['"]([^'"]+)['"]""", n.value)
@@ -364,7 +365,7 @@ def _source_frame(ev: Evidence, node: ast.AST, cache: dict[int, str | None],
     if agg == "other" and not counts and _reduced(node):
         return None, None, False
     seen: set[str] = set()
-    queue = list(dict.fromkeys(n.id for n in ast.walk(node) if isinstance(n, ast.Name)))
+    queue = list(dict.fromkeys(n.id for n in _walk(node) if isinstance(n, ast.Name)))
     while queue:
         name = queue.pop(0)
         if name in seen:
@@ -394,7 +395,7 @@ _REDUCERS = _AGGREGATES - {"apply"}
 def _reduced(node: ast.AST) -> bool:
     """Whether `node` reduces a groupby/pivot to one value per key (`.mean()`, `.agg(...)`,
     `pivot_table(...)`); `.apply(...)` may return rows and does not count."""
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
             continue
         if sub.func.attr == "pivot_table":
@@ -408,7 +409,7 @@ def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> 
     """"unit" for an aggregation to one value per unit (`groupby("subject").mean()`,
     `pivot(index="subject")`), "other" for other aggregations, None for none."""
     found = None
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)):
             continue
         attr = sub.func.attr
@@ -423,7 +424,7 @@ def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> 
             continue
         found = "other"
         for k in keys:
-            names = _string_constants(k) + [n.attr for n in ast.walk(k)
+            names = _string_constants(k) + [n.attr for n in _walk(k)
                                              if isinstance(n, ast.Attribute)]
             if any(unit_re.match(x) or (unit_re is _UNIT_ID and _OBJECT_UNIT.match(x))
                    for x in names):
@@ -434,7 +435,7 @@ def _aggregates(m: CodeModel, node: ast.AST, unit_re: re.Pattern = _UNIT_ID) -> 
 def _grouped_aggregate(groupby: ast.Call, within: ast.AST,
                        methods: set[str] | frozenset[str] = frozenset(_AGGREGATES)) -> bool:
     """Whether `groupby(...)` is followed by an aggregation in the same expression."""
-    for sub in ast.walk(within):
+    for sub in _walk(within):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
                 sub.func.attr in methods:
             inner = sub.func.value
@@ -532,8 +533,8 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
             if call.last in _MODEL_FITS and not _p_values_read(ev):
                 severity, confidence = "medium", 0.5  # estimates only: their SEs are wrong
         elif frame is None and any(
-                n.id in melted for a in args for n in ast.walk(a) if isinstance(n, ast.Name)):
-            frame = next(n.id for a in args for n in ast.walk(a)
+                n.id in melted for a in args for n in _walk(a) if isinstance(n, ast.Name)):
+            frame = next(n.id for a in args for n in _walk(a)
                          if isinstance(n, ast.Name) and n.id in melted)
             unit = melted[frame]
             severity, confidence = "high", 0.65
@@ -625,7 +626,7 @@ def _mentions(text: str, col: str) -> bool:
 def _chain_src(m: CodeModel, node: ast.AST) -> str:
     """Source of `node` and of the values assigned to the names it reads (two levels)."""
     parts = [m.src(node)]
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    names = {n.id for n in _walk(node) if isinstance(n, ast.Name)}
     for _ in range(2):
         nxt: set[str] = set()
         for name in names:
@@ -768,7 +769,7 @@ def _provenance(m: CodeModel, frame: str, x: str) -> str | None:
     it onto the rows (`trips = depots.loc[depots.index.repeat(n)]`, `df.merge(stands)`)."""
     owners: set[str] = set()
     for tree in (m._prior_tree, m.tree):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 t = node.targets[0]
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and \
@@ -784,13 +785,13 @@ def _provenance(m: CodeModel, frame: str, x: str) -> str | None:
     if not owners:
         return None
     for tree in (m._prior_tree, m.tree):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if not (isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == frame for t in node.targets)):
                 continue
-            names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            names = {n.id for n in _walk(node.value) if isinstance(n, ast.Name)}
             spreads = any(isinstance(n, ast.Call) and called_name(n) in (
-                "repeat", "merge", "join", "reindex", "explode") for n in ast.walk(node.value))
+                "repeat", "merge", "join", "reindex", "explode") for n in _walk(node.value))
             hit = names & owners
             if hit and spreads:
                 return sorted(hit)[0]
@@ -916,7 +917,7 @@ def _frames_behind(ev: Evidence, args: list[ast.expr]) -> list[tuple[str, Object
     m = ev.model
     out: list[tuple[str, ObjectFacts]] = []
     seen: set[str] = set()
-    queue = [n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name)]
+    queue = [n.id for a in args for n in _walk(a) if isinstance(n, ast.Name)]
     while queue and len(seen) < 40:
         name = queue.pop(0)
         if name in seen:
@@ -1095,7 +1096,7 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
     while i < len(nodes) and len(nodes) < 60:
         node = nodes[i]
         i += 1
-        for n in ast.walk(node):
+        for n in _walk(node):
             if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
                 continue
             seen.add(n.id)
@@ -1114,7 +1115,7 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
 def _mentioned(nodes: list[ast.AST], columns: dict[str, str]) -> set[str]:
     out: set[str] = set()
     for node in nodes:
-        for n in ast.walk(node):
+        for n in _walk(node):
             if isinstance(n, ast.Attribute) and n.attr in columns:
                 out.add(n.attr)
             elif isinstance(n, ast.Constant) and isinstance(n.value, str):
@@ -1258,7 +1259,7 @@ def _expr_sources(m: CodeModel, args: list[ast.expr]) -> tuple[list[ast.AST], li
     while i < len(nodes) and len(nodes) < 60:
         node = nodes[i]
         i += 1
-        for n in ast.walk(node):
+        for n in _walk(node):
             if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
                 continue
             seen.add(n.id)
@@ -1271,9 +1272,9 @@ def _outside_model(ev: Evidence, call: CallSite, col: str, f: ObjectFacts) -> bo
     """Whether the cell names `col` or one of its levels somewhere other than the model call
     itself: the coefficient read (`params.filter(like="strain")`, `pvalues["C(strain)[T.b]"]`)
     or an indicator built for it (`(df.strain == "WLP001").astype(float)`)."""
-    inside = {id(n) for n in ast.walk(call.node)}
+    inside = {id(n) for n in _walk(call.node)}
     words = [col] + [str(v) for v in f.levels.get(col, {}) if len(str(v)) >= 2]
-    for n in ast.walk(ev.tree):
+    for n in _walk(ev.tree):
         if id(n) in inside:
             continue
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and any(

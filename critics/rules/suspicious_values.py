@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import walk as _walk
 from ..code_model import called_name as _call_last
 from ..code_model import names_in as _names
 from ..code_model import root_name as _root
@@ -241,7 +242,7 @@ class _Code:
         self.loop_assigned: set[str] = set()  # names (re)bound inside a loop body
         for node in _of(tree, ast.For, ast.AsyncFor, ast.While):
             for st in node.body:
-                for sub in ast.walk(st):
+                for sub in _walk(st):
                     if isinstance(sub, ast.Assign):
                         self.loop_assigned |= {n for t in sub.targets for n in _names(t)}
         self.fit_args: list[tuple[set[str], set[str]]] = list(_prior_fit_args(ev.prior_code))
@@ -394,8 +395,8 @@ class _Code:
             return self.origin(node.value, depth + 1)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Div):
-                num = {_call_last(c) for c in ast.walk(node.left) if isinstance(c, ast.Call)}
-                den = {_call_last(c) for c in ast.walk(node.right) if isinstance(c, ast.Call)}
+                num = {_call_last(c) for c in _walk(node.left) if isinstance(c, ast.Call)}
+                den = {_call_last(c) for c in _walk(node.right) if isinstance(c, ast.Call)}
                 if "cov" in num and den & {"std", "sqrt", "var", "nanstd"}:
                     return _Origin("correlation", lines=[line])  # cov / (sx * sy)
             if isinstance(node.op, ast.Mult | ast.Div):
@@ -470,7 +471,7 @@ class _Code:
                     if isinstance(value, ast.Call) and _call_last(value) in (
                             "predict", "predict_proba", "decision_function"):
                         names |= {x for arg in value.args for x in _names(arg)}
-            for sub in ast.walk(a):
+            for sub in _walk(a):
                 if isinstance(sub, ast.Call) and _call_last(sub) in (
                         "predict", "predict_proba", "decision_function"):
                     names |= {x for arg in sub.args for x in _names(arg)}
@@ -498,7 +499,7 @@ def _scored_on(call: ast.Call, assign: dict) -> tuple[str | None, set[str]] | No
     through `pred = model.predict(X)` a few lines up."""
     if _call_last(call) == "score" and call.args and isinstance(call.func, ast.Attribute):
         return _root(call.func.value), _names(call.args[0])
-    candidates: list[ast.AST] = [sub for sub in ast.walk(call) if isinstance(sub, ast.Call)]
+    candidates: list[ast.AST] = [sub for sub in _walk(call) if isinstance(sub, ast.Call)]
     for a in call.args[:2]:
         for n in _names(a):
             candidates += [value for _, value, _ in assign.get(n, [])[-1:]]
@@ -628,15 +629,15 @@ def _fits_in(tree: ast.AST) -> list[tuple[set[str], set[str]]]:
     """(names of the fitted model, names of the data) for every `.fit(X, …)`: the receiver
     and, for `clf = Tree().fit(X, y)`, the name it is assigned to."""
     fits: dict[int, tuple[set[str], set[str]]] = {}
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Call) and _call_last(node) in ("fit", "fit_transform") \
                 and node.args and isinstance(node.func, ast.Attribute):
             owner = _root(node.func.value)
             fits[id(node)] = ({owner} if owner else set(), _names(node.args[0]))
     if fits:
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign):
-                for sub in ast.walk(node.value):
+                for sub in _walk(node.value):
                     if id(sub) in fits:
                         fits[id(sub)][0].update(n for t in node.targets for n in _names(t))
     return list(fits.values())
@@ -953,14 +954,14 @@ def _computed_columns(tree: ast.AST) -> set[str]:
         if _call_last(node) in ("agg", "aggregate", "apply", "transform"):
             # .agg(["mean", one_pass_var]) names a column after the function
             for a in node.args:
-                for sub in ast.walk(a):
+                for sub in _walk(a):
                     if isinstance(sub, ast.Name):
                         out.add(sub.id)
                     elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                         out.add(sub.value)
         for k in node.keywords:
             if k.arg in ("columns", "name", "names", "index"):
-                out |= {c.value for c in ast.walk(k.value) if isinstance(c, ast.Constant)
+                out |= {c.value for c in _walk(k.value) if isinstance(c, ast.Constant)
                         and isinstance(c.value, str)}
             elif k.arg:
                 out.add(k.arg)
@@ -1158,7 +1159,7 @@ def _p_of_event(name: str) -> bool:
 
 def _is_log_scale(value: ast.AST) -> bool:
     node = value.value if isinstance(value, _Position) else value
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call) and "log" in _call_last(sub).lower():
             return True
     return False
@@ -1264,7 +1265,7 @@ def _describe_observations(text: str, code: _Code) -> list[_Obs]:
     if len(sites) != 1:
         return []
     call = sites[0]
-    shown = any(any(sub is call.node for sub in ast.walk(e))
+    shown = any(any(sub is call.node for sub in _walk(e))
                 for e in code.model.reported_exprs)
     if not shown:
         return []
@@ -1425,14 +1426,14 @@ def _unclipped_corrections(ev: Evidence, scan: _Scan) -> list[tuple[int, str, bo
         if last in _CLIP_CALLS or (last == "where" and any(
                 isinstance(a, ast.Compare) for a in node.args)):
             capped_later |= _target_keys(node)
-            clipped |= {id(sub) for sub in ast.walk(node) if isinstance(sub, ast.BinOp)}
+            clipped |= {id(sub) for sub in _walk(node) if isinstance(sub, ast.BinOp)}
     stmts = _of(tree, ast.Assign, ast.AugAssign, ast.Expr)
     found: list[tuple[int, str, bool]] = []
     for mult in mults:
         if id(mult) in clipped:
             continue
         stmt = next((st for st in stmts if st.lineno <= mult.lineno <= (
-            st.end_lineno or st.lineno) and any(n is mult for n in ast.walk(st))), None)
+            st.end_lineno or st.lineno) and any(n is mult for n in _walk(st))), None)
         keys = _stmt_keys(stmt) if stmt is not None else set()
         if keys & capped_later:
             continue
@@ -1519,7 +1520,7 @@ def _target_keys(call: ast.Call) -> set[str]:
     if isinstance(call.func, ast.Attribute):
         nodes.append(call.func.value)
     for n in nodes:
-        for sub in ast.walk(n):
+        for sub in _walk(n):
             keys |= _target_key(sub) if isinstance(sub, ast.Name | ast.Subscript
                                                     | ast.Attribute) else set()
     return keys
@@ -1637,7 +1638,7 @@ def _unbounded_probabilities(code: _Code) -> list[tuple[int, str, str]]:
             normalised.add(node.target.id)
     for node in _of(tree, ast.Assign):
         if any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div)
-               for x in ast.walk(node.value)):
+               for x in _walk(node.value)):
             normalised |= {n for t in node.targets for n in _names(t)} & _names(node.value)
     for node in _of(tree, ast.Assign):
         names = [_prob_target(t, node.value) for t in node.targets]
@@ -1674,9 +1675,9 @@ def _prob_target(target: ast.AST, value: ast.AST) -> str | None:
 
 
 def _unbounded_value(value: ast.AST) -> str | None:
-    if any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div) for x in ast.walk(value)):
+    if any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div) for x in _walk(value)):
         return None  # exp(z) / (1 + exp(z)), exp / exp.sum(): normalised
-    calls = [x for x in ast.walk(value) if isinstance(x, ast.Call)]
+    calls = [x for x in _walk(value) if isinstance(x, ast.Call)]
     if any(_call_last(c) in _NORMALISERS for c in calls):
         return None
     for c in calls:
@@ -1697,7 +1698,7 @@ def _unbounded_value(value: ast.AST) -> str | None:
 def _unbounded_score(node: ast.AST) -> str | None:
     """What makes `node` an unbounded score: a decision_function call, a log-odds / logit /
     linear-predictor name, or a matrix product with coefficients."""
-    for x in ast.walk(node):
+    for x in _walk(node):
         if isinstance(x, ast.Call):
             last = _call_last(x)
             if last in _SCORE_CALLS:
@@ -1924,7 +1925,7 @@ def _is_abs(node: ast.AST, ev: Evidence) -> bool:
     if isinstance(node, ast.Name):
         for a in ev.model.assigned_at(node.id):
             if a.value is not None and any(isinstance(s, ast.Call) and _call_last(s)
-                                           in _ABS_CALLS for s in ast.walk(a.value)):
+                                           in _ABS_CALLS for s in _walk(a.value)):
                 return True
     return False
 
@@ -1988,7 +1989,7 @@ def two_sided_p_without_abs(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None or ("cdf" not in ev.code and ".sf" not in ev.code):
         return
     clipped = {id(sub) for node in _of(ev.tree, ast.Call)
-               if _call_last(node) in _CLIP_CALLS for sub in ast.walk(node)}
+               if _call_last(node) in _CLIP_CALLS for sub in _walk(node)}
     # `2 * norm.cdf(x) - 1`: the mass within +-x, not a p-value
     clipped |= {id(b.left) for b in _of(ev.tree, ast.BinOp) if isinstance(b.op, ast.Sub)}
     stmts = _of(ev.tree, ast.Assign, ast.AugAssign, ast.Expr, ast.Return)
@@ -2011,16 +2012,16 @@ def two_sided_p_without_abs(ev: Evidence) -> Iterator[Finding]:
         keys: set[str] = set()
         for st in stmts:
             if isinstance(st, ast.Assign | ast.AugAssign) and st.lineno <= node.lineno <= (
-                    st.end_lineno or st.lineno) and any(n is node for n in ast.walk(st)):
+                    st.end_lineno or st.lineno) and any(n is node for n in _walk(st)):
                 keys |= _stmt_keys(st)
         for d in _of(ev.tree, ast.Dict):  # {"p_two_sided": 2 * (1 - norm.cdf(z))}
             for k, v in zip(d.keys, d.values, strict=False):
                 if isinstance(k, ast.Constant) and isinstance(k.value, str) and any(
-                        n is node for n in ast.walk(v)):
+                        n is node for n in _walk(v)):
                     keys.add(k.value)
         for c in _of(ev.tree, ast.Call):  # dict(p=...), assign(p=...)
             for kw in c.keywords:
-                if kw.arg and any(n is node for n in ast.walk(kw.value)):
+                if kw.arg and any(n is node for n in _walk(kw.value)):
                     keys.add(kw.arg)
         seen_value = _reported_above_one(ev, keys)
         formula = ast.unparse(node)[:60]
@@ -2070,13 +2071,13 @@ def _ratio_defs(tree: ast.AST) -> dict[str, tuple[int, bool]]:
     def add(key: str, value: ast.AST, line: int) -> None:
         if not _share_name(key):
             return
-        divs = [b for b in ast.walk(value) if isinstance(b, ast.BinOp)
+        divs = [b for b in _walk(value) if isinstance(b, ast.BinOp)
                 and isinstance(b.op, ast.Div)]
         if not divs:
             return
         pct = any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult) and any(
             isinstance(s, ast.Constant) and s.value in (100, 100.0) for s in (b.left, b.right))
-            for b in ast.walk(value)) or bool(set(_tokens(key)) & _PCT_TOKENS)
+            for b in _walk(value)) or bool(set(_tokens(key)) & _PCT_TOKENS)
         out[key] = (line, pct)
 
     for node in _of(tree, ast.Assign):
@@ -2211,7 +2212,7 @@ def _duration_key(key: str) -> str | None:
 
 def _operand_tokens(node: ast.AST) -> set[str]:
     out: set[str] = set()
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Name):
             out |= set(_tokens(sub.id))
         elif isinstance(sub, ast.Attribute):
@@ -2227,12 +2228,12 @@ def _elapsed_sub(value: ast.AST, kind: str,
     `2024 - birth_year`, or one returned by a helper the value calls (`minutes_between(a,
     b)`); None when a guard keeps it non-negative (`% (24 * 60)`, abs, clip, where) or
     nothing later-minus-earlier is subtracted."""
-    for sub in ast.walk(value):
+    for sub in _walk(value):
         if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod):
             return None
         if isinstance(sub, ast.Call) and _call_last(sub) in _DURATION_GUARDS:
             return None
-    for sub in ast.walk(value):
+    for sub in _walk(value):
         if not (isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub)):
             continue
         left, right = sub.left, sub.right
@@ -2246,7 +2247,7 @@ def _elapsed_sub(value: ast.AST, kind: str,
         lt, rt = _operand_tokens(left), _operand_tokens(right)
         if lt & _LATER_TOKENS and rt & _EARLIER_TOKENS:
             return sub
-    for sub in ast.walk(value) if helpers else ():
+    for sub in _walk(value) if helpers else ():
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and \
                 sub.func.id in helpers:  # type: ignore[operator]
             for ret in helpers[sub.func.id]:  # type: ignore[index]
@@ -2260,7 +2261,7 @@ def _helper_returns(tree: ast.AST) -> dict[str, list[ast.AST]]:
     """What the cell's helper functions and named lambdas return."""
     out: dict[str, list[ast.AST]] = {}
     for fn in _of(tree, ast.FunctionDef):
-        out[fn.name] = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value]
+        out[fn.name] = [r.value for r in _walk(fn) if isinstance(r, ast.Return) and r.value]
     for node in _of(tree, ast.Assign):
         if isinstance(node.value, ast.Lambda):
             for t in node.targets:
@@ -2348,7 +2349,7 @@ def _summary_of(tree: ast.AST, key: str) -> bool:
 
 
 def _str_consts(node: ast.AST) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+    return {n.value for n in _walk(node) if isinstance(n, ast.Constant)
             and isinstance(n.value, str)}
 
 
@@ -2475,7 +2476,7 @@ def _proportion_keys(tree: ast.AST) -> dict[str, list[tuple[int, ast.AST, str | 
         for t in node.targets:
             for k in _target_key(t):
                 add(k, node.lineno, node.value, k if isinstance(t, ast.Name) else None)
-        for sub in ast.walk(node.value):
+        for sub in _walk(node.value):
             if isinstance(sub, ast.Call) and _call_last(sub) == "rename" and sub.args and \
                     isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
                 add(sub.args[0].value, node.lineno, node.value, holder)
@@ -2496,7 +2497,7 @@ def _percent_scaled(value: ast.AST) -> bool | None:
     """True when the expression multiplies by 100 (`* 100`, `.mul(100)`), None when it
     multiplies by a larger power of ten (a rate per 1,000 or 100,000), else False."""
     found = False
-    for b in ast.walk(value):
+    for b in _walk(value):
         consts: list[object] = []
         if isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult):
             consts = [s.value for s in (b.left, b.right) if isinstance(s, ast.Constant)]
@@ -2704,16 +2705,16 @@ def _signed_by_construction(value: ast.AST | None) -> bool:
             top.operand, ast.Constant):
         return True
     return any(isinstance(sub, ast.Call) and _call_last(sub) in _SIGNED_CALLS
-               for sub in ast.walk(value))
+               for sub in _walk(value))
 
 
 def _sign_checked(tree: ast.AST, key: str) -> bool:
     """The cell compares `key` with zero or clips it (`df[df.dist < 0]`, `(dist <= 0).sum()`,
     `.clip(lower=0)`, `np.abs`): the user already handles the sign."""
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         sides = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
         if any(isinstance(x, ast.Constant) and x.value == 0 for x in sides) and key in {
-                k for x in sides for s in ast.walk(x) for k in _target_key(s)}:
+                k for x in sides for s in _walk(x) for k in _target_key(s)}:
             return True
         if isinstance(node, ast.Call) and _call_last(node) in (
                 "clip", "abs", "absolute", "maximum", "fmax", "where", "mask") and \
@@ -2780,7 +2781,7 @@ def negative_physical_quantity(ev: Evidence) -> Iterator[Finding]:
         names = _names(site.expr)
         if any(_physical_key(n) is None and set(_tokens(n)) & _PHYSICAL_SIGNED for n in names):
             continue
-        keys = {k for s in ast.walk(site.expr) for k in _target_key(s)}
+        keys = {k for s in _walk(site.expr) for k in _target_key(s)}
         if any(k in assigned and ok_value(k) is None for k in keys) or any(
                 _sign_checked(tree, k) for k in keys):
             continue
@@ -2810,7 +2811,7 @@ def negative_physical_quantity(ev: Evidence) -> Iterator[Finding]:
                 continue
             shown = bool(reported & {name}) or any(
                 col in _chain_columns(c.node) or col in {
-                    k for s in ast.walk(c.node) for k in _target_key(s)}
+                    k for s in _walk(c.node) for k in _target_key(s)}
                 for c in ev.model.calls if c.last in (
                     "mean", "median", "describe", "agg", "aggregate", "sum", "min", "max",
                     "quantile", "print", "display"))
@@ -2992,7 +2993,7 @@ def _summary_sites(ev: Evidence) -> list[_SummarySite]:
         extra: list[str] = []
         method = c.method or c.last or ""
         if method in ("agg", "aggregate"):  # the functions it applies, by name
-            method = " ".join(str(n.value) for n in ast.walk(c.node)
+            method = " ".join(str(n.value) for n in _walk(c.node)
                               if isinstance(n, ast.Constant) and isinstance(n.value, str))
         if c.method in _SUMMARY_METHODS and c.receiver is not None and not (
                 c.name or "").startswith(("numpy.", "statistics.", "scipy.")):
@@ -3065,7 +3066,7 @@ def _num(v: float | None) -> str:
 
 def _code_in_cell(tree: ast.AST, code: float) -> bool:
     text = str(int(code))
-    for n in ast.walk(tree):
+    for n in _walk(tree):
         if isinstance(n, ast.Constant):
             if isinstance(n.value, int | float) and not isinstance(n.value, bool) and \
                     float(n.value) == code:
@@ -3207,7 +3208,7 @@ def _zero_handled(tree: ast.AST) -> bool:
     def zero(n: ast.AST) -> bool:
         return isinstance(n, ast.Constant) and isinstance(n.value, int | float) and \
             not isinstance(n.value, bool) and float(n.value) == 0.0
-    for n in ast.walk(tree):
+    for n in _walk(tree):
         if isinstance(n, ast.Compare) and any(zero(x) for x in [n.left, *n.comparators]):
             return True
         if isinstance(n, ast.Call):

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import walk as _walk
 from ..code_model import root_name
 from ..evidence import Evidence
 from ..findings import Finding
@@ -241,7 +242,7 @@ class _Analysis:
         for k, v in zip(d.keys, d.values, strict=True):
             if not isinstance(k, ast.Constant) or _pass_through_name(v) is not None:
                 continue
-            read = {n.id for n in ast.walk(v) if isinstance(n, ast.Name)}
+            read = {n.id for n in _walk(v) if isinstance(n, ast.Name)}
             cols = {alias[x] for x in read & alias.keys() if alias[x] != k.value}
             if cols:
                 self._dict_rows.setdefault(id(v), set()).update(cols)
@@ -534,7 +535,7 @@ class _Analysis:
         through, not DataFrames)."""
         funcs = {id(c.func) for c in _calls(node)}  # f(x): f is called, not read
         out = set()
-        for n in ast.walk(node):
+        for n in _walk(node):
             if not isinstance(n, ast.Name) or id(n) in funcs or isinstance(n.ctx, ast.Store) \
                     or n.id in _BUILTINS or n.id in self.m.aliases:
                 continue
@@ -927,7 +928,7 @@ def _short(c) -> str:  # type: ignore[no-untyped-def]
 
 
 def _calls(node: ast.AST) -> Iterator[ast.Call]:
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Call):
             yield n
 
@@ -980,7 +981,7 @@ def _pass_through_name(v: ast.AST) -> str | None:
 def _row_mask(v: ast.AST) -> bool:
     """A boolean row mask (`np.arange(n) < 400`, `(df.a > 0) & ~df.b`), not a mask over
     `.columns`."""
-    if any(isinstance(n, ast.Attribute) and n.attr == "columns" for n in ast.walk(v)):
+    if any(isinstance(n, ast.Attribute) and n.attr == "columns" for n in _walk(v)):
         return False
     if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Invert | ast.Not):
         return _row_mask(v.operand)
@@ -1032,7 +1033,7 @@ def _appended_strings(m, name: str) -> list[str] | None:  # type: ignore[no-unty
             out += strs
         elif c.method in ("remove", "pop", "clear"):
             return None
-    for node in ast.walk(m.tree):
+    for node in _walk(m.tree):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id == name:
             strs = _const_strs(node.value)
@@ -1049,7 +1050,7 @@ def _excludes(node: ast.AST, col: str) -> bool | None:
     if isinstance(node, ast.ListComp):
         for gen in node.generators:
             for cond in gen.ifs:
-                for n in ast.walk(cond):
+                for n in _walk(cond):
                     if isinstance(n, ast.Constant) and n.value == col:
                         return True
                     if isinstance(n, ast.List | ast.Tuple) and any(
@@ -1068,7 +1069,7 @@ def _excludes(node: ast.AST, col: str) -> bool | None:
     if isinstance(node, ast.Call):
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in ("drop", "difference"):
-            for n in ast.walk(node):
+            for n in _walk(node):
                 if isinstance(n, ast.Constant) and n.value == col:
                     return True
             return None
@@ -1079,7 +1080,7 @@ def _excludes(node: ast.AST, col: str) -> bool | None:
     if isinstance(node, ast.Attribute) and node.attr == "columns":
         return False
     if isinstance(node, ast.Compare):
-        for n in ast.walk(node):
+        for n in _walk(node):
             if isinstance(n, ast.Constant) and n.value == col:
                 return True
     return None
@@ -1741,9 +1742,9 @@ def _centred_window(call, model) -> str | None:  # type: ignore[no-untyped-def]
 
 def _shifted_after(stmt: ast.stmt, call: ast.Call) -> bool:
     """`x.rolling(5, center=True).mean().shift(3)`: shifted back into the past."""
-    for sub in ast.walk(stmt):
+    for sub in _walk(stmt):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
-                sub.func.attr == "shift" and any(n is call for n in ast.walk(sub.func.value)):
+                sub.func.attr == "shift" and any(n is call for n in _walk(sub.func.value)):
             arg = sub.args[0] if sub.args else next(
                 (k.value for k in sub.keywords if k.arg == "periods"), None)
             if isinstance(arg, ast.Constant) and isinstance(arg.value, int) and arg.value > 0:
@@ -1769,11 +1770,11 @@ def _defined(stmt: ast.stmt) -> tuple[str | None, str | None]:
 
 def _assign_col(call_node: ast.AST, stmt: ast.stmt) -> tuple[str | None, str | None]:
     """`df = df.assign(smooth=x.rolling(..., center=True).mean())`."""
-    for sub in ast.walk(stmt):
+    for sub in _walk(stmt):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
                 sub.func.attr == "assign":
             for k in sub.keywords:
-                if k.arg and any(n is call_node for n in ast.walk(k.value)):
+                if k.arg and any(n is call_node for n in _walk(k.value)):
                     name, _ = _defined(stmt)
                     return name, k.arg
     return None
@@ -1856,7 +1857,7 @@ _EARLY = ("early", "in advance", "before", "at enrol", "at signup", "at sign-up"
 def _group_aggregate_roots(value: ast.AST) -> list[tuple[ast.Call, str]]:
     """(groupby call, frame) for `frame.groupby(k)...agg/sum/count/size(...)` in `value`."""
     out = []
-    for n in ast.walk(value):
+    for n in _walk(value):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                 n.func.attr in _REDUCTIONS | {"agg", "aggregate", "size", "nunique"}:
             inner = n.func.value
@@ -1899,7 +1900,7 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
                     if facts is None or facts.kind != "dataframe":
                         continue
                     times = [c for c in facts.dtypes if _TIME_COL.match(c)]
-                    keys = {n.value for n in ast.walk(g) if isinstance(n, ast.Constant)}
+                    keys = {n.value for n in _walk(g) if isinstance(n, ast.Constant)}
                     if not times or keys & set(times):
                         continue  # no time column, or aggregated per period
                     # a filter on the time column on the way: log.query("week <= 3"),

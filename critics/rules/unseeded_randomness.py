@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import walk as _walk
 from ..code_model import called_name as _call_last
 from ..code_model import name_tokens as _tokens
 from ..code_model import names_in as _names
@@ -217,7 +218,7 @@ def _prior_seeds(prior: str, model) -> _Seeds:  # type: ignore[no-untyped-def]
         gens: dict[str, bool] = {}
         if "random" in prior or "seed" in prior:
             tree = _parse(prior)
-            calls = [(n, 0) for n in ast.walk(tree) if isinstance(n, ast.Call)]
+            calls = [(n, 0) for n in _walk(tree) if isinstance(n, ast.Call)]
             _collect_seeds(iter(calls), model, np_lines, py_lines)
             for node in tree.body:
                 _collect_generator(node, model, gens)
@@ -489,7 +490,7 @@ class _Finder:
     def _origins(self, c, site: _Site) -> set[str]:  # type: ignore[no-untyped-def]
         names = set(c.targets)
         st = c.stmt
-        if isinstance(st, ast.For | ast.AsyncFor) and any(n is c.node for n in ast.walk(
+        if isinstance(st, ast.For | ast.AsyncFor) and any(n is c.node for n in _walk(
                 st.iter)):
             names |= _names(st.target)  # for tr, te in ShuffleSplit().split(X)
         elif isinstance(st, ast.With):
@@ -572,7 +573,7 @@ def _report_info(ev: Evidence) -> list[_Reported]:
         if isinstance(expr, ast.Name):
             facts = ev.objects.get(expr.id)
             skip = skip or bool(facts and facts.kind == "estimator")
-        out.append(_Reported(expr, {id(n) for n in ast.walk(expr)}, _strip_invariant(expr),
+        out.append(_Reported(expr, {id(n) for n in _walk(expr)}, _strip_invariant(expr),
                              skip))
     return out
 
@@ -621,7 +622,7 @@ def _reported_kind(ev: Evidence, uses: list[ast.expr], tainted: set[str]) -> str
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for sub in ast.walk(node):
+        for sub in _walk(node):
             if isinstance(sub, ast.Call):
                 last = _call_last(sub)
                 if last in SCORE_CALLS:
