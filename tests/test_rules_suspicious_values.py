@@ -69,7 +69,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.proportion_over_100",
         "suspicious_values.negative_duration",
         "suspicious_values.negative_physical_quantity",
-        "suspicious_values.sentinel_code_in_summary"}
+        "suspicious_values.sentinel_code_in_summary",
+        "suspicious_values.lpm_probability_out_of_range"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -1697,3 +1698,135 @@ def test_zeros_that_are_handled_or_real_values_stay_quiet(code: str) -> None:
     found = _zero(code)
     quiet(found)
     assert not found
+
+
+# -- linear probability model: predictions of a 0/1 outcome outside [0, 1] ---------------------
+
+LPM_SETUP = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from sklearn.linear_model import LinearRegression, LogisticRegression
+rng = np.random.default_rng(11)
+n = 500
+visits = pd.DataFrame({
+    "age": rng.uniform(18, 90, n),
+    "smoker": rng.integers(0, 2, n),
+    "prior_visits": rng.poisson(2, n),
+})
+z = -6 + 0.08 * visits.age + 1.2 * visits.smoker + 0.3 * visits.prior_visits
+visits["readmitted"] = (rng.random(n) < 1 / (1 + np.exp(-z))).astype(int)
+"""
+
+LPM_ID = "suspicious_values.lpm_probability_out_of_range"
+
+LPM_FLAWED = {
+    # a dict of scenarios, each predicted on a one-row frame and printed in an f-string
+    "formula_scenarios_fstring": """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        cases = {"young non-smoker": dict(age=20, smoker=0, prior_visits=0),
+                 "elderly smoker": dict(age=89, smoker=1, prior_visits=6)}
+        for label, row in cases.items():
+            p = lpm.predict(pd.DataFrame([row])).iloc[0]
+            print(f"{label}: chance of readmission {p:.2f}")
+    """,
+    # fitted values of an array OLS summarised with min / max
+    "fittedvalues_min_max": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits["readmitted"], X).fit()
+        fv = res.fittedvalues
+        print(f"predicted readmission risk ranges from {fv.min():.3f} to {fv.max():.3f}")
+    """,
+    # the linear predictor by hand: np.dot of the coefficients with a design row
+    "params_dot_row": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits.readmitted, X).fit()
+        row = [1.0, 90.0, 1.0, 8.0]
+        p_readmit = np.dot(res.params, row)
+        print("probability of readmission, 90-year-old smoker:", round(p_readmit, 3))
+    """,
+    # sklearn least squares, predictions stored in a scenario frame that is printed
+    "sklearn_frame_column": """
+        cols = ["age", "smoker", "prior_visits"]
+        reg = LinearRegression().fit(visits[cols], visits["readmitted"])
+        grid = pd.DataFrame({"age": [18, 50, 90], "smoker": [0, 1, 1], "prior_visits": [0, 3, 9]})
+        grid["risk"] = reg.predict(grid[cols])
+        print(grid.round(3).to_string(index=False))
+    """,
+}
+
+LPM_SOUND = {
+    # the same scenarios through a logistic model
+    "formula_scenarios_fstring": """
+        lgt = smf.logit("readmitted ~ age + smoker + prior_visits", data=visits).fit(disp=0)
+        cases = {"young non-smoker": dict(age=20, smoker=0, prior_visits=0),
+                 "elderly smoker": dict(age=89, smoker=1, prior_visits=6)}
+        for label, row in cases.items():
+            p = lgt.predict(pd.DataFrame([row])).iloc[0]
+            print(f"{label}: chance of readmission {p:.2f}")
+    """,
+    # fitted values clipped to [0, 1], with the number clipped stated
+    "fittedvalues_min_max": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits["readmitted"], X).fit()
+        outside = ((res.fittedvalues < 0) | (res.fittedvalues > 1)).sum()
+        fv = res.fittedvalues.clip(0, 1)
+        print(f"{outside} fitted values fell outside [0, 1] and were clipped (LPM caveat)")
+        print(f"predicted readmission risk ranges from {fv.min():.3f} to {fv.max():.3f}")
+    """,
+    # the same LPM, asked about a profile whose prediction stays inside [0, 1]
+    "params_dot_row": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits.readmitted, X).fit()
+        row = [1.0, 55.0, 0.0, 2.0]
+        p_readmit = np.dot(res.params, row)
+        print("probability of readmission, 55-year-old non-smoker:", round(p_readmit, 3))
+    """,
+    # a classifier's predict_proba for the same grid
+    "sklearn_frame_column": """
+        cols = ["age", "smoker", "prior_visits"]
+        clf = LogisticRegression(max_iter=1000).fit(visits[cols], visits["readmitted"])
+        grid = pd.DataFrame({"age": [18, 50, 90], "smoker": [0, 1, 1], "prior_visits": [0, 3, 9]})
+        grid["risk"] = clf.predict_proba(grid[cols])[:, 1]
+        print(grid.round(3).to_string(index=False))
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_FLAWED))
+def test_lpm_predictions_outside_0_1_reported_as_probabilities(idiom: str) -> None:
+    ev = run_and_gather(LPM_FLAWED[idiom], LPM_SETUP)
+    f = one(check(ev), LPM_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+    assert "readmitted" in f.explanation
+    assert any(v > 1 or v < 0 for v in f.evidence["values"]["predictions_outside_0_1"])
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_SOUND))
+def test_lpm_sound_twins_stay_quiet(idiom: str) -> None:
+    ev = run_and_gather(LPM_SOUND[idiom], LPM_SETUP)
+    found = check(ev)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]
+
+
+def test_lpm_predictions_printed_without_a_probability_label_are_only_noted() -> None:
+    code = """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        fitted = lpm.predict(pd.DataFrame({"age": [20, 89], "smoker": [0, 1],
+                                           "prior_visits": [0, 6]}))
+        print(fitted.round(2).tolist())
+    """
+    found = check(run_and_gather(code, LPM_SETUP))
+    quiet(found)
+    assert one(found, LPM_ID).severity == "medium"
+
+
+def test_lpm_on_a_continuous_response_is_not_a_probability_model() -> None:
+    code = """
+        visits["los_days"] = visits.age / 10 + visits.prior_visits
+        res = smf.ols("los_days ~ age + smoker", data=visits).fit()
+        p = res.predict(pd.DataFrame({"age": [95], "smoker": [1]})).iloc[0]
+        print(f"predicted stay, p-profile: {p:.2f} days")
+    """
+    silent(check(run_and_gather(code, LPM_SETUP), LPM_ID))
