@@ -1295,3 +1295,115 @@ def test_label_copied_from_a_thresholded_variable_without_its_sibling_is_quiet()
         print(cross_val_score(RandomForestClassifier(n_estimators=30, random_state=0), X,
                               runners.sub3, cv=3).mean())
     """, RUNNERS))
+
+
+# -- a leading indicator the simulation drew from the outcome ------------------------------------
+# A column measured before the outcome (presales, early sign-ups, a baseline reading) that the
+# setup simulated from the target with noise is a correlate whose timing the code cannot tell:
+# a medium note at most. The same draw under an after-the-outcome name, or a deterministic
+# function of the target computed in the cell, stays critical.
+
+DERIVED = "target_leakage.feature_derived_from_target"
+
+FESTIVAL = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(8)
+n = 300
+fest = pd.DataFrame({"capacity": rng.choice([500, 1200, 3000], n),
+                     "headliner": rng.integers(0, 2, n), "rainy": rng.integers(0, 2, n)})
+fest["attendance"] = (fest.capacity * rng.uniform(0.4, 0.95, n)
+                      * (1 + 0.1 * fest.headliner - 0.15 * fest.rainy)).round()
+fest["early_signups"] = (fest.attendance * rng.uniform(0.2, 0.5, n)
+                         + rng.normal(0, 20, n)).clip(0).round()
+fest["refund_requests"] = (fest.attendance * rng.uniform(0.01, 0.05, n)).round()
+"""
+
+
+def test_early_signups_simulated_from_attendance_is_not_blocking_with_a_feature_list():
+    found = run("""
+        X = fest[["capacity", "headliner", "rainy", "early_signups"]]
+        print(cross_val_score(LinearRegression(), X, fest["attendance"], cv=5).mean())
+    """, FESTIVAL)
+    quiet(found)
+    f = one(found, DERIVED)
+    assert f.severity == "medium" and "early_signups" in f.explanation
+
+
+def test_refunds_drawn_from_attendance_with_a_feature_list_stay_critical():
+    f = one(run("""
+        X = fest[["capacity", "headliner", "rainy", "refund_requests"]]
+        print(cross_val_score(LinearRegression(), X, fest["attendance"], cv=5).mean())
+    """, FESTIVAL), DERIVED)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+
+
+ORCHARD = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(9)
+n = 240
+trees = pd.DataFrame({"age_y": rng.integers(3, 30, n), "irrigated": rng.integers(0, 2, n)})
+trees["yield_kg"] = (40 + 1.5 * trees.age_y + 12 * trees.irrigated + rng.normal(0, 8, n)).round(1)
+trees["baseline_blossoms"] = (trees.yield_kg * rng.normal(6, 1.5, n)).round()
+trees["bins_filled"] = (trees.yield_kg / 18 + rng.normal(0, 0.2, n)).round(1)
+"""
+
+
+def test_baseline_count_simulated_from_yield_in_a_formula_is_not_blocking():
+    found = run("""
+        fit = smf.ols("yield_kg ~ age_y + irrigated + baseline_blossoms", data=trees).fit()
+        print(fit.rsquared)
+    """, ORCHARD)
+    quiet(found)
+    assert one(found, DERIVED).severity == "medium"
+
+
+def test_bins_filled_drawn_from_yield_in_a_formula_stays_critical():
+    f = one(run("""
+        fit = smf.ols("yield_kg ~ age_y + irrigated + bins_filled", data=trees).fit()
+        print(fit.rsquared)
+    """, ORCHARD), DERIVED)
+    assert f.severity == "critical"
+
+
+BOOKSHOP = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(10)
+n = 400
+titles = pd.DataFrame({"price": rng.uniform(8, 30, n).round(2),
+                       "author_followers": rng.gamma(2, 5000, n).round(),
+                       "hardcover": rng.integers(0, 2, n)})
+titles["copies_sold"] = rng.poisson(200 + 0.01 * titles.author_followers)
+titles["preorders"] = rng.binomial(titles.copies_sold, 0.25)
+"""
+
+
+def test_preorders_thinned_from_sales_through_a_helper_and_drop_is_not_blocking():
+    found = run("""
+        def features(frame):
+            return frame.drop(columns=["copies_sold"])
+        X_tr, X_te, y_tr, y_te = train_test_split(features(titles), titles.copies_sold,
+                                                  random_state=0)
+        model = GradientBoostingRegressor(random_state=0).fit(X_tr, y_tr)
+        print(model.score(X_te, y_te))
+    """, BOOKSHOP)
+    quiet(found)
+
+
+def test_preorder_share_computed_from_sales_in_the_cell_stays_critical():
+    found = run("""
+        titles["preorder_share"] = titles.preorders / titles.copies_sold
+        X_tr, X_te, y_tr, y_te = train_test_split(titles.drop(columns=["copies_sold"]),
+                                                  titles.copies_sold, random_state=0)
+        model = GradientBoostingRegressor(random_state=0).fit(X_tr, y_tr)
+        print(model.score(X_te, y_te))
+    """, BOOKSHOP)
+    loud = [f for f in found if f.rule_id == DERIVED and f.severity == "critical"]
+    assert len(loud) == 1 and "preorder_share" in loud[0].explanation

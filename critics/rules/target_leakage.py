@@ -52,6 +52,12 @@ _TARGET_WRAPPERS = {"values", "to_numpy", "astype", "ravel", "reshape", "squeeze
 _LAG_TOKENS = {"lag", "lagged", "prev", "previous", "last", "prior", "shift", "shifted",
                "rolling", "hist", "history", "historical", "past", "yesterday", "before", "pre",
                "lastyear", "lastmonth", "ma", "ewm", "avg7", "baseline", "t1", "tminus1"}
+# name tokens of a quantity measured before the outcome it partly makes up (presales of the
+# tickets sold, a pre-order count, a baseline or intake reading)
+_BEFORE_TOKENS = {"pre", "before", "prior", "baseline", "advance", "early", "initial", "intake",
+                  "enrolment", "enrollment", "screening", "preseason", "pretest", "preop"}
+_BEFORE_WORD = re.compile(r"^pre(sold|sale|sales|order|orders|ordered|book|booked|booking|"
+                          r"bookings|registered|registration|registrations|season|test|op)$")
 _GENERIC_TARGETS = {"y", "target", "label", "labels", "class", "outcome", "response"}
 _STATSMODELS = {"OLS", "WLS", "GLS", "GLM", "Logit", "Probit", "MNLogit", "Poisson",
                 "NegativeBinomial", "QuantReg", "RLM", "GEE", "MixedLM"}
@@ -1277,7 +1283,8 @@ def _analyse(ev: Evidence) -> list[_Hit]:
             hits.append(_Hit("derived", c, root, pair, how,
                              {"line": line, "in_cell": in_cell, "random": random,
                               "simulated": simulated, "via": src if src != root else None,
-                              "x_line": _x_line(an, pair)}))
+                              "x_line": _x_line(an, pair),
+                              "leading": _leading_proxy(derived, c)}))
         # columns computed from the one column the target was computed from (`stale =
         # days_on_market > 60`, `n_price_cuts ~ days_on_market // 21`): siblings of the label
         for t in sorted(targets):
@@ -1448,12 +1455,17 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
             if t in rhs_vars and ("target", t) not in seen:
                 seen.add(("target", t))
                 out.append(_Hit("target", t, t, pair, "formula"))
-            for d, (src, line, in_cell, random) in an.derived_from({t}, pair.pos).items():
+            derived = an.derived_from({t}, pair.pos)
+            for d, (src, line, in_cell, random) in derived.items():
                 if d in rhs_vars and ("derived", d) not in seen:
                     seen.add(("derived", d))
-                    out.append(_Hit("derived", d, src, pair, "formula",
+                    root, hops = src, 0
+                    while root in derived and hops < 10:
+                        root, hops = derived[root][0], hops + 1
+                    out.append(_Hit("derived", d, root, pair, "formula",
                                     {"line": line, "in_cell": in_cell, "random": random,
-                                     "simulated": False}))
+                                     "simulated": False, "via": src if src != root else None,
+                                     "leading": _leading_proxy(derived, d)}))
             # a regressor the kernel sees set only for rows of one class of the response
             data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
             frame = root_name(data) if data is not None else None
@@ -1468,6 +1480,25 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
                     seen.add(("separates", d))
                     out.append(_Hit("separates", d, t, pair, "formula", {"auc": auc}))
     return out
+
+
+def _leading_proxy(derived: dict[str, tuple[str, int, bool, bool]], col: str) -> str | None:
+    """The column of `col`'s chain back to the target whose name marks it as measured before the
+    outcome (`presold`, `baseline_score`, `early_signups`), when the hop that drew it from the
+    target is a random draw made before this cell (how a simulation writes a leading
+    indicator: `presold = tickets_sold * rng.uniform(0.3, 0.6, n)`). Code cannot tell such a
+    correlate's timing, so it is no evidence of leakage on its own. None otherwise."""
+    chain, c, hops = [], col, 0
+    while c in derived and hops < 10:
+        chain.append((c, derived[c]))
+        c, hops = derived[c][0], hops + 1
+    if not any(random and not in_cell for _, (_, _, in_cell, random) in chain):
+        return None
+    for name, _ in chain:
+        toks = _tokens(name)
+        if set(toks) & _BEFORE_TOKENS or any(_BEFORE_WORD.match(t) for t in toks):
+            return name
+    return None
 
 
 def _lines(h: _Hit) -> list[int]:
@@ -1557,6 +1588,14 @@ def feature_derived_from_target(ev: Evidence) -> Iterator[Finding]:
             sev, conf = "medium", 0.45
             text += (" (Most features here are drawn conditionally on the label, which may be a "
                      "deliberate simulation.)")
+        elif h.extra.get("leading"):
+            sev, conf = "medium", 0.4
+            text = (f"Feature `{h.col}` comes from the target `{h.target}`{via}, but through a "
+                    "random draw made before this cell (a simulated correlate), and "
+                    f"`{h.extra['leading']}` reads as a quantity measured "
+                    "before the outcome (a leading indicator or a part of the total known "
+                    f"earlier); it is used by `{h.pair.call}` (line {h.pair.line}; {h.how}). "
+                    "Only a feature recorded after the outcome would leak the label.")
         else:
             sev, conf = "critical", 0.93 if kernel else 0.88
             if h.pair.split_only:
