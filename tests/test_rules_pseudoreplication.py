@@ -1130,3 +1130,172 @@ def test_a_nested_control_beside_a_within_farm_predictor_of_interest_is_medium_o
         print(f"nitrate per cm depth: p = {fit.pvalues['depth_cm']:.3g}")
     """, FARMS)
     assert f.severity == "medium"
+
+
+# -- crossed panels: every rater scores every product several times ------------------------------
+
+PANEL = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(77)
+rows = []
+for t in range(1, 13):
+    base = rng.normal(5.5, 0.5)
+    for wine in ["Rioja", "Barolo", "Syrah"]:
+        bump = rng.normal(0.3, 0.6) if wine == "Barolo" else 0.0
+        for pour in range(6):
+            rows.append({"{unit}": {ident}, "wine": wine, "pour": pour,
+                         "score": base + bump + rng.normal(0, 0.5)})
+tasting = pd.DataFrame(rows)
+"""
+
+
+def panel(unit: str, ident: str = 'f"T{t:02d}"') -> str:
+    return PANEL.replace("{unit}", unit).replace("{ident}", ident)
+
+
+def test_ttest_ind_over_repeat_pours_of_the_same_tasters_is_critical():
+    f = one(run(ALL_PSEUDO, """
+        barolo = tasting[tasting["wine"] == "Barolo"]["score"]
+        rioja = tasting[tasting["wine"] == "Rioja"]["score"]
+        print(stats.ttest_ind(barolo, rioja))
+    """, panel("taster")), "pseudoreplication.repeated_units")
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "taster"
+
+
+def test_taster_means_compared_with_a_paired_test_are_quiet():
+    silent(run(ALL_PSEUDO, """
+        means = tasting.groupby(["taster", "wine"]).score.mean().unstack()
+        print(stats.ttest_rel(means["Barolo"], means["Rioja"]))
+    """, panel("taster")))
+
+
+def test_mannwhitney_over_samples_gathered_in_a_loop_of_listener_ratings_is_critical():
+    found = run(ALL_PSEUDO, """
+        samples = []
+        for wine, g in tasting[tasting.wine != "Syrah"].groupby("wine"):
+            samples.append(g.score.to_numpy())
+        print(stats.mannwhitneyu(samples[0], samples[1]))
+    """, panel("listener", "t"))  # integer listener ids
+    assert one(found, "pseudoreplication.repeated_units").severity == "critical"
+
+
+def test_listener_means_compared_with_wilcoxon_are_quiet():
+    silent(run(ALL_PSEUDO, """
+        per = tasting.pivot_table(index="listener", columns="wine", values="score")
+        print(stats.wilcoxon(per["Barolo"], per["Rioja"]))
+    """, panel("listener")))
+
+
+def test_f_oneway_over_panelist_rows_is_critical_and_panel_means_rm_anova_quiet():
+    found = run(ALL_PSEUDO, """
+        print(stats.f_oneway(*[g["score"].values for _, g in tasting.groupby("wine")]))
+    """, panel("panelist"))
+    assert one(found, "pseudoreplication.repeated_units").severity == "critical"
+    silent(run(ALL_PSEUDO, """
+        from statsmodels.stats.anova import AnovaRM
+        means = tasting.groupby(["panelist", "wine"], as_index=False).score.mean()
+        print(AnovaRM(means, "score", "panelist", within=["wine"]).fit())
+    """, panel("panelist")))
+
+
+def test_unit_ids_crossed_with_the_compared_column_under_an_unknown_name_are_medium():
+    # `sheet` is no unit word: the ids (T01…T12, 18 rows each) and the kernel's finding that
+    # they are not nested in `wine` carry it; a site holding distinct people reads the same,
+    # so it stays below high
+    f = one(run(ALL_PSEUDO, """
+        a = tasting.loc[tasting.wine == "Barolo", "score"].to_numpy()
+        b = tasting.loc[tasting.wine == "Syrah", "score"].to_numpy()
+        t, p = stats.ttest_ind(a, b)
+        print(f"p = {p:.4f}")
+    """, panel("sheet")), "pseudoreplication.repeated_units")
+    assert f.severity == "medium" and f.evidence["values"]["unit_column"] == "sheet"
+
+
+def test_crossed_unit_ids_averaged_first_are_silent():
+    silent(run(ALL_PSEUDO, """
+        m = tasting.groupby(["sheet", "wine"]).score.mean().unstack()
+        t, p = stats.ttest_rel(m["Barolo"], m["Syrah"])
+        print(f"p = {p:.4f}")
+    """, panel("sheet")))
+
+
+def test_site_ids_crossed_with_arm_beside_a_patient_id_per_row_are_silent():
+    # individually randomised patients in 8 clinics: the rows are the units
+    silent(run(ALL_PSEUDO, """
+        a = trial.loc[trial.arm == "drug", "sbp"]
+        b = trial.loc[trial.arm == "placebo", "sbp"]
+        print(stats.ttest_ind(a, b))
+    """, """
+        import numpy as np
+        import pandas as pd
+        from scipy import stats
+        rng = np.random.default_rng(3)
+        n = 240
+        trial = pd.DataFrame({"record": np.arange(n), "centre": [f"C{i % 8 + 1}" for i in range(n)],
+                              "arm": rng.permutation(["drug", "placebo"] * (n // 2)),
+                              "sbp": rng.normal(140, 12, n)})
+    """))
+
+
+# -- unit ids built from the treatment they were given (`brine-1`, `dry-3`) ----------------------
+
+WHEELS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+rng = np.random.default_rng(19)
+rows = []
+for salting in ["brine", "dry", "injected"]:
+    for w in range(1, 6):
+        eff = rng.normal(0, 2.5)
+        for plug in range(10):
+            rows.append({"salting": salting, "wheel": f"{salting}-{w}",
+                         "moisture": 38 + eff + rng.normal(0, 0.8)})
+cheese = pd.DataFrame(rows)
+"""
+
+
+def test_anova_lm_over_plugs_of_wheels_numbered_within_salting_is_high():
+    f = one(run(ALL_PSEUDO, """
+        table = anova_lm(smf.ols("moisture ~ C(salting)", data=cheese).fit(), typ=2)
+        print(table["PR(>F)"])
+    """, WHEELS), "pseudoreplication.cluster_assigned_model")
+    assert f.severity == "high" and f.evidence["values"]["cluster_column"] == "wheel"
+
+
+def test_anova_lm_on_wheel_means_is_quiet():
+    silent(run(ALL_PSEUDO, """
+        wheels = cheese.groupby(["wheel", "salting"], as_index=False)["moisture"].mean()
+        table = anova_lm(smf.ols("moisture ~ C(salting)", data=wheels).fit(), typ=2)
+        print(table["PR(>F)"])
+    """, WHEELS))
+
+
+def test_ttest_over_plugs_of_wheels_numbered_within_salting_is_reported():
+    found = run(ALL_PSEUDO, """
+        dry = cheese.query("salting == 'dry'").moisture
+        brine = cheese.query("salting == 'brine'").moisture
+        print(stats.ttest_ind(dry, brine, equal_var=False))
+    """, WHEELS)
+    assert one(found, "pseudoreplication.cluster_assigned_treatment").severity in LOUD
+
+
+def test_ttest_on_wheel_means_is_quiet():
+    silent(run(ALL_PSEUDO, """
+        per = cheese.groupby(["salting", "wheel"]).moisture.mean().reset_index()
+        print(stats.ttest_ind(per[per.salting == "dry"].moisture,
+                              per[per.salting == "brine"].moisture, equal_var=False))
+    """, WHEELS))
+
+
+def test_ids_with_prefixes_unrelated_to_the_predictor_are_not_read_as_units():
+    # `c-1`, `e-1`…: many prefixes that are not the salting levels, no unit name
+    found = run(ALL_PSEUDO, """
+        table = anova_lm(smf.ols("moisture ~ C(salting)", data=cheese).fit(), typ=2)
+        print(table["PR(>F)"])
+    """, WHEELS.replace('f"{salting}-{w}"', 'f"{chr(ord(salting[0]) + w)}-{w}"'))
+    assert not [f for f in found if f.rule_id == "pseudoreplication.cluster_assigned_model"]

@@ -45,7 +45,9 @@ _UNIT_ID = re.compile(
     r"pid|sid|uid|worker|horse|dog|monkey|pig|cow|infant|twin|family|household|eye|sub|"
     r"ppt|colony|hive|nest|pen|herd|flock|respondent|athlete|player|runner|driver|"
     # crossed designs: every rater scores many items, every item is scored by many raters
-    r"rater|judge|annotator|assessor|grader|coder|scorer|evaluator|reviewer)"
+    r"rater|judge|annotator|assessor|grader|coder|scorer|evaluator|reviewer|"
+    # sensory and perception panels: every panelist rates every product, several times
+    r"panelist|panellist|panel_?member|taster|listener|observer|tester|examinee)"
     rf"{_ID_SUFFIX}?$|^id$|"
     # items of a crossed design (stimuli, questions): bare, `item` is as often a product
     rf"^(?:item|stimulus|stim|question|vignette){_ID_SUFFIX}$|"
@@ -538,6 +540,14 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
                          if isinstance(n, ast.Name) and n.id in melted)
             unit = melted[frame]
             severity, confidence = "high", 0.65
+        elif frame is None and call.last not in _MODEL_FITS and id(call.node) not in counting \
+                and (crossed := _crossed_id_unit(ev, call, args)) is not None:
+            # samples gathered through a loop or ids like P01…P10: a unit on several rows
+            # in more than one compared group. Named like a subject or rater: critical;
+            # only the ids: the unit may as well be a site holding distinct people (medium)
+            frame, f, unit, rows, units = crossed
+            severity, confidence = ("critical", 0.8) if _UNIT_ID.match(unit) else \
+                ("medium", 0.5)
         else:
             continue
         ns = [s.n for s in ev.samples if s.line == call.line]
@@ -566,6 +576,58 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
                         f"mixed model with a random intercept per unit "
                         f"(`smf.mixedlm('y ~ condition', {frame}, groups={frame}['{unit}'])`)."),
         )
+
+
+_NEST_COLUMNS = 8  # services.kernel_facts.NEST_COLUMNS: pairs beyond these are not examined
+
+
+def _crossed_id_unit(ev: Evidence, call: CallSite, args: list[ast.AST]
+                     ) -> tuple[str, ObjectFacts, str, int, int] | None:
+    """(frame, facts, unit column, rows, units) when an independent test's samples are rows
+    of a frame split on a column `b` (also through a loop appending to a list), and another
+    column named like a unit or whose levels read as unit ids (`P01`…`P10`) has several rows
+    per level, crossed with `b`: the kernel examined the pair
+    and found the ids not nested in `b`, so units appear in more than one compared group.
+    Quiet when some column is unique per row (the rows are units of their own) or the
+    samples hold no more rows than there are units."""
+    plain = [a.value if isinstance(a, ast.Starred) else a for a in args]
+    nodes, names = _sample_sources(ev, call, plain)  # type: ignore[arg-type]
+    if any(_reduced(n) for n in nodes) or any(_aggregates(ev.model, n) for n in nodes):
+        return None
+    ns = [s.n for s in ev.samples if s.line == call.line]
+    for frame in names:
+        f = _frame_facts(ev, frame)
+        if f is None or not f.shape or not f.levels:
+            continue
+        rows = f.shape[0]
+        if any(f.unique.get(c, 0) >= rows for c in f.dtypes if not _is_float(f.dtypes[c])):
+            continue  # an id unique per row: the rows are the units
+        # the grouping columns the kernel paired up for its nesting facts
+        top = min(200, rows // 2)
+        examined = [c for c in f.dtypes if not _is_float(f.dtypes[c])
+                    and 2 <= f.unique.get(c, 0) <= top][:_NEST_COLUMNS]
+        used = _mentioned(nodes, f.dtypes)
+        compared = [b for b in used if b in f.levels and b in examined]
+        for a in examined:
+            if a in used or not (_UNIT_ID.match(a) or _id_labels(f, a)):
+                continue
+            counts = f.levels.get(a, {})  # text levels; integer ids: their count only
+            units = len(counts) or f.unique.get(a, 0)
+            fewest = min(counts.values()) if counts else rows / max(units, 1)
+            if units < 3 or fewest < 4 or not ns or sum(ns) <= 2 * units:
+                continue
+            nest = f.nesting.get(a) if isinstance(f.nesting, dict) else None
+            for b in compared:
+                if f.unique.get(b, 0) >= units:
+                    continue  # only a finer column can be nested in a coarser one
+                if isinstance(nest, dict) and b in nest.get("within", {}):
+                    continue  # nested: cluster_assigned_treatment's case
+                return frame, f, a, rows, units
+    return None
+
+
+def _is_float(dtype: str) -> bool:
+    return dtype.startswith(("float", "Float", "complex", "datetime", "timedelta"))
 
 
 # clusters whose members share more than a unit's repeated measurements: the unit that was
@@ -1072,13 +1134,23 @@ def _cluster_named(col: str) -> bool:
                 or _OBJECT_UNIT.match(col))
 
 
-def _id_labels(f: ObjectFacts, col: str) -> bool:
+def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = ()) -> bool:
     """Text levels that read as identifiers of units (`ST01`…`ST10`, `H3`): one shared
-    letter prefix followed by numbers."""
+    letter prefix followed by numbers, or, for a column nested in `nested`, that column's
+    level followed by a number (`PVA-0`…`PVA-4`, `EVA-0`…: the units numbered within each
+    treatment, their ids built from it)."""
     labels = list(f.levels.get(col, {}))
     if len(labels) < 3 or not all(_ID_LABEL.match(x) for x in labels):
         return False
-    return len({re.sub(r"[\d\s_-]+$", "", x) for x in labels}) == 1
+    prefixes = {re.sub(r"[\d\s_-]+$", "", x) for x in labels}
+    if len(prefixes) == 1:
+        return True
+    for b in nested:
+        outer = {str(v).lower() for v in f.levels.get(b, {})}
+        if len(prefixes) >= 2 and outer and {x.lower() for x in prefixes} <= outer and \
+                len(labels) >= 2 * len(prefixes):
+            return True  # several numbered units per level, each id naming its level
+    return False
 
 
 def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
@@ -1162,7 +1234,7 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
                 k, rows = nest.get("levels", 0), nest.get("rows", 0)
                 if not split or k < 3 or not rows:
                     continue
-                named, labels = _cluster_named(a), _id_labels(f, a)
+                named, labels = _cluster_named(a), _id_labels(f, a, split)
                 if not (named or labels):
                     continue
                 per = rows / k
@@ -1349,7 +1421,7 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 k, rows = nest.get("levels", 0), nest.get("rows", 0)
                 if not split or k < 3 or not rows:
                     continue
-                named, labels = _cluster_named(a), _id_labels(f, a)
+                named, labels = _cluster_named(a), _id_labels(f, a, split)
                 if not (named or labels):
                     continue
                 per = rows / k
