@@ -1013,3 +1013,134 @@ def test_zconfint_on_a_large_sample_is_quiet() -> None:
     silent(ci("""
         print("z interval", zconfint(big["cost"]))
     """))
+
+
+# -- a normal band whose z comes from norm.ppf / a name, and its impossible lower limit --------
+
+BANDS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from scipy.stats import norm
+rng = np.random.default_rng(77)
+# weekly readmissions per ward: most weeks none, a few weeks a burst
+readmits = pd.Series(np.where(rng.random(104) < 0.35, rng.poisson(3, 104) + 1, 0),
+                     name="readmissions")
+waits = rng.exponential(12.0, 200).round(1)             # queue waits, minutes
+temps = pd.Series(rng.normal(36.8, 0.3, 150))            # body temperature, symmetric
+fill = rng.normal(500, 4, 180)                           # bottle fill, ml, symmetric
+"""
+
+
+def bands(code: str) -> list[Finding]:
+    return run([NORMAL_TAIL], code, BANDS)
+
+
+def test_band_with_z_from_norm_ppf_on_zero_inflated_counts_reports_negative_limit() -> None:
+    f = one(bands("""
+        z = stats.norm.ppf(0.975)
+        m, s = readmits.mean(), readmits.std()
+        low, high = m - z * s, m + z * s
+        print(f"usual weekly readmissions: {low:.1f} to {high:.1f}")
+    """), NT)
+    assert f.severity == "high" and f.confidence >= 0.85
+    assert "below zero" in f.explanation and "readmits" in f.explanation
+
+
+def test_empirical_percentile_band_on_the_same_counts_is_silent() -> None:
+    silent(bands("""
+        low, high = np.percentile(readmits, [2.5, 97.5])
+        print(f"usual weekly readmissions: {low:.1f} to {high:.1f}")
+    """))
+
+
+def test_band_from_a_helper_with_a_module_level_isf_z_on_counts() -> None:
+    f = one(bands("""
+        Z95 = norm.isf(0.025)
+
+        def normal_band(x):
+            centre, spread = x.mean(), x.std(ddof=1)
+            return centre - Z95 * spread, centre + Z95 * spread
+
+        print(normal_band(readmits))
+    """), NT)
+    assert f.severity == "high"
+
+
+def test_same_helper_band_on_symmetric_temperatures_is_silent() -> None:
+    silent(bands("""
+        Z95 = norm.isf(0.025)
+
+        def normal_band(x):
+            centre, spread = x.mean(), x.std(ddof=1)
+            return centre - Z95 * spread, centre + Z95 * spread
+
+        print(normal_band(temps))
+    """))
+
+
+def test_numpy_band_with_z_set_in_a_loop_on_exponential_waits() -> None:
+    f = one(bands("""
+        for level in (0.95, 0.99):
+            z = norm.ppf(1 - (1 - level) / 2)
+            lower = np.mean(waits) - z * np.std(waits, ddof=1)
+            print(level, lower, np.mean(waits) + z * np.std(waits, ddof=1))
+    """), NT)
+    assert f.severity == "high" and "waits" in f.explanation
+
+
+def test_numpy_loop_band_on_symmetric_fill_volumes_is_silent() -> None:
+    silent(bands("""
+        for level in (0.95, 0.99):
+            z = norm.ppf(1 - (1 - level) / 2)
+            lower = np.mean(fill) - z * np.std(fill, ddof=1)
+            print(level, lower, np.mean(fill) + z * np.std(fill, ddof=1))
+    """))
+
+
+# -- Bland-Altman limits of agreement on paired differences ------------------------------------
+
+AGREE = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(13)
+true_bp = rng.gamma(3.0, 10.0, 160) + 95                # systolic pressure, right-skewed
+# the wrist cuff reads high pressures low: differences shrink with the level (skew ~ -0.9)
+cuff = pd.DataFrame({"wrist": 0.7 * true_bp + 40 + rng.normal(0, 2.0, 160),
+                     "arm": true_bp + rng.normal(0, 2.0, 160)})
+# a second pair of devices whose differences are clearly skewed (occasional large misreads)
+glucose_lab = rng.normal(6.0, 1.2, 160)
+glucose_meter = glucose_lab + rng.exponential(0.4, 160) ** 2
+"""
+
+
+def agree(code: str) -> list[Finding]:
+    return run([NORMAL_TAIL], code, AGREE)
+
+
+def test_limits_of_agreement_on_moderately_skewed_differences_are_not_loud() -> None:
+    found = agree("""
+        diff = cuff["wrist"] - cuff["arm"]
+        bias, sd = diff.mean(), diff.std(ddof=1)
+        print(f"bias {bias:.1f}, limits {bias - 1.96 * sd:.1f} to {bias + 1.96 * sd:.1f}")
+    """)
+    quiet(found)
+    if found:
+        assert "limits of agreement" in one(found, NT).explanation
+
+
+def test_limits_of_agreement_from_np_subtract_on_arrays_are_not_loud() -> None:
+    quiet(agree("""
+        d = np.subtract(cuff.wrist.to_numpy(), cuff.arm.to_numpy())
+        loa = (np.mean(d) - 1.96 * np.std(d, ddof=1), np.mean(d) + 1.96 * np.std(d, ddof=1))
+        print(loa)
+    """))
+
+
+def test_limits_of_agreement_on_clearly_skewed_differences_stay_high() -> None:
+    f = one(agree("""
+        d = glucose_meter - glucose_lab
+        bias, sd = d.mean(), d.std(ddof=1)
+        print(f"limits {bias - 1.96 * sd:.2f} to {bias + 1.96 * sd:.2f}")
+    """), NT)
+    assert f.severity == "high"

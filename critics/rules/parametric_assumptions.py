@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, names_in, root_name
@@ -1524,14 +1525,40 @@ def _refs_of(node: ast.AST, moments: dict[str, tuple[str, ast.AST, int]], ev: Ev
     return out
 
 
+def _z_value(ev: Evidence, node: ast.AST, depth: int = 0) -> float | None:
+    """The number a z multiplier stands for: a literal, `norm.ppf(0.975)` / `norm.isf(0.025)`
+    (standard normal, no loc/scale), or a name bound to one of these (the kernel's value of
+    the name first)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and \
+            not isinstance(node.value, bool):
+        return abs(float(node.value))
+    if isinstance(node, ast.Name) and depth < 2:
+        obj = ev.objects.get(node.id)
+        if obj is not None and isinstance(obj.value, int | float) and \
+                not isinstance(obj.value, bool):
+            return abs(float(obj.value))
+        found = [a.value for a in ev.model.assigned_at(node.id) if a.value is not None]
+        return _z_value(ev, found[-1], depth + 1) if len(found) == 1 else None
+    if isinstance(node, ast.Call) and called_name(node) in ("ppf", "isf") and \
+            isinstance(node.func, ast.Attribute) and \
+            ast.unparse(node.func.value).split(".")[-1] == "norm" and \
+            len(node.args) == 1 and not node.keywords and \
+            isinstance(node.args[0], ast.Constant) and \
+            isinstance(node.args[0].value, float) and 0 < node.args[0].value < 1:
+        q = node.args[0].value
+        return abs(NormalDist().inv_cdf(q if called_name(node) == "ppf" else 1 - q))
+    return None
+
+
 def _sd_times_z(node: ast.AST, moments: dict[str, tuple[str, ast.AST, int]],
                 ev: Evidence, factors: set[float]) -> list[ast.AST]:
-    """`z * sd` / `sd * z` with z among `factors`: samples of the SD."""
+    """`z * sd` / `sd * z` with z among `factors` (a literal, `norm.ppf(0.975)` or a name
+    bound to either): samples of the SD."""
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
         return []
     for a, b in ((node.left, node.right), (node.right, node.left)):
-        if isinstance(a, ast.Constant) and isinstance(a.value, int | float) and \
-                round(float(a.value), 3) in factors:
+        z = _z_value(ev, a) if not (isinstance(a, ast.Name) and a.id in moments) else None
+        if z is not None and any(abs(z - f) < 0.006 for f in factors):
             if isinstance(b, ast.Name) and b.id in moments and moments[b.id][0] == "sd":
                 return [moments[b.id][1]]
             if isinstance(b, ast.Call) and (m := _moment(ev, b)) is not None and m[0] == "sd":
@@ -1644,6 +1671,46 @@ def _sample_shape(ev: Evidence, sample: ast.AST) -> tuple[SampleFacts, float | N
     return None
 
 
+def _paired_difference(ev: Evidence, sample: ast.AST) -> bool:
+    """Whether the sample is the row-wise difference of two measurements (`a - b`,
+    `np.subtract(a, b)`, or a name bound once to one): the differences of a method
+    comparison, whose mean ± 1.96 SD are Bland-Altman limits of agreement. Not a centring
+    (`x - x.mean()`) nor a shift by a constant."""
+    node = _unwrap(sample)
+    if isinstance(node, ast.Name):
+        found = [a.value for a in ev.model.assigned_at(node.id) if a.value is not None]
+        if len(found) != 1:
+            return False
+        node = found[0]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        sides = [node.left, node.right]
+    elif isinstance(node, ast.Call) and called_name(node) == "subtract" and len(node.args) == 2:
+        sides = list(node.args)
+    else:
+        return False
+    for side in sides:
+        if isinstance(side, ast.Constant) or any(
+                isinstance(x, ast.Call) and _moment(ev, x) is not None for x in _walk(side)):
+            return False
+    return True
+
+
+def _band_lower(ev: Evidence, lines: list[int], s: SampleFacts) -> float | None:
+    """The lower limit `mean - z * SD` of a reference range on these lines, from the
+    kernel's mean and SD of the sample and the z the code multiplies by."""
+    if s.mean is None or s.std is None:
+        return None
+    for node in _walk(ev.tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and \
+                node.lineno in lines and isinstance(node.right, ast.BinOp) and \
+                isinstance(node.right.op, ast.Mult):
+            for z_node in (node.right.left, node.right.right):
+                z = _z_value(ev, z_node)
+                if z is not None and any(abs(z - f) < 0.006 for f in _Z_MULTIPLIERS):
+                    return s.mean - z * s.std
+    return None
+
+
 @rule("parametric_assumptions.normal_model_on_skewed",
       title="Normal-theory tail, capability index or reference range on a skewed sample")
 def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
@@ -1671,7 +1738,7 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
         shape = _sample_shape(ev, sample)
         severity: str | None = None
         conf = 0.0
-        detail = ""
+        detail = extra = ""
         if shape is not None:
             s, kurt = shape
             skew = abs(s.skew) if s.skew is not None else 0.0
@@ -1686,6 +1753,23 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
             detail = _describe(s)
             if kurt is not None and kurt >= 1:
                 detail = detail[:-1] + f", excess kurtosis={kurt:.1f})"
+            band = "reference range" in what
+            if band and severity == "high" and skew < 1 and _paired_difference(ev, sample):
+                # Bland-Altman limits of agreement: the central 95% of paired differences is
+                # close to mean ± 1.96 SD unless the differences are clearly skewed
+                severity, conf = "medium", 0.5
+                extra = (" These are limits of agreement on paired differences, which a "
+                         "moderate skew shifts only a little; a skew of the differences "
+                         "usually means they grow with the magnitude (regression-based limits "
+                         "or log ratios then fit better).")
+            lower = _band_lower(ev, lines, s) if band else None
+            if lower is not None and s.min is not None and s.min >= 0 and lower < 0 and \
+                    s.n >= 20 and p is not None and p < 0.01:
+                # a band on a non-negative quantity whose lower limit is impossible
+                severity, conf = ("high", max(conf, 0.85)) if severity else ("medium", 0.5)
+                extra += (f" Its lower limit is {lower:.2f}, below zero for a quantity whose "
+                          f"smallest value is {s.min:g}: the normal band does not fit these "
+                          "data.")
             if severity and s.skew is not None:
                 tail = "right" if s.skew > 0 else "left"
                 detail += f", a long {tail} tail"
@@ -1703,7 +1787,7 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
                          "for a right-skewed quantity the upper tail (and the out-of-spec "
                          "rate, the upper percentile, the upper reference limit) is "
                          "understated, the lower one overstated, so the reported capability "
-                         "or probability is wrong."),
+                         f"or probability is wrong.{extra}"),
             severity=severity, confidence=conf,
             evidence={"lines": lines, "values": {"sample": expr}},
             suggestion=("Model the shape the data have: fit the tail on a transformed scale "
