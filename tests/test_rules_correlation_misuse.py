@@ -1396,3 +1396,96 @@ def test_unbiased_methods_read_as_agreement_is_only_medium() -> None:
         print(f"duplicate assays agree: r = {r:.3f}")
     """), AGREE_ID)
     assert f.severity == "medium"
+
+
+# -- codes that reach Pearson through a dict, a loop, a zip or a helper ------------------------
+
+def test_label_codes_in_a_dict_of_predictors_looped_with_pearsonr():
+    f = one(codes("""
+        from sklearn.preprocessing import LabelEncoder
+        predictors = {"age": survey["age"].to_numpy(),
+                      "city": LabelEncoder().fit_transform(survey["city"])}
+        for name, x in predictors.items():
+            r, p = stats.pearsonr(x, survey["income"])
+            print(f"{name}: r={r:.2f} p={p:.3f}")
+    """), "correlation_misuse.pearson_on_codes")
+    assert f.severity == "critical" and "predictors['city']" in f.explanation
+
+
+def test_dict_of_predictors_with_a_correlation_ratio_for_the_label_is_sound():
+    silent(codes("""
+        def eta(groups, y):
+            m = y.groupby(groups).transform("mean")
+            return np.sqrt(((m - y.mean()) ** 2).sum() / ((y - y.mean()) ** 2).sum())
+        predictors = {"age": survey["age"].to_numpy(),
+                      "children": survey["children"].to_numpy()}
+        out = {k: stats.pearsonr(x, survey["income"])[0] for k, x in predictors.items()}
+        out["city (eta)"] = eta(survey["city"], survey["income"])
+        print(out)
+    """))
+
+
+def test_np_unique_inverse_codes_through_a_helper():
+    f = one(codes("""
+        levels, city_idx = np.unique(survey["city"].to_numpy(), return_inverse=True)
+        def r_of(a, b):
+            return np.corrcoef(a, b)[0, 1]
+        print("age", r_of(survey["age"], survey["income"]))
+        print("city", r_of(city_idx, survey["income"]))
+    """), "correlation_misuse.pearson_on_codes")
+    assert "np.unique" in f.explanation and f.severity in ("high", "critical")
+
+
+def test_one_hot_point_biserial_per_level_through_a_helper_is_sound():
+    silent(codes("""
+        def r_of(a, b):
+            return np.corrcoef(a, b)[0, 1]
+        print("age", r_of(survey["age"], survey["income"]))
+        for city in np.unique(survey["city"].to_numpy()):
+            print(city, r_of((survey["city"] == city).astype(int), survey["income"]))
+    """))
+
+
+def test_unique_levels_not_codes_are_left_alone():
+    silent(codes("""
+        levels = np.unique(survey["city"].to_numpy(), return_inverse=True)[0]
+        print(len(levels), np.corrcoef(survey["age"], survey["income"])[0, 1])
+    """))
+
+
+def test_cat_codes_zipped_with_names_and_series_corr():
+    f = one(codes("""
+        names = ["age", "city"]
+        series = [survey["age"], survey["city"].astype("category").cat.codes]
+        for name, s in zip(names, series):
+            print(name, round(s.corr(survey["income"]), 3))
+    """), "correlation_misuse.pearson_on_codes")
+    assert f.severity in ("high", "critical") and ".cat.codes" in f.explanation
+
+
+def test_ordinal_map_in_natural_order_zipped_with_spearman_is_sound():
+    silent(codes("""
+        order = {"high school": 0, "bachelor": 1, "master": 2, "phd": 3}
+        names = ["age", "education"]
+        series = [survey["age"], survey["education"].map(order)]
+        for name, s in zip(names, series):
+            print(name, round(s.corr(survey["income"], method="spearman"), 3))
+    """))
+
+
+def test_factorized_column_of_a_frame_built_from_a_dict_with_corrwith():
+    f = one(codes("""
+        X = pd.DataFrame({"age": survey["age"], "city": pd.factorize(survey["city"])[0]})
+        print(X.corrwith(survey["income"]))
+    """), "correlation_misuse.pearson_on_codes")
+    assert "X['city']" in f.explanation
+
+
+def test_frame_built_from_a_dict_with_cramers_v_for_the_label_is_sound():
+    silent(codes("""
+        from scipy.stats.contingency import association
+        X = pd.DataFrame({"age": survey["age"], "log_age": np.log(survey["age"])})
+        print(X.corrwith(survey["income"]))
+        table = pd.crosstab(survey["city"], survey["education"])
+        print("city~education V", association(table.to_numpy(), method="cramer"))
+    """))

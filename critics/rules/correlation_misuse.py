@@ -84,7 +84,7 @@ _HEDGE = re.compile(
     r"observational|confound")
 _ENCODER_HINT = re.compile(
     r"LabelEncoder|OrdinalEncoder|\.codes|factorize|\.map\(|\.replace\(|ordered|"
-    r"\bq?cut\(|digitize\(|searchsorted\(|KBinsDiscretizer")
+    r"\bq?cut\(|digitize\(|searchsorted\(|KBinsDiscretizer|return_inverse")
 _CORR_CALLS = ("pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "corrcoef",
                "linregress", "corr", "corrwith", "polyfit")
 
@@ -214,6 +214,15 @@ class _Encodings:
                         "nominal", "OrdinalEncoder (alphabetical order)")
             if attr == "factorize":
                 return "nominal", "`factorize`"
+            if attr == "unique" and (self.m.dotted(f) or "").startswith("numpy.") and any(
+                    k.arg == "return_inverse" and _const(k.value) is True
+                    for k in sub.keywords):
+                src = _var_of(self.m, sub.args[0]) if sub.args else None
+                facts = _facts_of(self.m.evidence, src, None) if src is not None else None
+                if facts is not None and facts[0].startswith(
+                        ("int", "uint", "float", "Int", "UInt", "Float", "bool")):
+                    continue  # the ranks of numbers, not labels
+                return "nominal", "`np.unique(return_inverse=True)` codes"
             mapping = sub.args[0] if sub.args else None
             if isinstance(mapping, ast.Name):
                 mapping = self._dicts.get(mapping.id)
@@ -304,8 +313,50 @@ class _Encodings:
                 return t.rsplit(".", 1)[-1]
         return None
 
+    def _entry(self, value: ast.AST) -> _Coded | None:
+        """The coding of one entry put into a dict or frame: codes computed inline, or a
+        variable or column already known to hold codes."""
+        kind = self._kind_of_value(value) if isinstance(value, ast.Call | ast.Attribute |
+                                                          ast.Subscript) else None
+        if kind is not None and _codes_position(value) is not None:
+            return _Coded(kind[0], kind[1], getattr(value, "lineno", None), False)
+        v = _var_of(self.m, value)
+        return self.lookup(v) if (v.name or v.column) else None
+
+    def _container(self, node: ast.Assign, here: bool) -> None:
+        """`drivers = {"cuisine": codes, …}`, `X = pd.DataFrame({"city": codes, …})`,
+        `df.assign(city=codes)`, `drivers["cuisine"] = codes`: the entry holds codes."""
+        value = node.value
+        entries: list[tuple[str | None, ast.AST]] = []
+        if isinstance(value, ast.Dict):
+            entries = [(_str(k), v) for k, v in zip(value.keys, value.values, strict=True)]
+        elif isinstance(value, ast.Call) and called_name(value) in ("DataFrame", "dict",
+                                                                    "assign"):
+            a0 = value.args[0] if value.args else None
+            if isinstance(a0, ast.Dict):
+                entries = [(_str(k), v) for k, v in zip(a0.keys, a0.values, strict=True)]
+            entries += [(k.arg, k.value) for k in value.keywords if k.arg]
+        elif isinstance(value, ast.Name | ast.Attribute | ast.Subscript):
+            for t in node.targets:  # drivers["cuisine"] = codes
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                        _str(t.slice) is not None and t.value.id in self._dicts:
+                    coded = self._entry(value)
+                    if coded is not None:
+                        self.cols[(t.value.id, _str(t.slice) or "")] = _Coded(
+                            coded.kind, coded.how, node.lineno if here else None, False)
+            return
+        for key, v in entries:
+            coded = self._entry(v) if key is not None else None
+            if coded is None:
+                continue
+            coded = _Coded(coded.kind, coded.how, node.lineno if here else None, False)
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    self.cols[(t.id, key)] = coded
+
     def _assign(self, node: ast.Assign, here: bool) -> None:
         value = node.value
+        self._container(node, here)
         if isinstance(value, ast.Dict):
             for t in node.targets:
                 if isinstance(t, ast.Name):
@@ -342,9 +393,12 @@ class _Encodings:
                 return
         if kind is None:
             return
+        pos = _codes_position(value)
+        if pos is None:
+            return  # `np.unique(x, return_inverse=True)[0]`: the levels, not the codes
         coded = _Coded(kind[0], kind[1], node.lineno if here else None, False)
         for t in node.targets:
-            for target in (t.elts if isinstance(t, ast.Tuple) else [t])[:1]:
+            for target in (t.elts[pos:pos + 1] if isinstance(t, ast.Tuple) else [t]):
                 if isinstance(target, ast.Name):
                     self.cols[(None, target.id)] = coded
                 elif isinstance(target, ast.Subscript):
@@ -404,6 +458,27 @@ class _Encodings:
         return None
 
 
+def _codes_position(value: ast.AST) -> int | None:
+    """Where the codes sit in what `value` returns: 0 for `pd.factorize` (codes, uniques)
+    and for a plain array of codes, the inverse's place in `np.unique(…,
+    return_inverse=True)`; None when `value` picks out another element (`…[1]` of factorize,
+    `…[0]` of np.unique)."""
+    call, index = value, None
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Call) and isinstance(
+            value.slice, ast.Constant) and isinstance(value.slice.value, int):
+        call, index = value.value, value.slice.value
+    pos = 0
+    if isinstance(call, ast.Call) and called_name(call) == "unique" and any(
+            k.arg == "return_inverse" and _const(k.value) is True for k in call.keywords):
+        pos = 2 if any(k.arg == "return_index" and _const(k.value) is True
+                       for k in call.keywords) else 1
+    elif not (isinstance(call, ast.Call) and called_name(call) == "factorize"):
+        return 0
+    if index is None:
+        return pos
+    return 0 if index == pos else None
+
+
 def _facts_of(ev: Evidence, v: _Var, call: CallSite | None) -> tuple[str, int, bool] | None:
     """(dtype, distinct values, integer-valued) for a variable, from the kernel."""
     if call is not None:
@@ -413,6 +488,9 @@ def _facts_of(ev: Evidence, v: _Var, call: CallSite | None) -> tuple[str, int, b
             if s.line == call.line and s.expr == v.label and s.call not in PROBES:
                 return ("int" if s.integer_valued else "float"), s.n_unique, s.integer_valued
     if v.frame is not None and v.column is not None:
+        for s in ev.samples:  # an entry of a dict/list of samples (`drivers['cuisine']`)
+            if s.line == 0 and s.expr == f"{v.frame}[{v.column!r}]":
+                return ("int" if s.integer_valued else "float"), s.n_unique, s.integer_valued
         f = ev.objects.get(v.frame)
         if f is not None and v.column in f.dtypes:
             dt = f.dtypes[v.column]
@@ -645,6 +723,12 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                             flagged.append((lv, c))
                     matrix = True
                     continue
+                routed = _routed_values(ev, enc, call, e) if v.column is None and (
+                    enc.lookup(v) is None) else []
+                if routed:  # a loop over a dict/list of variables, a helper's parameter
+                    for rv, c in routed:
+                        flagged.append((rv, c))
+                    continue
                 inline = enc._kind_of_value(e) if isinstance(e, ast.Call | ast.Attribute) \
                     else None  # pearsonr(LabelEncoder().fit_transform(df.city), …)
                 if inline is not None:
@@ -722,6 +806,111 @@ def pearson_on_codes(ev: Evidence) -> Iterator[Finding]:
                 "coding": [fc.how for _, fc in flagged][:8]}},
             suggestion=fix[0].upper() + fix[1:] + ".",
         )
+
+
+def _strip(node: ast.AST) -> ast.AST:
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "array"):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("to_numpy", "astype", "dropna", "fillna", "copy", "ravel"):
+            node = node.func.value
+        else:
+            return node
+
+
+def _literal_items(m: CodeModel, node: ast.AST) -> list[ast.expr] | None:
+    """The elements of a literal list/tuple, or of a name bound once to one."""
+    if isinstance(node, ast.List | ast.Tuple):
+        return list(node.elts)
+    if isinstance(node, ast.Name):
+        binds = [a.value for a in m.assigned_at(node.id) if isinstance(a.stmt, ast.Assign)]
+        if len(binds) == 1 and isinstance(binds[0], ast.List | ast.Tuple):
+            return list(binds[0].elts)
+    return None
+
+
+def _loop_values(ev: Evidence, enc: _Encodings, call: CallSite,
+                 var: str) -> list[ast.expr | _Var] | None:
+    """What a loop/comprehension variable takes: `for k, v in drivers.items()` -> each value
+    of `drivers` (as `drivers['key']`), `for v in (a, b)`, `for name, v in zip(names,
+    (a, b))`, `for name, v in [("a", a), …]`, `for i, v in enumerate([a, b])`."""
+    for target, it in reversed(_columns.loops_around(ev, call.node)):
+        if isinstance(target, ast.Name):
+            pos = None if target.id == var else -1
+        elif isinstance(target, ast.Tuple):
+            pos = next((i for i, t in enumerate(target.elts)
+                        if isinstance(t, ast.Name) and t.id == var), -1)
+        else:
+            continue
+        if pos == -1:
+            continue
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and isinstance(
+                it.func.value, ast.Name) and (it.func.attr, pos) in (("items", 1),
+                                                                    ("values", None)):
+            d = it.func.value.id
+            return [_Var(f"{d}[{k!r}]", d, k, None) for (fr, k) in enc.cols if fr == d]
+        if isinstance(it, ast.Call) and called_name(it) == "zip" and pos is not None and \
+                pos < len(it.args):
+            return _literal_items(ev.model, it.args[pos])
+        if isinstance(it, ast.Call) and called_name(it) == "enumerate" and pos == 1 and \
+                it.args:
+            return _literal_items(ev.model, it.args[0])
+        items = _literal_items(ev.model, it)
+        if items is None:
+            return None
+        if pos is None:
+            return items
+        return [e.elts[pos] for e in items
+                if isinstance(e, ast.Tuple | ast.List) and pos < len(e.elts)]
+    return None
+
+
+def _routed_values(ev: Evidence, enc: _Encodings, call: CallSite,
+                   e: ast.AST) -> list[tuple[_Var, _Coded]]:
+    """Codes that reach a correlation through a name standing for several variables: a
+    loop or comprehension over a dict, list or zip of variables, or a helper's parameter
+    (`def r(x, y): return np.corrcoef(x, y)[0, 1]` called with codes)."""
+    node = _strip(e)
+    m = ev.model
+    cands: list[ast.expr | _Var] = []
+    if isinstance(node, ast.Name):
+        looped = _loop_values(ev, enc, call, node.id)
+        if looped is not None:
+            cands = looped
+        elif call.function:
+            cands = [b[node.id] for b in _columns.bindings_of(ev, call.function)
+                     if node.id in b]
+    elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(
+            node.slice, ast.Name) and node.value.id in enc._dicts:
+        d = node.value.id  # for k in drivers: np.corrcoef(drivers[k], y)
+        it = _columns.enclosing_loop_iter(ev, call.node, node.slice.id)
+        if it is not None and (root_name(it) == d or _src(ev, it) == d):
+            cands = [_Var(f"{d}[{k!r}]", d, k, None) for (fr, k) in enc.cols if fr == d]
+    out: list[tuple[_Var, _Coded]] = []
+    for cand in cands:
+        if isinstance(cand, _Var):
+            v = cand
+            c = _classify(ev, enc, v, None)
+        else:
+            v = _var_of(m, cand)
+            inline = enc._kind_of_value(cand) if isinstance(
+                cand, ast.Call | ast.Attribute) else None
+            if inline is not None:
+                facts = _facts_of(ev, v, None)
+                if facts is not None and 0 < facts[1] <= 2:
+                    continue
+                c = _Coded(inline[0], inline[1], call.line,
+                           facts is not None and facts[2] and facts[1] >= 3)
+            elif v.name or v.column:
+                c = _classify(ev, enc, v, None)
+                if c is not None and c.kind == "few" and enc.lookup(v) is None:
+                    c = None  # an unencoded count among several variables
+            else:
+                c = None
+        if c is not None:
+            out.append((v, c))
+    return out
 
 
 def _loop_column_vars(ev: Evidence, call: CallSite, e: ast.AST) -> list[_Var] | None:
