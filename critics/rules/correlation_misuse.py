@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence
 from ..findings import Finding
@@ -177,7 +178,7 @@ class _Encodings:
                 self._scan(tree, here)
 
     def _scan(self, tree: ast.AST, here: bool) -> None:
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign):
                 self._assign(node, here)
             elif isinstance(node, ast.For):
@@ -185,7 +186,7 @@ class _Encodings:
 
     def _kind_of_value(self, value: ast.AST) -> tuple[str, str] | None:
         """('nominal'|'ordinal', how) when `value` computes category codes."""
-        for sub in ast.walk(value):
+        for sub in _walk(value):
             if isinstance(sub, ast.Attribute) and sub.attr == "codes":
                 inner = _src(self.m.evidence, sub.value)
                 if re.search(r"\bq?cut\(", inner) or (
@@ -948,7 +949,7 @@ def _loop_column_vars(ev: Evidence, call: CallSite, e: ast.AST) -> list[_Var] | 
 def _selects(call: CallSite, cols: list[str | None]) -> bool:
     """`df.corr()["city_code"]`: the matrix is read for a coded column specifically."""
     stmt = call.stmt
-    for node in ast.walk(stmt):
+    for node in _walk(stmt):
         if isinstance(node, ast.Subscript) and node.value is call.node:
             key = _str(node.slice)
             return key in cols
@@ -961,7 +962,7 @@ def _reported_strings(ev: Evidence) -> list[tuple[int, str]]:
     for c in ev.model.calls:
         if c.last in ("print", "display", "Markdown", "title", "set_title", "suptitle",
                       "xlabel", "ylabel", "set_xlabel", "set_ylabel", "annotate", "text"):
-            for node in ast.walk(c.node):
+            for node in _walk(c.node):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str):
                     out.append((c.line, node.value))
     return out
@@ -1056,22 +1057,22 @@ def _arbitrary_codes(m: CodeModel) -> dict[str, tuple[list[str] | None, int, boo
     for tree in (m._prior_tree, m.tree):
         if tree is None:
             continue
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                     isinstance(node.targets[0], ast.Name):
                 vals = _str_list(node.value, lists)
                 if vals is not None:
                     lists[node.targets[0].id] = vals
         loops: dict[str, list[str]] = {}
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
                 vals = _str_list(node.iter, lists)
                 if vals is not None:
                     loops[node.target.id] = vals
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                 continue
-            encs = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)
+            encs = [c for c in _walk(node.value) if isinstance(c, ast.Call)
                     and called_name(c) in _ARBITRARY_ENCODERS]
             if not encs:
                 continue
@@ -1103,7 +1104,7 @@ def _scored_matrix(m: CodeModel) -> list[tuple[CallSite, ast.AST]]:
         elif any(isinstance(a, ast.Name) and a.id in _LINEAR_SCORES
                  for a in [*c.node.args, *(k.value for k in c.node.keywords)]):
             for a in m.assignments:
-                if a.value is not None and any(n is c.node for n in ast.walk(a.value)):
+                if a.value is not None and any(n is c.node for n in _walk(a.value)):
                     selectors |= set(a.targets)
             func = c.node
             for c2 in m.calls:  # SelectKBest(f_regression, k=3).fit_transform(X, y)
@@ -1305,7 +1306,7 @@ def _ratio_defs(m: CodeModel) -> dict[str, tuple[str, str, int]]:
     key -> (numerator, denominator, line in this cell or 0)."""
     out: dict[str, tuple[str, str, int]] = {}
     for tree, here in ((m._prior_tree, False), (m.tree, True)):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             pairs: list[tuple[ast.AST, ast.AST, int]] = []
             if isinstance(node, ast.Assign):
                 for t in node.targets:
@@ -1469,7 +1470,7 @@ def _totals(ev: Evidence) -> dict[str, _Total]:
     out: dict[str, _Total] = {}
     for tree, here in ((m._prior_tree, False), (m.tree, True)):
         owner = _assign_owners(tree)
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             pairs: list[tuple[ast.AST, ast.AST]] = []
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 pairs.append((node.targets[0], node.value))
@@ -1498,7 +1499,7 @@ def _assign_owners(tree: ast.AST) -> dict[int, str]:
     """`df2 = df.assign(total=...).query(...)`: the frame (`df2`) each `.assign` call's new
     columns end up in."""
     out: dict[int, str] = {}
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], ast.Name):
             n = node.value
@@ -1654,7 +1655,7 @@ def _names_column(ev: Evidence, node: ast.AST | None, col: str) -> bool:
     variable bound to such a literal."""
     if node is None:
         return False
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Constant) and sub.value == col:
             return True
         if isinstance(sub, ast.Attribute) and sub.attr == col:
@@ -1662,7 +1663,7 @@ def _names_column(ev: Evidence, node: ast.AST | None, col: str) -> bool:
         if isinstance(sub, ast.Name):
             bound = _columns.literal_assignment(ev, sub.id)
             if bound is not None and bound is not node and any(
-                    isinstance(b, ast.Constant) and b.value == col for b in ast.walk(bound)):
+                    isinstance(b, ast.Constant) and b.value == col for b in _walk(bound)):
                 return True
     return False
 
@@ -1673,19 +1674,19 @@ def _controls_for(ev: Evidence, col: str) -> str | None:
     in a mixed model or partial correlation, dummies of it."""
     m = ev.model
     term = re.compile(rf"(?:C\(\s*{re.escape(col)}\b|(?<![\w.]){re.escape(col)}(?![\w(]))")
-    for node in ast.walk(m.tree):
+    for node in _walk(m.tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                 "~" in node.value and term.search(node.value.split("~", 1)[1]):
             return "a model formula with it as a term"
-    loops = [n.iter for n in ast.walk(m.tree) if isinstance(n, ast.For | ast.AsyncFor)] + [
-        g.iter for n in ast.walk(m.tree)
+    loops = [n.iter for n in _walk(m.tree) if isinstance(n, ast.For | ast.AsyncFor)] + [
+        g.iter for n in _walk(m.tree)
         if isinstance(n, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp)
         for g in n.generators]
     for c in m.calls:
         by_col = c.last == "groupby" and c.receiver is not None and (
             _names_column(ev, c.arg(0, "by"), col) or _names_column(ev, c.kwarg("level"), col))
         if by_col and (_PER_GROUP.search(ev.source_of(c.stmt)) or any(
-                any(n is c.node for n in ast.walk(it)) for it in loops)):
+                any(n is c.node for n in _walk(it)) for it in loops)):
             return "a per-group analysis (`groupby`)"
         if c.last == "get_dummies" and any(_names_column(ev, a, col) for a in (
                 *c.node.args, *(k.value for k in c.node.keywords))):
@@ -1830,7 +1831,7 @@ def _inline_helper(ev: Evidence, node: ast.AST) -> ast.AST:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         return node
     for tree in (ev.model.tree, ev.model._prior_tree):
-        for fn in ast.walk(tree):
+        for fn in _walk(tree):
             if isinstance(fn, ast.FunctionDef) and fn.name == node.func.id:
                 rets = [s for s in fn.body if isinstance(s, ast.Return)]
                 if len(rets) != 1 or rets[0].value is None:
@@ -1878,7 +1879,7 @@ def _defined_differences(ev: Evidence) -> dict[str, tuple[str, ast.AST, ast.AST,
     m = ev.model
     out: dict[str, tuple[str, ast.AST, ast.AST, int]] = {}
     for tree, here in ((m._prior_tree, False), (m.tree, True)):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             pairs: list[tuple[str | None, ast.AST]] = []
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
                     node.targets[0], ast.Name | ast.Subscript | ast.Attribute):
@@ -2020,10 +2021,10 @@ def _assign_values(m: CodeModel) -> dict[str, list[ast.expr]]:
     earlier cells and this one."""
     out: dict[str, list[ast.expr]] = {}
     for tree in (m._prior_tree, m.tree):
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
-                    for sub in ast.walk(t):
+                    for sub in _walk(t):
                         if isinstance(sub, ast.Name):
                             out.setdefault(sub.id, []).append(node.value)
                             break
@@ -2038,7 +2039,7 @@ def _time_index_in(value: ast.expr, values: dict[str, list[ast.expr]]) -> str | 
     """How `value` (a frame or series being built) gets a time axis, if it visibly does:
     an `index=` of dates, a `set_index` of a time column, `read_*(parse_dates=, index_col=)`,
     resampling; or a cumulative sum (a random walk)."""
-    for node in ast.walk(value):
+    for node in _walk(value):
         if not isinstance(node, ast.Call):
             continue
         name = called_name(node)
@@ -2064,13 +2065,13 @@ def _dates_behind(node: ast.expr, values: dict[str, list[ast.expr]], depth: int 
     if depth <= 0:
         return False
     return any(_dates_behind(v, values, depth - 1)
-               for n in ast.walk(node) if isinstance(n, ast.Name)
+               for n in _walk(node) if isinstance(n, ast.Name)
                for v in values.get(n.id, [])[:4])
 
 
 def _sorted_by_other(value: ast.expr) -> bool:
     """The rows were put in the order of something other than time."""
-    for node in ast.walk(value):
+    for node in _walk(value):
         if isinstance(node, ast.Call):
             name = called_name(node)
             if name in ("sort", "argsort", "sort_values", "nlargest", "nsmallest", "rank"):
@@ -2090,7 +2091,7 @@ def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
     sums. None when nothing does, or when the rows were sorted by something else."""
     values = _assign_values(ev.model)
     seen: set[str] = set()
-    queue = [n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name)]
+    queue = [n.id for a in args for n in _walk(a) if isinstance(n, ast.Name)]
     found: str | None = None
     for a in args:
         if _sorted_by_other(a):
@@ -2116,10 +2117,10 @@ def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
             if _sorted_by_other(v):
                 return None
             found = found or _time_index_in(v, values)
-            queue += [n.id for n in ast.walk(v) if isinstance(n, ast.Name) and n.id not in seen]
+            queue += [n.id for n in _walk(v) if isinstance(n, ast.Name) and n.id not in seen]
     m = ev.model
     for tree in (m._prior_tree, m.tree):  # df.sort_values("x", inplace=True), arr.sort()
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     root_name(node.func.value) in seen and _sorted_by_other(node) and (
                         called_name(node) == "sort" or any(
@@ -2135,7 +2136,7 @@ def _p_reported(ev: Evidence, call: CallSite, full: str) -> bool:
         return False
     m = ev.model
     stmt = call.stmt
-    if any(isinstance(n, ast.Attribute) and n.attr == "pvalue" for n in ast.walk(ev.tree)) \
+    if any(isinstance(n, ast.Attribute) and n.attr == "pvalue" for n in _walk(ev.tree)) \
             or "p-val" in ev.code:
         return True
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
@@ -2147,13 +2148,13 @@ def _p_reported(ev: Evidence, call: CallSite, full: str) -> bool:
                 p = t.elts[slot].id
                 return m.is_reported(p) or any(
                     isinstance(n, ast.Compare) and any(
-                        isinstance(x, ast.Name) and x.id == p for x in ast.walk(n))
-                    for n in ast.walk(ev.tree))
+                        isinstance(x, ast.Name) and x.id == p for x in _walk(n))
+                    for n in _walk(ev.tree))
             return False
         if isinstance(t, ast.Name):
             return m.is_reported(t.id)
     # the whole result (r and p) printed or indexed in an expression the user sees
-    return any(any(n is call.node for n in ast.walk(e)) for e in m.reported_exprs)
+    return any(any(n is call.node for n in _walk(e)) for e in m.reported_exprs)
 
 
 @rule("correlation_misuse.autocorrelated_series",
@@ -2288,7 +2289,7 @@ def _tokens(label: str) -> set[str]:
 def _subtracts(ev: Evidence, a: str, b: str) -> bool:
     """The cell subtracts one sample from the other (as written, or by column key)."""
     keys = {a, b, _key_label(a), _key_label(b)}
-    for node in ast.walk(ev.tree):
+    for node in _walk(ev.tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
             left, right = ev.source_of(node.left), ev.source_of(node.right)
             ls = {left, _key_label(left)}
