@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, root_name
@@ -1161,7 +1161,27 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
     from ._columns import loops_around
 
     m = ev.model
+
+    def appended(name: str) -> list[ast.AST]:
+        # samples.append(g.y) inside a loop over df.groupby("arm")
+        found: list[ast.AST] = []
+        for c in m.calls:
+            if c.method in ("append", "extend") and c.receiver_root == name:
+                found += list(c.node.args) + [it for _, it in loops_around(ev, c.node)]
+        return found
+
     nodes: list[ast.AST] = list(args) + [it for _, it in loops_around(ev, call.node)]
+    # stop at the nearest frame the rows come from
+    return _trace(m, nodes, stop=lambda name: _frame_facts(ev, name) is not None,
+                  more=appended)
+
+
+def _trace(m: CodeModel, nodes: list[ast.AST], stop: Callable[[str], bool] | None = None,
+           more: Callable[[str], list[ast.AST]] | None = None
+           ) -> tuple[list[ast.AST], list[str]]:
+    """`nodes` and every value assigned to the names they read, transitively (at most 60
+    expressions; names where `stop` holds are not followed, `more` adds expressions per
+    name), and the names reached."""
     seen: set[str] = set()
     names: list[str] = []
     i = 0
@@ -1173,14 +1193,11 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
                 continue
             seen.add(n.id)
             names.append(n.id)
-            if _frame_facts(ev, n.id) is not None:
-                continue  # the nearest frame the rows come from
-            for a in m.assigned_at(n.id):
-                if a.value is not None:
-                    nodes.append(a.value)
-            for c in m.calls:  # samples.append(g.y) inside a loop over df.groupby("arm")
-                if c.method in ("append", "extend") and c.receiver_root == n.id:
-                    nodes += list(c.node.args) + [it for _, it in loops_around(ev, c.node)]
+            if stop is not None and stop(n.id):
+                continue
+            nodes += [a.value for a in m.assigned_at(n.id) if a.value is not None]
+            if more is not None:
+                nodes += more(n.id)
     return nodes, names
 
 
@@ -1324,20 +1341,7 @@ def _model_sites(ev: Evidence) -> list[tuple[CallSite, str, list[ast.expr], set[
 def _expr_sources(m: CodeModel, args: list[ast.expr]) -> tuple[list[ast.AST], list[str]]:
     """The expressions `args` are computed from, through every assignment of the names they
     read (design matrices built from a frame's columns), and the names reached."""
-    nodes: list[ast.AST] = list(args)
-    seen: set[str] = set()
-    names: list[str] = []
-    i = 0
-    while i < len(nodes) and len(nodes) < 60:
-        node = nodes[i]
-        i += 1
-        for n in _walk(node):
-            if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
-                continue
-            seen.add(n.id)
-            names.append(n.id)
-            nodes += [a.value for a in m.assigned_at(n.id) if a.value is not None]
-    return nodes, names
+    return _trace(m, list(args))
 
 
 def _outside_model(ev: Evidence, call: CallSite, col: str, f: ObjectFacts) -> bool:
