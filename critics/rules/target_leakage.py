@@ -30,6 +30,7 @@ from . import _columns
 from ._split_flow import (
     CV_FUNCS,
     NON_COLUMN_ATTRS,
+    _chain_methods,
     _const_strs,
     _is_random_call,
     _kw,
@@ -324,7 +325,7 @@ class _Analysis:
             f = node.func
             if isinstance(f, ast.Attribute):
                 meth = f.attr
-                chain = _chain(f.value)
+                chain = _chain_methods(f.value)
                 r_agg, r_lag = agg, lagged
                 if meth == "shift":
                     k = _literal(node.args[0], None) if node.args else \
@@ -549,7 +550,7 @@ class _Analysis:
             if facts is not None and facts.kind in ("module", "callable", "class"):
                 continue
             a = self.last_assign(n.id, len(self.stmts) + 1)
-            if a is not None and isinstance(a[1], ast.Call) and _chain(a[1]) & _RNG_MAKERS:
+            if a is not None and isinstance(a[1], ast.Call) and _chain_methods(a[1]) & _RNG_MAKERS:
                 continue  # rng = np.random.default_rng(…): draws, not data
             out.add(n.id)
         return out
@@ -953,20 +954,6 @@ def _row_wise(call: ast.Call) -> bool:
     return _literal(axis) in (1, "columns")
 
 
-def _chain(node: ast.AST | None) -> set[str]:
-    out: set[str] = set()
-    while node is not None:
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):
-                out.add(node.func.attr)
-            node = node.func
-        elif isinstance(node, ast.Attribute | ast.Subscript):
-            node = node.value
-        else:
-            break
-    return out
-
-
 def _pass_through_name(v: ast.AST) -> str | None:
     """`x`, `x.round(1)`, `x.astype(int)`, `np.round(x, 2)`: the variable `x`, else None."""
     while isinstance(v, ast.Call):
@@ -1192,6 +1179,25 @@ def _separating(ev: Evidence, frame: str | None, target: str) -> dict[str, float
             if isinstance(a, int | float)}
 
 
+def _sibling_hits(an: _Analysis, pair: Pair, target: str, source: str, target_line: int,
+                  present: list[tuple], n_known: int | None, seen: set, reported: set
+                  ) -> list[_Hit]:
+    """Hits for features computed from `source`, the column or variable `target` is built
+    from; `simulated` when most of the known features are such random draws."""
+    out = []
+    for c, via, line, in_cell, random, how in present:
+        seen.add(("sibling", c))
+        reported.add(c)
+        simulated = random and n_known is not None and n_known > 1 and \
+            len(present) * 2 >= n_known
+        out.append(_Hit("sibling", c, target, pair, how,
+                        {"source": source, "line": line, "in_cell": in_cell,
+                         "random": random, "simulated": simulated,
+                         "target_line": target_line, "via": via if via != source else None,
+                         "x_line": _x_line(an, pair)}))
+    return out
+
+
 def _analyse(ev: Evidence) -> list[_Hit]:
     cached = ev.__dict__.get("_nbcritic_target_leakage")
     if cached is not None:
@@ -1302,16 +1308,8 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                 ans, how = has(c)
                 if ans and ("sibling", c) not in seen:
                     present_sib.append((c, via, line, in_cell, random, how))
-            for c, via, line, in_cell, random, how in present_sib:
-                seen.add(("sibling", c))
-                reported.add(c)
-                simulated = random and n_known is not None and n_known > 1 and \
-                    len(present_sib) * 2 >= n_known
-                hits.append(_Hit("sibling", c, t, pair, how,
-                                 {"source": s, "line": line, "in_cell": in_cell,
-                                  "random": random, "simulated": simulated,
-                                  "target_line": anc[2], "via": via if via != s else None,
-                                  "x_line": _x_line(an, pair)}))
+            hits += _sibling_hits(an, pair, t, s, anc[2], present_sib, n_known, seen,
+                                  reported)
         # columns computed from the variable the target is a threshold of (`win = play > 0.45`,
         # `acc = 78 + 6 * play + noise`): siblings of the label through a latent variable
         for t in sorted(targets):
@@ -1341,16 +1339,8 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                 ans, how = has(c)
                 if ans:
                     present_lat.append((c, via, line, in_cell, random, how))
-            for c, via, line, in_cell, random, how in present_lat:
-                seen.add(("sibling", c))
-                reported.add(c)
-                simulated = random and n_known is not None and n_known > 1 and \
-                    len(present_lat) * 2 >= n_known
-                hits.append(_Hit("sibling", c, t, pair, how,
-                                 {"source": v, "line": line, "in_cell": in_cell,
-                                  "random": random, "simulated": simulated,
-                                  "target_line": t_line, "via": via if via != v else None,
-                                  "x_line": _x_line(an, pair)}))
+            hits += _sibling_hits(an, pair, t, v, t_line, present_lat, n_known, seen,
+                                  reported)
         # columns the kernel sees set only for rows of one class of the target, then columns
         # that alone tell its classes apart (ROC AUC)
         for kind, key, found_by in (("indicator", "shares", _indicators),
