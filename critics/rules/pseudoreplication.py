@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, root_name
@@ -1153,6 +1154,29 @@ def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = (
     return False
 
 
+def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[str], bool]
+                     ) -> Iterator[tuple[str, list[str], int, int, float, bool, dict[str, Any]]]:
+    """Columns `a` of frame `f` that one of the `compared` columns is constant within (kernel
+    `nesting`), with at least 3 levels and 3 rows per level, named like a unit or labelled
+    like unit ids: (a, the compared columns it nests in, levels, rows, rows per level,
+    named like a unit, its nesting fact)."""
+    compared = set(compared)
+    for a, nest in f.nesting.items():
+        if not isinstance(nest, dict) or skip(a):
+            continue
+        split = [b for b in nest.get("within", {}) if b in compared]
+        k, rows = nest.get("levels", 0), nest.get("rows", 0)
+        if not split or k < 3 or not rows:
+            continue
+        named, labels = _cluster_named(a), _id_labels(f, a, split)
+        if not (named or labels):
+            continue
+        per = rows / k
+        if per < 3 or nest.get("min_rows", 0) < 2:
+            continue
+        yield a, split, k, rows, per, named, nest
+
+
 def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
                     ) -> tuple[list[ast.AST], list[str]]:
     """The expressions the test's samples are computed from (the arguments, the values
@@ -1244,19 +1268,7 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
             if not f.nesting or _unit_column(f) is not None:
                 continue  # a subject-like column: repeated_units reports it
             used = _mentioned(nodes, f.dtypes)
-            for a, nest in f.nesting.items():
-                if a in used or not isinstance(nest, dict):
-                    continue
-                split = [b for b in nest.get("within", {}) if b in used]
-                k, rows = nest.get("levels", 0), nest.get("rows", 0)
-                if not split or k < 3 or not rows:
-                    continue
-                named, labels = _cluster_named(a), _id_labels(f, a, split)
-                if not (named or labels):
-                    continue
-                per = rows / k
-                if per < 3 or nest.get("min_rows", 0) < 2:
-                    continue
+            for a, split, k, rows, per, named, _ in _nested_clusters(f, used, used.__contains__):
                 tested = sum(ns) if ns else None
                 clusters = round(tested / per) if tested else k
                 if named and per >= 5 and tested is not None and clusters <= tested / 2:
@@ -1418,19 +1430,10 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 cols = {c for c in used if c in f.dtypes}
             if not preds:
                 continue
-            for a, nest in f.nesting.items():
-                if a in cols or not isinstance(nest, dict) or _accounts_for(ev, call, a):
-                    continue
-                split = sorted(b for b in nest.get("within", {}) if b in preds)
-                k, rows = nest.get("levels", 0), nest.get("rows", 0)
-                if not split or k < 3 or not rows:
-                    continue
-                named, labels = _cluster_named(a), _id_labels(f, a, split)
-                if not (named or labels):
-                    continue
-                per = rows / k
-                if per < 3 or nest.get("min_rows", 0) < 2:
-                    continue
+            for a, split, k, rows, per, named, nest in _nested_clusters(
+                    f, preds, lambda a, cols=cols, call=call: a in cols
+                    or _accounts_for(ev, call, a)):
+                split = sorted(split)
                 b = split[0]
                 interest = len(preds) == 1 or any(_outside_model(ev, call, s, f) for s in split)
                 # another predictor that varies within the clusters may be the one of interest
