@@ -6,6 +6,9 @@ bench/critic_eval.py is the measurement of record (every case in a fresh kernel)
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +88,37 @@ async def test_one_pair_per_family_through_a_real_kernel(tmp_path: Path) -> None
                 await service.delete_notebook(nb)
     finally:
         await service.stop()
+
+
+def _import_corpus(staged: str) -> subprocess.CompletedProcess[str]:
+    code = ("from bench.critic_corpus import SPLITS, all_cases\n"
+            "print(SPLITS[-1], [c.id for c in all_cases(SPLITS[-1])])")
+    env = {**os.environ, "NBCRITIC_CORPUS_STAGED": staged}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=Path(__file__).resolve().parents[1], timeout=120)
+
+
+def test_a_staged_split_is_loaded_from_outside_the_repository(tmp_path: Path) -> None:
+    folder = tmp_path / "holdout99"
+    folder.mkdir()
+    (folder / "leakage.py").write_text(
+        "from bench.critic_corpus import Case\n"
+        "CASES = [Case(id='leakage-h99-x', family=None, code='x = 1', split='holdout99')]\n")
+    done = _import_corpus(str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "holdout99 ['leakage-h99-x']"
+
+
+@pytest.mark.parametrize("name, message", [
+    ("missing", "is not a folder"),
+    ("dev", "named like the registered split 'dev'"),
+])
+def test_a_bad_staged_folder_is_refused_by_name(tmp_path: Path, name: str,
+                                                message: str) -> None:
+    folder = tmp_path / name
+    if name != "missing":
+        folder.mkdir()
+    done = _import_corpus(str(folder))
+    assert done.returncode != 0
+    assert "NBCRITIC_CORPUS_STAGED" in done.stderr and message in done.stderr
+    assert str(folder) in done.stderr

@@ -71,6 +71,12 @@ REGISTERED_SPLITS: tuple[str, ...] = (
 STAGED_DIRS: tuple[Path, ...] = tuple(
     Path(p) for p in os.environ.get("NBCRITIC_CORPUS_STAGED", "").split(os.pathsep) if p
 )
+for _folder in STAGED_DIRS:
+    if not _folder.is_dir():
+        raise ValueError(f"NBCRITIC_CORPUS_STAGED: {_folder} is not a folder")
+    if _folder.name in REGISTERED_SPLITS:
+        raise ValueError(f"NBCRITIC_CORPUS_STAGED: {_folder} is named like the registered "
+                         f"split {_folder.name!r}; name the folder after the new split")
 SPLITS: tuple[str, ...] = REGISTERED_SPLITS + tuple(d.name for d in STAGED_DIRS)
 
 
