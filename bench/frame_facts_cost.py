@@ -56,6 +56,12 @@ def _ranges(df: pd.DataFrame) -> dict[str, list[float]]:
     return facts.get("ranges", {})
 
 
+def _levels(df: pd.DataFrame, unique: dict[str, int]) -> dict[str, dict[str, int]]:
+    facts: dict[str, Any] = {"unique": unique}
+    kf._levels_and_ranges(df, facts)
+    return facts.get("levels", {})
+
+
 def best_ms(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -76,12 +82,15 @@ def measure(repeat: int) -> list[dict[str, Any]]:
         sample = df if len(df) <= kf.SAMPLE_ROWS else df.head(kf.SAMPLE_ROWS)
         unique = {str(c): int(v) for c, v in sample.nunique().items()}
         ranges = _ranges(df)
+        levels = _levels(df, unique)
         parts = {
             "missing counts": lambda df=df: df.isna().sum(),
             "unique counts (row sample)": lambda s=sample: kf._unique_counts(s),
             "levels and ranges": lambda df=df, u=unique: kf._levels_and_ranges(
                 df, {"unique": u}),
             "nesting": lambda df=df: kf._nesting(df),
+            "missing by group": lambda df=df, lv=levels: kf._missing_by(
+                df, {"f0": 1}, lv),
             "outcome indicators": lambda df=df, u=unique: kf._outcome_indicators(df, u),
             "class separation": lambda df=df, u=unique: kf._class_separation(df, u),
             "tails": lambda df=df, r=ranges: kf._frame_tails(df, r),
