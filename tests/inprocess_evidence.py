@@ -19,7 +19,8 @@ from services.cell_evidence import gather_in_process, snapshot_before
 matplotlib.use("Agg")
 
 
-def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None) -> Evidence:
+def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None,
+                   budget_ms: float = 25.0) -> Evidence:
     """Run `setup` then `code` in a fresh namespace (stdout/stderr captured as stream
     outputs, as Jupyter would show them) and gather the evidence for `code`."""
     code, setup = textwrap.dedent(code), textwrap.dedent(setup)
@@ -43,7 +44,8 @@ def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None)
             data["text/html"] = rendered
         outputs.append({"output_type": "execute_result", "data": data, "metadata": {},
                         "execution_count": 1})
-    return gather_in_process(code, ns, outputs, prior_code=setup, before=before)
+    return gather_in_process(code, ns, outputs, prior_code=setup, before=before,
+                             budget_ms=budget_ms)
 
 
 def _run_like_ipython(code: str, ns: dict[str, Any]) -> Any:

@@ -1884,7 +1884,7 @@ class Flow:
                 out |= arg_lab(t[1])
             elif t[0] == "fit":
                 ev = self.fit(t)
-                pidx = [p[1] for p in ev.data_labels if p[0] == "param"]
+                pidx = sorted(p[1] for p in ev.data_labels if p[0] == "param")
                 if not pidx:
                     out.add(t)
                     continue

@@ -231,7 +231,7 @@ def _leak_findings(ev: Evidence, family: str) -> Iterator[Finding]:
             values, verdict = _facts_for(ev, flow, leak)
             sev, conf = _severity(leak, verdict)
             rated.append((Severity(sev).rank, conf, leak, values, sev))
-        rated.sort(key=lambda r: (-r[0], -r[1], r[2].fit.line))
+        rated.sort(key=lambda r: (-r[0], -r[1], r[2].fit.line, r[2].fit.cls))  # stable text
         _, conf, leak, values, sev = rated[0]
         main = leak.fit
         stats = [r[2].fit.cls for r in rated if r[2].fit.line == main.line
