@@ -1,0 +1,342 @@
+"""Linear probability models: predictions of a 0/1 response from OLS / LinearRegression
+reported outside [0, 1]."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from ...ast_cache import walk as _walk
+from ...code_model import called_name as _call_last
+from ...code_model import names_in as _names
+from ...code_model import root_name as _root
+from ...evidence import Evidence, ObjectFacts
+from ...findings import Finding
+from ...rule import rule
+from ._code import _Code, _of
+from ._scan import _scan
+from ._vocabulary import _fmt, _tokens
+
+# -- linear probability model: predictions of a 0/1 response outside [0, 1] -------------------
+
+_LPM_FORMULA = {"ols", "wls"}  # statsmodels.formula.api
+_LPM_ARRAY = {"OLS", "WLS"}  # statsmodels.api
+_LPM_SKLEARN = {"LinearRegression", "Ridge", "Lasso", "ElasticNet", "RidgeCV", "LassoCV",
+                "ElasticNetCV", "BayesianRidge"}
+_LPM_WORDS = {"p", "prob", "probs", "proba", "probability", "probabilities", "chance",
+              "chances", "likelihood", "risk", "risks", "propensity", "share", "pct",
+              "percent", "phat", "rate", "odds_of"}
+_LPM_PASS = {"round", "head", "tail", "to_string", "to_frame", "to_numpy", "tolist",
+             "sort_values", "nlargest", "nsmallest", "describe", "max", "min", "item",
+             "float", "squeeze", "reset_index", "rename", "astype", "print", "display",
+             "iloc", "loc", "values", "mean", "median", "quantile", "agg"}
+_LPM_NOT_PRED = {"clip", "minimum", "maximum", "expit", "sigmoid", "logistic", "cdf", "sum",
+                 "cumsum", "count", "len", "nunique", "idxmax", "idxmin", "argmax", "argmin",
+                 "std", "var", "sem", "between", "isna", "notna", "value_counts", "corr"}
+_LPM_NUM = r"(-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?)"
+
+
+def _binary_facts(facts: ObjectFacts | None, col: str) -> bool:
+    """A 0/1 (or boolean) column `col` of a frame (`""`: a Series / array) by the kernel."""
+    if facts is None or facts.unique.get(col) != 2:
+        return False
+    if facts.dtypes.get(col, "").startswith("bool"):
+        return True
+    rng = facts.ranges.get(col)
+    if rng is None and col in facts.tails:
+        t = facts.tails[col]
+        rng = [t["bottom"][0][0], t["top"][0][0]] if t.get("top") and t.get("bottom") else None
+    return rng is not None and [float(rng[0]), float(rng[1])] == [0.0, 1.0]
+
+
+def _binary_response(ev: Evidence, node: ast.AST | None, depth: int = 0) -> str | None:
+    """The name of a 0/1 response expression (`df["y"]`, `df.y`, `y`), by the kernel facts."""
+    if node is None or depth > 3:
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("astype", "to_numpy", "ravel"):
+        return _binary_response(ev, node.func.value, depth + 1)
+    if isinstance(node, ast.Attribute) and node.attr == "values":
+        return _binary_response(ev, node.value, depth + 1)
+    frame, col = None, None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        frame, col = node.value.id, node.slice.value
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        frame, col = node.value.id, node.attr
+    if frame is not None and col is not None:
+        facts = ev.objects.get(frame) or ev.before.get(frame)
+        return f"{frame}.{col}" if _binary_facts(facts, col) else None
+    if isinstance(node, ast.Name):
+        facts = ev.objects.get(node.id) or ev.before.get(node.id)
+        return node.id if _binary_facts(facts, "") else None
+    return None
+
+
+def _lpm_fits(ev: Evidence, code: _Code) -> dict[str, tuple[str, int, str]]:
+    """{name holding a linear model fitted on a 0/1 response: (response, line, how)}."""
+    tree = code.model.tree
+    roots: list[tuple[ast.Call, str, str]] = []  # (call, response, how)
+    for call in _of(tree, ast.Call):
+        last = _call_last(call)
+        if last in _LPM_FORMULA:
+            f = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "formula"), None)
+            data = call.args[1] if len(call.args) > 1 else next(
+                (k.value for k in call.keywords if k.arg == "data"), None)
+            if not (isinstance(f, ast.Constant) and isinstance(f.value, str) and "~" in f.value
+                    and isinstance(data, ast.Name)):
+                continue
+            lhs = f.value.split("~", 1)[0].strip()
+            if re.fullmatch(r"\w+", lhs) and _binary_facts(
+                    ev.objects.get(data.id) or ev.before.get(data.id), lhs):
+                roots.append((call, f"{data.id}.{lhs}", f"`{last}` (least squares)"))
+        elif last in _LPM_ARRAY:
+            y = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "endog"), None)
+            resp = _binary_response(ev, y)
+            if resp:
+                roots.append((call, resp, f"`{last}` (least squares)"))
+        elif last == "fit" and isinstance(call.func, ast.Attribute) and len(call.args) >= 2:
+            est = call.func.value
+            cls = _call_last(est) if isinstance(est, ast.Call) else None
+            if isinstance(est, ast.Name):
+                facts = ev.objects.get(est.id)
+                cls = facts.type.rsplit(".", 1)[-1] if facts and facts.type else None
+                if cls is None:
+                    binds = code.assign.get(est.id, [])
+                    if binds and isinstance(binds[-1][1], ast.Call):
+                        cls = _call_last(binds[-1][1])  # type: ignore[arg-type]
+            if cls in _LPM_SKLEARN:
+                resp = _binary_response(ev, call.args[1])
+                if resp:
+                    roots.append((call, resp, f"`{cls}`"))
+                    if isinstance(est, ast.Name):
+                        roots.append((est, resp, f"`{cls}`"))  # type: ignore[arg-type]
+    out: dict[str, tuple[str, int, str]] = {}
+    for node, resp, how in roots:
+        if isinstance(node, ast.Name):
+            out[node.id] = (resp, getattr(node, "lineno", 0), how)
+    for _ in range(2):
+        for st in _of(tree, ast.Assign):
+            inner = set(map(id, _walk(st.value)))
+            hit = next(((resp, how) for node, resp, how in roots if id(node) in inner), None)
+            if hit is None and isinstance(st.value, ast.Call) and _call_last(st.value) == "fit" \
+                    and isinstance(st.value.func, ast.Attribute) and \
+                    _root(st.value.func.value) in out:
+                resp, _, how = out[_root(st.value.func.value)]  # type: ignore[index]
+                hit = (resp, how)
+            if hit:
+                for t in st.targets:
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, (hit[0], st.lineno, hit[1]))
+    return out
+
+
+def _params_of(node: ast.AST, models: dict) -> bool:  # type: ignore[type-arg]
+    return any(isinstance(x, ast.Attribute) and x.attr in ("params", "coef_", "intercept_")
+               and _root(x) in models for x in _walk(node))
+
+
+def _is_lpm_prediction(node: ast.AST, models: dict, preds: set[str]) -> bool:  # type: ignore[type-arg]
+    """`node` computes predictions of one of `models`: `.predict(…)`, `.fittedvalues`,
+    `.get_prediction(…).predicted_mean`, a dot product of `.params` / `.coef_` with a design
+    row, or a name already known to hold such predictions."""
+    for x in _walk(node):
+        if isinstance(x, ast.Call) and _call_last(x) in _LPM_NOT_PRED:
+            return False  # bounded (clip, expit), or a count / spread of the predictions
+        if isinstance(x, ast.Compare | ast.BoolOp):
+            return False  # `(p > 1).sum()`: how many are out of range, not a prediction
+        if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult | ast.Div) and any(
+                isinstance(s, ast.Constant) and isinstance(s.value, int | float)
+                for s in (x.left, x.right)):
+            return False  # `p * 100`: rescaled, read by its own scale
+    for x in _walk(node):
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and \
+                x.func.attr in ("predict", "get_prediction") and _root(x.func) in models:
+            return True
+        if isinstance(x, ast.Attribute) and x.attr in ("fittedvalues", "predicted_mean") and \
+                _root(x) in models:
+            return True
+        if isinstance(x, ast.BinOp) and isinstance(x.op, ast.MatMult) and _params_of(x, models):
+            return True
+        if isinstance(x, ast.Call) and _call_last(x) in ("dot", "inner", "matmul") and \
+                _params_of(x, models):
+            return True
+        if isinstance(x, ast.Name) and x.id in preds:
+            return True
+    return False
+
+
+def _lpm_pred_names(code: _Code, models: dict) -> set[str]:  # type: ignore[type-arg]
+    preds: set[str] = set()
+    tree = code.model.tree
+    for _ in range(3):
+        for st in _of(tree, ast.Assign):
+            if _is_lpm_prediction(st.value, models, preds):
+                for t in st.targets:
+                    preds |= _names(t) if isinstance(t, ast.Name | ast.Tuple) else set()
+        for loop in _of(tree, ast.For, ast.comprehension):
+            if _is_lpm_prediction(loop.iter, models, preds):
+                preds |= _names(loop.target)
+    return preds
+
+
+def _lpm_label(*texts: str) -> bool:
+    for text in texts:
+        toks = set(_tokens(text))
+        if toks & _LPM_WORDS or "%" in text:
+            return True
+    return False
+
+
+def _shown_in_text(text: str, v: float) -> str | None:
+    """The printed token of `v` (rounded as displayed), if the output shows it."""
+    for m in re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?", text):
+        tok = m.group(0)
+        decimals = len(tok.split(".")[1]) if "." in tok else 0
+        if decimals == 0:
+            continue
+        try:
+            t = float(tok)
+        except ValueError:
+            continue
+        if (t > 1 or t < 0) and abs(t - v) <= 0.5 * 10 ** -decimals + 1e-9:
+            return tok
+    return None
+
+
+def _fstring_values(js: ast.JoinedStr, field_idx: int, text: str, anchored: bool) -> list[float]:
+    parts = []
+    for i, v in enumerate(js.values):
+        if isinstance(v, ast.Constant):
+            parts.append(re.escape(str(v.value)))
+        elif i == field_idx:
+            parts.append(_LPM_NUM)
+        else:
+            parts.append(r".*?")
+    pattern = ("(?m)^" if anchored else "") + "".join(parts)
+    out: list[float] = []
+    try:
+        for m in re.finditer(pattern, text):
+            tok = m.group(1).replace(",", "")
+            v = float(tok.rstrip("%")) / (100 if tok.endswith("%") else 1)
+            out.append(v)
+    except (re.error, ValueError, IndexError):
+        return []
+    return out
+
+
+def _frame_facts_range(facts: ObjectFacts | None, col: str) -> list[float]:
+    if facts is None:
+        return []
+    if facts.values and col == "":
+        return list(facts.values)
+    if isinstance(facts.value, int | float) and not isinstance(facts.value, bool):
+        return [float(facts.value)]
+    rng = facts.ranges.get(col)
+    if rng:
+        return [float(rng[0]), float(rng[1])]
+    t = facts.tails.get(col)
+    if t and t.get("top") and t.get("bottom"):
+        return [float(t["bottom"][0][0]), float(t["top"][0][0])]
+    return []
+
+
+def _lpm_caveat(tree: ast.AST, preds: set[str], models: dict) -> bool:  # type: ignore[type-arg]
+    """The cell checks its predictions against 0 or 1 (`(p > 1).sum()`, `p.between(0, 1)`):
+    the analyst looks at the out-of-range share rather than presenting it as a probability."""
+    for x in _walk(tree):
+        if isinstance(x, ast.Compare) and (_is_lpm_prediction(x.left, models, preds)) and any(
+                isinstance(c, ast.Constant) and c.value in (0, 1) for c in x.comparators):
+            return True
+        if isinstance(x, ast.Call) and _call_last(x) == "between" and \
+                isinstance(x.func, ast.Attribute) and \
+                _is_lpm_prediction(x.func.value, models, preds):
+            return True
+    return False
+
+
+@rule("suspicious_values.lpm_probability_out_of_range",
+      title="Linear-model 'probabilities' of a 0/1 outcome outside [0, 1]")
+def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
+    """A least-squares model (OLS / WLS, `LinearRegression`, Ridge…) fitted to a 0/1 response
+    (the kernel shows the column holds two values, 0 and 1) is a linear probability model: its
+    predictions are not bounded, and a prediction of 1.22 or -0.06 is not a probability.
+    Reported when such predictions - `.predict(new)`, `.fittedvalues`, `params @ row` - are
+    shown outside [0, 1] (kernel facts confirmed in the printed output, or the printed
+    f-string field itself); critical when they are labelled as a probability / chance / risk
+    / share, medium when unlabelled or when the cell checks the out-of-range share."""
+    code_text = ev.code or ""
+    if not any(w in code_text for w in ("ols", "OLS", "WLS", "Regression", "Ridge", "Lasso",
+                                        "ElasticNet")):
+        return
+    code = _scan(ev).code
+    models = _lpm_fits(ev, code)
+    if not models:
+        return
+    tree = code.model.tree
+    preds = _lpm_pred_names(code, models)
+    text = ev.text
+    hits: list[tuple[str, float, bool, int]] = []  # (what, value, labelled, line)
+    # predictions bound to a name or a frame column and shown
+    for st in _of(tree, ast.Assign):
+        if not _is_lpm_prediction(st.value, models, preds):
+            continue
+        for t in st.targets:
+            what, facts, col = None, None, ""
+            if isinstance(t, ast.Name):
+                what, facts = t.id, ev.objects.get(t.id)
+                if t.id not in code.model.reported_names:
+                    continue
+            elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                    isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                what, col = t.slice.value, t.slice.value
+                facts = ev.objects.get(t.value.id)
+                if t.value.id not in code.model.reported_names or col not in text:
+                    continue
+            if what is None:
+                continue
+            for v in _frame_facts_range(facts, col):
+                if (v > 1 or v < 0) and _shown_in_text(text, v):
+                    hits.append((what, v, _lpm_label(what), st.lineno))
+    # predictions formatted straight into a printed f-string
+    for call in _of(tree, ast.Call):
+        if _call_last(call) != "print":
+            continue
+        for ai, a in enumerate(call.args):
+            if not isinstance(a, ast.JoinedStr):
+                continue
+            consts = " ".join(str(v.value) for v in a.values if isinstance(v, ast.Constant))
+            for i, v in enumerate(a.values):
+                if isinstance(v, ast.FormattedValue) and _is_lpm_prediction(v.value, models,
+                                                                            preds):
+                    spec = ast.unparse(v.format_spec) if v.format_spec else ""
+                    label = _lpm_label(consts, ast.unparse(v.value)) or "%" in spec
+                    for val in _fstring_values(a, i, ev.stdout, anchored=ai == 0):
+                        if val > 1 or val < 0:
+                            hits.append((ast.unparse(v.value), val, label, call.lineno))
+    if not hits:
+        return
+    labelled = any(h[2] for h in hits)
+    caveat = _lpm_caveat(tree, preds, models)
+    resp, fit_line, how = next(iter(models.values()))
+    vals = sorted({round(h[1], 4) for h in hits})
+    shown = ", ".join(_fmt(v) for v in vals[:4]) + ("…" if len(vals) > 4 else "")
+    severity, conf = ("critical", 0.85) if labelled and not caveat else ("medium", 0.6)
+    yield Finding(
+        explanation=f"A linear model ({how}, line {fit_line}) is fitted to `{resp}`, which "
+                    f"the kernel shows holds only 0 and 1: a linear probability model. Its "
+                    f"predictions are not bounded, and the cell shows predicted values "
+                    f"{shown} for `{hits[0][0]}`"
+                    + (" presented as probabilities" if labelled else "")
+                    + " - outside [0, 1], so they are not probabilities.",
+        severity=severity, confidence=conf,
+        evidence={"lines": sorted({fit_line} | {h[3] for h in hits}),
+                  "values": {"response": resp, "predictions_outside_0_1": vals[:6]}},
+        suggestion="Model a 0/1 outcome with a logistic (or probit) regression "
+                   "(`smf.logit(...)`, `LogisticRegression`, `predict_proba`) so predicted "
+                   "probabilities stay in [0, 1]; if the linear model is kept for its "
+                   "coefficients, do not report its predictions as probabilities (or clip "
+                   "them and say how many fell outside [0, 1]).")

@@ -1,0 +1,314 @@
+"""Shares and proportions above 100 %: an occupancy / utilisation share, a prevalence,
+proportion or percentage of a whole that exceeds the whole."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from ...ast_cache import walk as _walk
+from ...code_model import called_name as _call_last
+from ...evidence import Evidence
+from ...findings import Finding
+from ...rule import rule
+from ._code import _of, _target_key
+from ._text import _column_in_text, _series_blocks, _text_numbers
+from ._vocabulary import _tokens
+
+# -- shares / occupancy far above 100 % ------------------------------------------------------------
+
+_SHARE_TOKENS = {"share", "occupancy", "utilisation", "utilization", "util", "full", "fill",
+                 "coverage", "turnout", "penetration", "uptake", "completion", "load",
+                 "attainment", "capacity", "used", "filled", "sold", "booked"}
+_SHARE_EXCLUDE = {"growth", "change", "increase", "decrease", "diff", "delta", "ratio", "lift",
+                  "index", "multiple", "times", "per", "rel", "relative", "vs", "over", "gain",
+                  "yoy", "mom", "excess", "odds"}
+_PCT_TOKENS = {"pct", "percent", "percentage", "perc"}
+
+
+def _share_name(name: str) -> bool:
+    toks = set(_tokens(name))
+    if toks & _SHARE_EXCLUDE:
+        return False
+    return (bool(toks & _SHARE_TOKENS) and len(toks) >= 2) or bool(
+        toks & {"share", "occupancy", "utilisation", "utilization", "turnout", "coverage"})
+
+
+def _ratio_defs(tree: ast.AST) -> dict[str, tuple[int, bool]]:
+    """Share-like names/columns the cell defines as a ratio: name -> (line, in percent)."""
+    out: dict[str, tuple[int, bool]] = {}
+
+    def add(key: str, value: ast.AST, line: int) -> None:
+        if not _share_name(key):
+            return
+        divs = [b for b in _walk(value) if isinstance(b, ast.BinOp)
+                and isinstance(b.op, ast.Div)]
+        if not divs:
+            return
+        pct = any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult) and any(
+            isinstance(s, ast.Constant) and s.value in (100, 100.0) for s in (b.left, b.right))
+            for b in _walk(value)) or bool(set(_tokens(key)) & _PCT_TOKENS)
+        out[key] = (line, pct)
+
+    for node in _of(tree, ast.Assign):
+        for t in node.targets:
+            for k in _target_key(t):
+                add(k, node.value, node.lineno)
+    for node in _of(tree, ast.Call):
+        for kw in node.keywords:
+            if kw.arg:
+                add(kw.arg, kw.value, kw.value.lineno)
+    return out
+
+
+@rule("suspicious_values.share_over_100",
+      title="Share, occupancy or utilisation far above 100 %")
+def share_over_100(ev: Evidence) -> Iterator[Finding]:
+    """A share of a whole (occupancy, utilisation, market share, coverage, turnout) computed
+    as a ratio cannot be far above 100 %: values of several hundred percent mean numerator and
+    denominator are on different bases (a season total over one game's capacity, a sum over a
+    count of groups, a join that duplicated rows)."""
+    if ev.tree is None or "/" not in ev.code:
+        return
+    defs = _ratio_defs(ev.tree)
+    if not defs:
+        return
+    text = ev.text or ""
+    for key, (line, pct) in defs.items():
+        values: list[float] = []
+        f = ev.objects.get(key)
+        if f is not None:
+            values += [float(v) for v in (f.values or []) if isinstance(v, int | float)]
+            if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+                values.append(float(f.value))
+        where = "the computed values"
+        if not values and text:
+            values = _column_in_text(text, key)
+            where = f"the printed column `{key}`"
+        scale = 100.0 if pct else 1.0
+        if not values and text:
+            for tn in _text_numbers(text):
+                if tn.label.replace(" ", "_") == key.lower():
+                    values.append(tn.value if not tn.percent else tn.value / 100 * scale)
+            where = "the printed output"
+        values = [v for v in values if v == v and abs(v) != float("inf")]
+        if not values:
+            continue
+        top = max(values) / scale
+        if top <= 1.5:
+            continue
+        severity, confidence = ("critical", 0.85) if top >= 2 else ("high", 0.7)
+        over = sum(v / scale > 1.5 for v in values)
+        yield Finding(
+            explanation=(f"`{key}` (line {line}) is a share of a whole, yet {where} reach "
+                         f"{top:.0%} ({over} of {len(values)} above 150 %): numerator and "
+                         "denominator are not on the same basis (a total over several "
+                         "periods or rows divided by a single-period or per-row capacity)."),
+            severity=severity, confidence=confidence,
+            evidence={"lines": [line], "values": {key: round(top, 3), "n_above": over}},
+            suggestion=("Aggregate numerator and denominator the same way (sum both over the "
+                        "same games/rows, or average both), and check that every share lies "
+                        "in [0, 1] (`assert share.between(0, 1).all()`)."))
+
+
+# -- proportions, prevalences and percentages above 100 % -----------------------------------------
+
+# a proportion of a whole by its very name: it cannot exceed 100 % (nor 1 as a fraction)
+_PROPORTION_WORDS = {"prevalence", "seroprevalence", "proportion", "proportions", "fraction",
+                     "positivity", "percentage", "incidence_proportion"}
+# names that are percentages of something that may well exceed it, or not of a whole at all
+_PERCENT_EXCLUDE = _SHARE_EXCLUDE | {
+    "error", "err", "errors", "mape", "ape", "smape", "return", "returns", "roi", "roas",
+    "target", "goal", "quota", "budget", "plan", "baseline", "base", "forecast", "expected",
+    "predicted", "pred", "cpu", "gpu", "mem", "memory", "yield", "markup", "growth", "recovery",
+    "points", "pp", "median", "mean", "avg", "average", "norm", "normal", "ref", "reference",
+    "benchmark", "prev", "previous", "last", "prior", "inflation", "apr", "apy", "interest",
+    "cagr", "volatility", "vol", "slope", "grade", "elongation", "strain", "deviation", "dev",
+    "bias", "cv", "variation", "above", "below", "under", "surplus", "deficit", "overrun",
+    "achievement", "attainment", "capacity", "load", "speed", "efficiency", "rank",
+    "percentile", "pctile", "quantile", "markdown", "uplift", "vs", "versus", "chg", "pnl",
+}
+
+
+# (strong word, top / limit, key, line, top, values above, values, limit, where read)
+_Hit = tuple[bool, float, str, int, float, int, int, float, str]
+
+
+def _proportion_kind(name: str) -> str | None:
+    """'proportion' for a name that says it is a proportion of a whole (prevalence,
+    proportion, fraction, positivity), 'percent' for a plain percentage name (`_pct`,
+    `percent_`), None otherwise or when it may exceed its base (growth, error, of target)."""
+    toks = set(_tokens(name))
+    if not toks or toks & _PERCENT_EXCLUDE or _share_name(name):
+        return None
+    if toks & _PROPORTION_WORDS:
+        return "proportion"
+    if toks & _PCT_TOKENS:
+        return "percent"
+    return None
+
+
+def _proportion_keys(tree: ast.AST) -> dict[str, list[tuple[int, ast.AST, str | None]]]:
+    """Proportion-like names the cell defines: key -> [(line, defining expression, the
+    variable holding it)]. Keys are variables, stored columns, `assign`/`agg` keywords, and
+    Series names set by `.rename("x")` / `name="x"` (held by the variable assigned)."""
+    out: dict[str, list[tuple[int, ast.AST, str | None]]] = {}
+
+    def add(key: str, line: int, value: ast.AST, holder: str | None) -> None:
+        if _proportion_kind(key):
+            out.setdefault(key, []).append((line, value, holder))
+
+    for node in _of(tree, ast.Assign):
+        holder = node.targets[0].id if len(node.targets) == 1 and isinstance(
+            node.targets[0], ast.Name) else None
+        for t in node.targets:
+            for k in _target_key(t):
+                add(k, node.lineno, node.value, k if isinstance(t, ast.Name) else None)
+        for sub in _walk(node.value):
+            if isinstance(sub, ast.Call) and _call_last(sub) == "rename" and sub.args and \
+                    isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
+                add(sub.args[0].value, node.lineno, node.value, holder)
+            if isinstance(sub, ast.Call):
+                for kw in sub.keywords:
+                    if kw.arg == "name" and isinstance(kw.value, ast.Constant) and isinstance(
+                            kw.value.value, str):
+                        add(kw.value.value, node.lineno, node.value, holder)
+    for node in _of(tree, ast.Call):
+        if _call_last(node) in ("assign", "agg", "aggregate"):
+            for kw in node.keywords:
+                if kw.arg:
+                    add(kw.arg, kw.value.lineno, kw.value, None)
+    return out
+
+
+def _percent_scaled(value: ast.AST) -> bool | None:
+    """True when the expression multiplies by 100 (`* 100`, `.mul(100)`), None when it
+    multiplies by a larger power of ten (a rate per 1,000 or 100,000), else False."""
+    found = False
+    for b in _walk(value):
+        consts: list[object] = []
+        if isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult):
+            consts = [s.value for s in (b.left, b.right) if isinstance(s, ast.Constant)]
+        elif isinstance(b, ast.Call) and _call_last(b) in ("mul", "multiply") and b.args and \
+                isinstance(b.args[0], ast.Constant):
+            consts = [b.args[0].value]
+        for v in consts:
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                if v in (100, 100.0):
+                    found = True
+                elif v >= 1000:
+                    return None
+    return found
+
+
+@rule("suspicious_values.proportion_over_100",
+      title="Prevalence, proportion or percentage above 100 %")
+def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
+    """A prevalence, proportion, fraction or percentage of a whole cannot exceed 100 % (or 1
+    as a fraction). The cell names such a quantity (a variable, a column, an `assign`/`agg`
+    keyword, a Series `.rename("..._pct")`) and the kernel's values (or the printed table,
+    Series footer or label) exceed it: numerator and denominator are on different bases (a
+    weighted count over an unweighted n, a sum over rows that a join duplicated, a count of
+    events over a count of people). Percent scale is read from the name (`pct`, `percent`),
+    a `* 100` / `.mul(100)` in the definition or a printed `%`; a fraction scale (most values
+    at most 1) makes values above 1 impossible. Critical (0.85) for a proportion word
+    (prevalence, proportion, fraction) above 101 %, high (0.75) for a plain percentage name;
+    quiet for percentages of a target/baseline, growth, errors, rates per 1,000."""
+    if ev.tree is None:
+        return
+    keys = _proportion_keys(ev.tree)
+    text = ev.text or ""
+    hits: list[_Hit] = []
+    for key, defs in keys.items():
+        kind = _proportion_kind(key) or "percent"
+        scaled = [_percent_scaled(v) for _, v, _ in defs]
+        if any(s is None for s in scaled):
+            continue  # a rate per 1,000 / 100,000
+        pct = kind == "percent" or any(scaled)
+        values: list[float] = []
+        where = ""
+        for _, _, holder in defs:
+            f = ev.objects.get(holder or "")
+            if f is None:
+                continue
+            if f.kind in ("series", "ndarray", "sequence") and f.values:
+                values += [float(v) for v in f.values]
+            elif f.kind == "scalar" and isinstance(f.value, int | float) and \
+                    not isinstance(f.value, bool):
+                values.append(float(f.value))
+            if values:
+                where = f"the values of `{holder}`"
+                break
+        if not values and text:
+            values = _column_in_text(text, key)
+            where = f"the printed column `{key}`"
+        if not values and text:
+            for name, vals in _series_blocks(text):
+                if name == key:
+                    values, where = vals, f"the printed Series `{key}`"
+        only_range = False
+        if not values:
+            for f in ev.objects.values():
+                if f.kind == "dataframe" and key in f.ranges:
+                    values, only_range = list(f.ranges[key]), True
+                    where = f"the column `{f.name}.{key}` (min, max)"
+                    break
+        values = [v for v in values if v == v and abs(v) != float("inf")]
+        if not values:
+            continue
+        top = max(values)
+        ordered = sorted(values)
+        median = ordered[len(ordered) // 2]
+        if top > 100.5:
+            limit = 100.0
+        elif not pct and not only_range and median <= 1.0 and top > 1.005:
+            limit = 1.0
+        else:
+            continue
+        over = sum(v > limit * 1.005 for v in values)
+        line = min(ln for ln, _, _ in defs)
+        strong = kind == "proportion"
+        hits.append((strong, top / limit, key, line, top, over, len(values), limit, where))
+    hits += _labelled_proportions(text)
+    if not hits:
+        return
+    strong, _, key, line, top, over, n, limit, where = max(hits)
+    if limit == 1.0:
+        where += " (as fractions)"
+    shown = f"{top:.4g}" + ("%" if limit == 100 else "")
+    if strong and top > limit * 1.01:
+        severity, confidence = "critical", 0.85
+    else:
+        severity, confidence = "high", 0.75
+    yield Finding(
+        explanation=(f"`{key}`{f' (line {line})' if line else ''} is a proportion of a whole, "
+                     f"yet {where} reach {shown} ({over} of {n} above "
+                     f"{'100 %' if limit == 100 else '1'}): no prevalence, proportion or "
+                     "percentage of a group can exceed all of it. The numerator and the "
+                     "denominator are on different bases (weights scaled to the whole "
+                     "sample divided by a subgroup's head count, a sum over duplicated rows, "
+                     "events counted over people), so the other values are wrong too, just "
+                     "less visibly."),
+        severity=severity, confidence=confidence,
+        evidence={"lines": [line] if line else [], "values": {key: round(top, 4),
+                                                               "n_above": over}},
+        suggestion=("Compute the proportion with numerator and denominator from the same rows "
+                    "and weights (`np.average(flag, weights=w)` = `(w * flag).sum() / "
+                    "w.sum()` for a weighted prevalence; `flag.mean()` unweighted), and check "
+                    "that every value lies in [0, 1] (`assert p.between(0, 1).all()`)."))
+
+
+def _labelled_proportions(text: str) -> list[_Hit]:
+    """Printed labels with a proportion word ('prevalence: 108.1%', 'fraction = 1.3')."""
+    out: list[_Hit] = []
+    if not text or not re.search(r"(?i)prevalence|proportion|fraction|positivity", text):
+        return out
+    for tn in _text_numbers(text):
+        toks = set(re.split(r"[\s_\W]+", tn.label))
+        if not toks & _PROPORTION_WORDS or toks & _PERCENT_EXCLUDE:
+            continue
+        if tn.percent and tn.value > 101:  # a bare '1.3' after 'fraction' has no scale
+            out.append((True, tn.value / 100, tn.label, 0, tn.value, 1, 1, 100.0,
+                        f"the printed value '{tn.line[:60]}'"))
+    return out
