@@ -1,0 +1,255 @@
+"""Correlations between two autocorrelated time series.
+
+- `autocorrelated_series`: a correlation or slope between two time series that each trend,
+  cycle or wander (strong lag-1 autocorrelation of both samples, rows visibly in time
+  order): shared time structure, and a p-value that counts every time step as independent.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from ...ast_cache import walk as _walk
+from ...code_model import CallSite, CodeModel, called_name, root_name
+from ...evidence import Evidence
+from ...findings import Finding
+from ...rule import rule
+from ._scan import _POOLED_NAMES, _stat_call, _str
+
+# -- a correlation between two autocorrelated time series (spurious / nonsense correlation) ------
+
+_SERIES_LAG = 0.5  # lag-1 autocorrelation of both samples from which rows are "a series"
+_SERIES_MIN_N = 30
+_TIME_NAME = re.compile(
+    r"(?i)^(?:date|datetime|time|timestamp|ts|day|days|doy|dayofyear|day_of_year|hour|hours|"
+    r"minute|week|month|year|period|epoch|obs_date|obs_time|date_time|sample_date|"
+    r"reading_time|t)$|(?:_date|_time|_day|_ts|_at|_hour|_month|_year)$")
+# code that builds a time axis / index
+_DATE_SRC = re.compile(r"date_range|period_range|timedelta_range|to_datetime|DatetimeIndex|"
+                       r"PeriodIndex|datetime64|Timestamp\(|to_period|\.resample\(|\.asfreq\(")
+# the cell takes the serial correlation into account, or works on changes / anomalies
+_SERIAL_HANDLED = re.compile(
+    r"(?i)\bn_?eff\b|eff(?:ective)?_n\b|n_effective|effective[ _]sample|\bacf\(|\bccf\(|"
+    r"\bhac\b|newey|block_?boot|prewhiten|detrend|seasonal_decompose|\bSTL\(|\.diff\(|"
+    r"np\.diff\(|pct_change|arima|sarimax|grangercausal|adfuller|coint\(|durbin_watson|"
+    r"anomal")
+_P_CALLS = {"scipy.stats.pearsonr", "scipy.stats.spearmanr", "scipy.stats.kendalltau",
+            "scipy.stats.linregress", "pingouin.corr"}
+
+
+def _assign_values(m: CodeModel) -> dict[str, list[ast.expr]]:
+    """name -> the values assigned to it (or to its columns / index / attributes), over the
+    earlier cells and this one."""
+    out: dict[str, list[ast.expr]] = {}
+    for tree in (m._prior_tree, m.tree):
+        for node in _walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    for sub in _walk(t):
+                        if isinstance(sub, ast.Name):
+                            out.setdefault(sub.id, []).append(node.value)
+                            break
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
+                root = root_name(node.target)
+                if root:
+                    out.setdefault(root, []).append(node.value)
+    return out
+
+
+def _time_index_in(value: ast.expr, values: dict[str, list[ast.expr]]) -> str | None:
+    """How `value` (a frame or series being built) gets a time axis, if it visibly does:
+    an `index=` of dates, a `set_index` of a time column, `read_*(parse_dates=, index_col=)`,
+    resampling; or a cumulative sum (a random walk)."""
+    for node in _walk(value):
+        if not isinstance(node, ast.Call):
+            continue
+        name = called_name(node)
+        kws = {k.arg: k.value for k in node.keywords if k.arg}
+        if "index" in kws and _dates_behind(kws["index"], values):
+            return "a date index"
+        if name == "set_index" and node.args:
+            col = _str(node.args[0])
+            if (col and _TIME_NAME.search(col)) or _dates_behind(node.args[0], values):
+                return f"an index of `{col}`" if col else "a date index"
+        if name and name.startswith("read_") and "parse_dates" in kws and "index_col" in kws:
+            return "a parsed date index"
+        if name in ("resample", "asfreq", "to_period"):
+            return f"`.{name}()`"
+        if name == "cumsum":
+            return "cumulative sums (random walks)"
+    return None
+
+
+def _dates_behind(node: ast.expr, values: dict[str, list[ast.expr]], depth: int = 3) -> bool:
+    if _DATE_SRC.search(ast.unparse(node)):
+        return True
+    if depth <= 0:
+        return False
+    return any(_dates_behind(v, values, depth - 1)
+               for n in _walk(node) if isinstance(n, ast.Name)
+               for v in values.get(n.id, [])[:4])
+
+
+def _sorted_by_other(value: ast.expr) -> bool:
+    """The rows were put in the order of something other than time."""
+    for node in _walk(value):
+        if isinstance(node, ast.Call):
+            name = called_name(node)
+            if name in ("sort", "argsort", "sort_values", "nlargest", "nsmallest", "rank"):
+                by = node.args[0] if node.args else next(
+                    (k.value for k in node.keywords if k.arg == "by"), None)
+                cols = [c for c in (_str(e) for e in (
+                    by.elts if isinstance(by, ast.List | ast.Tuple) else [by])) if c] \
+                    if by is not None else []
+                if not cols or not all(_TIME_NAME.search(c) for c in cols):
+                    return True
+    return False
+
+
+def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
+    """What shows that the rows of the samples are in time order: a datetime or time-named
+    column of the frame they come from, an index built from dates, resampling, cumulative
+    sums. None when nothing does, or when the rows were sorted by something else."""
+    values = _assign_values(ev.model)
+    seen: set[str] = set()
+    queue = [n.id for a in args for n in _walk(a) if isinstance(n, ast.Name)]
+    found: str | None = None
+    for a in args:
+        if _sorted_by_other(a):
+            return None
+        found = found or _time_index_in(a, values)
+    while queue and len(seen) < 40:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        f = ev.objects.get(name)
+        if f is not None and f.kind == "dataframe" and found is None:
+            for col, dtype in f.dtypes.items():
+                if "datetime" in dtype or "period" in dtype:
+                    found = f"datetime column `{name}.{col}`"
+                    break
+            else:
+                named = [c for c in f.dtypes if _TIME_NAME.search(c)
+                         and f.unique.get(c, 0) >= 0.5 * (f.rows or 0) >= _SERIES_MIN_N / 2]
+                if named:
+                    found = f"time column `{name}.{named[0]}`"
+        for v in values.get(name, [])[:6]:
+            if _sorted_by_other(v):
+                return None
+            found = found or _time_index_in(v, values)
+            queue += [n.id for n in _walk(v) if isinstance(n, ast.Name) and n.id not in seen]
+    m = ev.model
+    for tree in (m._prior_tree, m.tree):  # df.sort_values("x", inplace=True), arr.sort()
+        for node in _walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    root_name(node.func.value) in seen and _sorted_by_other(node) and (
+                        called_name(node) == "sort" or any(
+                            k.arg == "inplace" and isinstance(k.value, ast.Constant)
+                            and k.value.value is True for k in node.keywords)):
+                return None
+    return found
+
+
+def _p_reported(ev: Evidence, call: CallSite, full: str) -> bool:
+    """The call's p-value reaches the output (or is compared / stored)."""
+    if full not in _P_CALLS:
+        return False
+    m = ev.model
+    stmt = call.stmt
+    if any(isinstance(n, ast.Attribute) and n.attr == "pvalue" for n in _walk(ev.tree)) \
+            or "p-val" in ev.code:
+        return True
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            stmt.value is call.node:
+        t = stmt.targets[0]
+        if isinstance(t, ast.Tuple | ast.List):
+            slot = 3 if full.endswith("linregress") else 1
+            if len(t.elts) > slot and isinstance(t.elts[slot], ast.Name):
+                p = t.elts[slot].id
+                return m.is_reported(p) or any(
+                    isinstance(n, ast.Compare) and any(
+                        isinstance(x, ast.Name) and x.id == p for x in _walk(n))
+                    for n in _walk(ev.tree))
+            return False
+        if isinstance(t, ast.Name):
+            return m.is_reported(t.id)
+    # the whole result (r and p) printed or indexed in an expression the user sees
+    return any(any(n is call.node for n in _walk(e)) for e in m.reported_exprs)
+
+
+@rule("correlation_misuse.autocorrelated_series",
+      title="Correlation of two autocorrelated time series (shared trend or season)")
+def autocorrelated_series(ev: Evidence) -> Iterator[Finding]:
+    """A correlation or straight-line fit between two time series whose values are each
+    strongly autocorrelated in time order (a trend, a seasonal cycle, a random walk): the
+    coefficient largely reflects the time structure both series share (Yule's "nonsense
+    correlation"), and the p-value counts every time step as an independent observation
+    when the series carry far fewer. From the kernel: the lag-1 autocorrelation of both
+    samples (>= 0.5, n >= 30); the rows must visibly be in time order (a datetime or
+    time-named column of the source frame, an index built from dates, resampling,
+    cumulative sums), not sorted by a covariate. High (0.7, 0.75 when both lags >= 0.8)
+    when a p-value is reported and both lags >= 0.6; medium (0.55) for a coefficient or
+    slope alone. Quiet when the cell works on changes or anomalies or accounts for the
+    serial correlation (differencing, detrending, effective sample size, HAC errors)."""
+    if ev.tree is None or not ev.samples or _SERIAL_HANDLED.search(ev.code):
+        return
+    m = ev.model
+    hits: list[tuple[CallSite, str, list[float], int, bool, str]] = []
+    for c in m.calls:
+        found = _stat_call(c)
+        if found is None:
+            continue
+        full, args = found
+        read = [s for s in ev.samples if s.line == c.line and s.call == full]
+        if len(read) != 2 or any(s.lag1 is None or s.n < _SERIES_MIN_N for s in read):
+            continue
+        lags = [s.lag1 for s in read if s.lag1 is not None]
+        if min(lags) < _SERIES_LAG:
+            continue
+        why = _time_order(ev, args)
+        if why is None:
+            continue
+        hits.append((c, full, lags, min(s.n for s in read), _p_reported(ev, c, full), why))
+    if not hits:
+        return
+    strong = [h for h in hits if h[4] and min(h[2]) >= 0.6]
+    if strong:
+        lag_min = min(min(h[2]) for h in strong)
+        severity, confidence = "high", 0.75 if lag_min >= 0.8 else 0.7
+    else:
+        severity, confidence = "medium", 0.55
+    c, full, lags, n, with_p, why = (strong or hits)[0]
+    rho = lags[0] * lags[1]
+    n_eff = n * (1 - rho) / (1 + rho)
+    names = list(dict.fromkeys(_POOLED_NAMES.get(h[1], h[1]) for h in hits))
+    lines = sorted({h[0].line for h in hits})
+    pair = [s for s in ev.samples if s.line == c.line and s.call == full]
+    r_txt = f" (r = {pair[0].pair_r:+.2f})" if pair and pair[0].pair_r is not None else ""
+    p_txt = (" and its p-value treats every one of the rows as an independent observation"
+             if with_p else "")
+    yield Finding(
+        explanation=(f"{' and '.join(f'`{x}`' for x in names)} (line"
+                     f"{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}) relate"
+                     f"{'s' if len(names) == 1 else ''} two series in time order ({why}) "
+                     f"that are each strongly autocorrelated: lag-1 autocorrelation "
+                     f"{lags[0]:.2f} and {lags[1]:.2f} over {n} rows. Two series that both "
+                     f"trend, cycle with the seasons or wander correlate whether or not "
+                     f"they are coupled, so the coefficient{r_txt} mostly reflects their "
+                     f"shared time structure{p_txt}; with this autocorrelation the pair "
+                     f"carries about {n_eff:.0f} independent observations at most (AR(1) "
+                     "approximation), so the evidence of association is overstated."),
+        severity=severity, confidence=confidence,
+        evidence={"lines": lines, "values": {
+            "lag1": lags, "n": n, "n_effective_ar1": round(n_eff, 1), "time_order": why,
+            "p_value_reported": with_p}},
+        suggestion=("Remove the shared time structure before relating the series: "
+                    "correlate changes (`df[cols].diff().dropna()`) or anomalies (the "
+                    "residuals of a trend + month-of-year fit for each series), or model "
+                    "one on the other with the time terms included and HAC/Newey-West "
+                    "errors (`smf.ols('y ~ x + t + C(month)', df).fit(cov_type='HAC', "
+                    "cov_kwds={'maxlags': 12})`); if a raw correlation is kept, test it "
+                    "against an effective sample size from the autocorrelations."),
+    )
