@@ -1,0 +1,262 @@
+"""`_Ctx`, everything the data_loss rules ask about one cell, computed once per Evidence
+(`_ctx`): the drop sites, name flow after a line, the summaries computed on what is left,
+whether the cell reports a count, and whether an earlier cell showed the missing values."""
+
+from __future__ import annotations
+
+import ast
+import re
+import weakref
+
+from ...ast_cache import walk as _walk
+from ...code_model import called_name as _call_last
+from ...code_model import names_in as _names
+from ...code_model import root_name as _root
+from ...evidence import Evidence
+from ..suspicious_values import cell_index
+from ._scan import (
+    _COUNT_METHODS,
+    _INT_RE,
+    _LOG_CALLS,
+    _MISSING_CALLS,
+    _REPORT_TEXT,
+    FIT_CALLS,
+    ROW_PRESERVING,
+    STAT_TESTS,
+    SUMMARY_METHODS,
+    _Drop,
+    _Sites,
+)
+
+# -- per-evidence context -----------------------------------------------------------------------
+
+
+class _Ctx:
+    """Everything the rules ask about one cell, computed once and shared by the three rules."""
+
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.model = ev.model
+        self.walk = cell_index(self.model.tree)
+        self.sites = _Sites(ev, self.walk)
+        self.drops = self.sites.drops
+        self._down: dict[tuple[frozenset[str], int], set[str]] = {}
+        self.name_assigns: dict[str, list[ast.Assign]] = {}
+        for st in self.walk.of(ast.Assign):
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    self.name_assigns.setdefault(t.id, []).append(st)
+        self._counts: list[set[str]] | None = None
+        self._nan_counts: list[set[str]] | None = None
+
+    # -- flow ------------------------------------------------------------------------------
+
+    def downstream(self, names: set[str], after_line: int) -> set[str]:
+        key = (frozenset(names), after_line)
+        if key in self._down:
+            return self._down[key]
+        model = self.model
+        tainted = set(names)
+        assigns = [(set(a.targets), a.loaded) for a in model.assignments if a.line >= after_line]
+        mutations = [(c.receiver_root, _names(c.node) - {c.receiver_root}) for c in model.calls
+                     if c.line >= after_line and c.receiver_root and c.method in (
+                         "append", "extend", "update", "add", "insert", "fit", "concat")]
+        changed = True
+        while changed:
+            changed = False
+            for targets, loaded in assigns:
+                if loaded & tainted and not targets <= tainted:
+                    tainted |= targets
+                    changed = True
+            for recv, used in mutations:
+                if recv not in tainted and used & tainted:
+                    tainted.add(recv)
+                    changed = True
+        self._down[key] = tainted
+        return tainted
+
+    def summaries_after(self, drop: _Drop) -> list[tuple[int, str]]:
+        """(line, what) of summaries computed on the remaining rows."""
+        if drop.inline_summary:
+            return [(drop.line, drop.inline_summary)]
+        if not drop.target or drop.target == "<return>":
+            return []
+        tainted = self.downstream({drop.target}, drop.line)
+        found: list[tuple[int, str]] = []
+        for c in self.model.calls:
+            if c.line < drop.line or self.walk.stmt_of.get(id(c.node)) is drop.stmt:
+                continue
+            last = c.last
+            if last in SUMMARY_METHODS or last in STAT_TESTS:
+                kind = last
+            elif last in FIT_CALLS:
+                kind = "fit"
+            else:
+                continue
+            used = ({c.receiver_root} if c.receiver_root else set()) | _names(c.node)
+            if used & tainted:
+                found.append((c.line, kind))
+        return found
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def reported_counts(self, nan_aware: bool = False) -> list[set[str]]:
+        """Names in each count expression (len, .shape, value_counts, mask sums…) whose value
+        reaches the output: printed, displayed, logged, asserted, or computed into a name
+        that is. `nan_aware`: only counts that can show NaN (`isna().sum()`, `count()`,
+        `notna().sum()`, `info()`): a coercion leaves the row count unchanged, and a share
+        over a threshold (`(x > limit).mean()`) says nothing about the values that failed."""
+        cached = self._nan_counts if nan_aware else self._counts
+        if cached is not None:
+            return cached
+        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items if _is_count_node(n)
+                       and (not nan_aware or _counts_nan(n))}
+        out: list[set[str]] = []
+        if nan_aware:
+            self._nan_counts = out
+        else:
+            self._counts = out
+        if not count_nodes:
+            return out
+        drop_stmts = {id(d.stmt) for d in self.drops}
+        seen_names: set[str] = set()
+
+        def visit(node: ast.AST, depth: int) -> None:
+            names: set[str] = set()
+            for sub in _walk(node):
+                found = count_nodes.get(id(sub))
+                if found is not None:
+                    out.append(found)
+                if isinstance(sub, ast.Name):
+                    names.add(sub.id)
+            if depth >= 3:
+                return
+            for n in names - seen_names:
+                seen_names.add(n)
+                for st in self.name_assigns.get(n, ()):
+                    if id(st) not in drop_stmts:
+                        visit(st.value, depth + 1)
+
+        for expr in self.model.reported_exprs:
+            visit(expr, 0)
+        for node in self.walk.of(ast.Assert):
+            visit(node.test, 0)
+        for node in self.walk.of(ast.Raise):
+            if node.exc is not None:
+                visit(node.exc, 0)
+        for node in self.walk.of(ast.Call):
+            if _call_last(node) in _LOG_CALLS:
+                for a in list(node.args) + [k.value for k in node.keywords]:
+                    visit(a, 0)
+        return out
+
+    def reported(self, drop: _Drop) -> bool:
+        if drop.kind == "merge":
+            return self._merge_checked(drop)
+        related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
+        related |= self.downstream(set(related), 0)
+        for names in self.reported_counts(nan_aware=drop.kind == "coerce"):
+            if not related or names & related:
+                return True
+        for line in self.ev.text[:30_000].splitlines()[:500]:
+            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+                return True
+        return False
+
+    def _merge_checked(self, drop: _Drop) -> bool:
+        """A merge's loss is reported by a count of an input next to a count of the result
+        (`len(a)`, `len(merged)`; `assert len(merged) == len(a)`), a count naming both inputs
+        (an anti-join `(~a.k.isin(b.k)).sum()`), an `isin` between the inputs, or output text
+        saying how many rows went. A count of the merged rows alone (`len(merged)`) does not
+        say how many were lost."""
+        inputs = {n for n in (drop.source, drop.right) if n}
+        result: set[str] = set()
+        if drop.target and drop.target != "<return>":
+            result = self.downstream({drop.target}, drop.line) - inputs
+        counts = self.reported_counts()
+        if any(names & inputs for names in counts) and any(names & result for names in counts):
+            return True
+        if len(inputs) == 2 and any(inputs <= names for names in counts):
+            return True
+        if len(inputs) == 2:
+            for c in self.walk.of(ast.Call):
+                if _call_last(c) == "isin" and inputs <= _names(c):
+                    return True
+        for line in self.ev.text[:30_000].splitlines()[:500]:
+            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+                return True
+        return False
+
+    # -- rebinding -------------------------------------------------------------------------
+
+    def rebound_after(self, name: str, line: int) -> bool:
+        """`name` is rebound after `line` by something that changes what its rows mean."""
+        drop_lines = {d.line for d in self.drops if d.target == name}
+        for st in self.name_assigns.get(name, ()):
+            if st.lineno <= line or st.lineno in drop_lines:
+                continue
+            v = st.value
+            if isinstance(v, ast.Call) and _call_last(v) in ROW_PRESERVING and _root(v) == name:
+                continue
+            return True
+        for c in self.model.calls:
+            if c.line > line and c.receiver_root == name and c.kwarg_value("inplace") is True \
+                    and c.line not in drop_lines and c.last not in ROW_PRESERVING:
+                return True
+        return False
+
+    def assigned_before(self, name: str, line: int) -> bool:
+        """`name` is (re)created earlier in this cell: its pre-cell shape says nothing."""
+        drop_lines = {d.line for d in self.drops}
+        return any(st.lineno < line and st.lineno not in drop_lines
+                   for st in self.name_assigns.get(name, ()))
+
+
+def _is_count_node(sub: ast.AST) -> bool:
+    if isinstance(sub, ast.Call):
+        last = _call_last(sub)
+        if last == "len" or last in _COUNT_METHODS:
+            return True
+        if last in ("sum", "mean") and isinstance(sub.func, ast.Attribute):
+            return any(isinstance(x, ast.Compare | ast.UnaryOp) or (
+                isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS)
+                for x in _walk(sub.func.value))
+        return False
+    return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
+
+
+def _counts_nan(node: ast.AST) -> bool:
+    """A count that can show how many values are NaN: `isna().sum()`, `notna().mean()`,
+    `count()`, `info()`, `len(x.dropna())`; not a share over a threshold of the values
+    left (`(x.dropna() > limit).mean()`)."""
+    last = _call_last(node) if isinstance(node, ast.Call) else None
+    if last in ("count", "info", "value_counts"):
+        return True
+    inner = {_call_last(x) for x in _walk(node) if isinstance(x, ast.Call)}
+    if last in ("sum", "mean"):
+        return bool(inner & _MISSING_CALLS)
+    return bool(inner & (_MISSING_CALLS | {"dropna", "count"}))
+
+
+def _shown_earlier(ev: Evidence, drop: _Drop) -> bool:
+    """The notebook showed the source's missing values or status counts in an earlier cell."""
+    if not drop.source or not ev.prior_code or drop.source not in ev.prior_code:
+        return False
+    pattern = re.compile(re.escape(drop.source) + r"\b[^\n]*\.(?:isna|isnull|info|value_counts|"
+                         r"notna|describe)\(")
+    return bool(pattern.search(ev.prior_code))
+
+
+# -- one context per Evidence, shared by the rules ---------------------------------------------
+
+
+_CACHE: list[tuple[weakref.ref, _Ctx]] = []
+
+
+def _ctx(ev: Evidence) -> _Ctx:
+    for ref, ctx in _CACHE:
+        if ref() is ev:
+            return ctx
+    ctx = _Ctx(ev)
+    _CACHE[:] = [(weakref.ref(ev), ctx)]
+    return ctx

@@ -1,0 +1,333 @@
+"""How many rows a drop removed (`_Loss`, `_quantify`): from the kernel's shapes before and
+after, the raw and cleaned frames, merge inputs, the NaN a coercion or parse made, or the
+source's NaN counts as a lower bound; and where a coercion's NaN matter more than their
+overall share (threshold shares, group totals, one group's losses)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from ...ast_cache import walk as _walk
+from ...code_model import called_name as _call_last
+from ...code_model import root_name as _root
+from ...evidence import ObjectFacts
+from ._context import _Ctx
+from ._scan import _column_of, _Drop, _grouping_keys, _num, _str_list
+
+# -- quantifying the loss ---------------------------------------------------------------------
+
+
+@dataclass
+class _Loss:
+    before: int | None = None
+    after: int | None = None
+    fraction: float | None = None
+    lower_bound: bool = False
+    how: str = ""
+
+
+def _rows(facts: ObjectFacts | None) -> int | None:
+    if facts is None or facts.kind not in ("dataframe", "series", "ndarray"):
+        return None
+    return facts.rows
+
+
+def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
+    ev = ctx.ev
+    src, tgt = drop.source, drop.target
+    if drop.kind == "coerce":
+        return _coerce_loss(ctx, drop)
+    if drop.kind == "skipped":
+        return _skipped_loss(ctx, drop)
+    if drop.kind == "merge":
+        return _merge_loss(ctx, drop)
+    if drop.in_place and src:
+        before = _rows(ev.before.get(src))
+        together = sorted({d.line for d in ctx.drops if d.in_place and d.source == src})
+        last = max(together, default=drop.line)
+        after = _rows(ev.objects.get(src))
+        if before and after is not None and not ctx.rebound_after(src, last) \
+                and not ctx.assigned_before(src, min(together, default=drop.line)):
+            how = "rows before and after the cell"
+            if len(together) > 1:
+                how += f", lines {', '.join(map(str, together))} together"
+            return _Loss(before, after, max(0, before - after) / before, how=how)
+        return _Loss()
+    if src and tgt and tgt != "<return>":
+        before = _rows(ev.objects.get(src))
+        after = _rows(ev.objects.get(tgt))
+        if before and after is not None and not ctx.rebound_after(src, drop.line) \
+                and not ctx.rebound_after(tgt, drop.line):
+            if drop.kind == "merge" and after >= before:
+                return _Loss(before, after, 0.0, how="rows of the frames")
+            return _Loss(before, after, max(0, before - after) / before,
+                         how=f"rows of `{src}` and `{tgt}`")
+    return _missing_bound(ctx, drop)
+
+
+def _whole_frame(node: ast.AST) -> bool:
+    """`df` or a projection of its columns (`df[["k", "g"]]`): every row of the name."""
+    if isinstance(node, ast.Name):
+        return True
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and bool(
+        _str_list(node.slice))
+
+
+def _merge_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """Rows of each input against rows of the result: every matched row of an input gives
+    at least one result row, so an input with more rows than the result lost at least the
+    difference (exactly, when the other input's key is unique). The side losing the largest
+    share is the one reported."""
+    ev = ctx.ev
+    tgt = drop.target
+    if not tgt or tgt == "<return>" or ctx.rebound_after(tgt, drop.line):
+        return _Loss()
+    after = _rows(ev.objects.get(tgt))
+    if after is None:
+        return _Loss()
+    best: _Loss | None = None
+    for i, (node, _keys) in enumerate(drop.sides):
+        name = _root(node)
+        if not name or not _whole_frame(node) or name == tgt or ctx.rebound_after(
+                name, drop.line):
+            continue
+        before = _rows(ev.objects.get(name))
+        if not before:
+            continue
+        lost = max(0, before - after)
+        other = drop.sides[1 - i] if len(drop.sides) == 2 else None
+        exact = False
+        if other is not None and len(other[1]) == 1:
+            of = ev.objects.get(_root(other[0]) or "")
+            if of is not None and _whole_frame(other[0]) and of.rows and \
+                    of.unique.get(other[1][0]) == of.rows:
+                exact = True
+        loss = _Loss(before, after, lost / before, lower_bound=not exact and lost > 0,
+                     how=f"rows of `{name}` and `{tgt}`" + (
+                         "" if exact or not lost else "; each matched row gives at least "
+                         "one merged row"))
+        if best is None or (loss.fraction or 0) > (best.fraction or 0):
+            best = loss
+    return best or _Loss()
+
+
+def _skipped_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """Records walked against records kept: the source's rows (or length) and the length
+    of the collection the loop appends to."""
+    src = ctx.ev.objects.get(drop.source or "")
+    tgt = ctx.ev.objects.get(drop.target or "")
+    if src is None or tgt is None or ctx.rebound_after(drop.target or "", drop.line):
+        return _Loss()
+    before = src.rows if src.kind in ("dataframe", "series", "ndarray", "sequence") else None
+    after = tgt.length if tgt.kind == "sequence" else None
+    if not before or after is None or after > before:
+        return _Loss()
+    return _Loss(before, after, (before - after) / before,
+                 how=f"records in `{drop.source}` against entries appended to `{drop.target}`")
+
+
+def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
+    if drop.target is None and drop.source and drop.columns:
+        # consumed inline: coercing a column that already has the target dtype loses nothing
+        src = ctx.ev.objects.get(drop.source)
+        col = (drop.parsed_from or drop.columns[0]).split(",")[0]
+        dtype = src.dtypes.get(col, "") if src is not None else ""
+        want = "datetime" if _call_last(drop.node) == "to_datetime" else ("int", "float")
+        if src is not None and src.rows and dtype.startswith(want):
+            return _Loss(src.rows, src.rows, 0.0, how="the column already had that type")
+    facts = ctx.ev.objects.get(drop.target or "")
+    if facts is None or not facts.rows or ctx.rebound_after(drop.target or "", drop.line):
+        return _Loss()
+    if facts.kind == "dataframe" and not drop.columns:
+        return _Loss()
+    if drop.parse:
+        return _parse_loss(ctx, drop, facts)
+    keys = drop.columns if facts.kind == "dataframe" else [""]
+    counts = {k: facts.missing.get(k) for k in keys}
+    if any(n is None for n in counts.values()):
+        return _Loss()
+    # NaN already in the text column were missing before the coercion: count only new ones
+    src_cols = (drop.parsed_from or "").split(",") if drop.parsed_from else []
+    less: list[str] = []
+    if len(src_cols) == len(keys):
+        for k, col in zip(keys, src_cols, strict=True):
+            overwritten = drop.source == drop.target and col == k
+            src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
+            had = src.missing.get(col) if src is not None and src.rows == facts.rows else None
+            if had:
+                counts[k] = max(0, (counts[k] or 0) - had)
+                less.append(f"{had} already missing in `{drop.source}.{col}`")
+    worst = max(counts, key=lambda k: counts[k] or 0)
+    n = counts[worst] or 0
+    how = f"NaN count of `{drop.target}{'.' + worst if worst else ''}` after coercion"
+    if len(keys) > 1:
+        how += " (" + ", ".join(f"{k}: {counts[k]}" for k in keys[:6]) + ")"
+    if less:
+        how += ", less " + "; ".join(less)
+    return _Loss(facts.rows, facts.rows - n, n / facts.rows, how=how)
+
+
+def _parse_loss(ctx: _Ctx, drop: _Drop, facts: ObjectFacts) -> _Loss:
+    key = drop.columns[0] if facts.kind == "dataframe" else ""
+    n = facts.missing.get(key)
+    if n is None:
+        return _Loss()
+    # the parsed column's own NaN were missing before the parse: count only new ones
+    col = drop.parsed_from
+    overwritten = drop.source == drop.target and col == key
+    src = (ctx.ev.before if overwritten else ctx.ev.objects).get(drop.source or "")
+    had = src.missing.get(col or "") if src is not None else None
+    if had is None or src is None or src.rows != facts.rows:
+        return _Loss()
+    n = max(0, n - had)
+    how = (f"NaN count of `{drop.target}{'.' + key if key else ''}` after the parse, "
+           f"less the {had} already missing in `{drop.source}.{col}`")
+    return _Loss(facts.rows, facts.rows - n, n / facts.rows, how=how)
+
+
+def _missing_bound(ctx: _Ctx, drop: _Drop) -> _Loss:
+    """A lower bound from the source's NaN counts (dropna drops at least the rows of the
+    column with most NaNs)."""
+    if drop.kind != "missing" or not drop.source or not drop.plain or drop.in_place:
+        return _Loss()
+    facts = ctx.ev.objects.get(drop.source)
+    if facts is None or ctx.rebound_after(drop.source, drop.line):
+        return _Loss()
+    rows = facts.rows
+    if not rows or not facts.missing:
+        return _Loss()
+    if drop.columns:
+        counts = [facts.missing.get(c) for c in drop.columns]
+        if any(c is None for c in counts):
+            return _Loss()
+        worst = max(c for c in counts if c is not None)
+    elif facts.kind == "dataframe":
+        worst = max(facts.missing.values())
+    else:
+        worst = facts.missing.get("", 0)
+    return _Loss(rows, rows - worst, worst / rows, lower_bound=True,
+                 how=f"NaN counts of `{drop.source}`")
+
+
+# -- where a coercion's NaN matter more than their overall share -------------------------------
+
+
+def _reads_column(node: ast.AST, frame: str, cols: list[str]) -> bool:
+    """`frame["col"]` / `frame.col` for a coerced column (or the coerced name itself)."""
+    if not cols:
+        return isinstance(node, ast.Name) and node.id == frame
+    return isinstance(node, ast.Subscript | ast.Attribute) and _root(node) == frame and \
+        _column_of(node) in cols
+
+
+def _selects(chain: ast.AST, frame: str, cols: list[str]) -> bool:
+    """The receiver chain of an `agg`/`apply` holds the coerced values: `df.groupby(k)["x"]`,
+    `df["x"]`, or the coerced Series itself."""
+    if _root(chain) != frame:
+        return False
+    if not cols:
+        return True
+    for n in _walk(chain):
+        if _reads_column(n, frame, cols):
+            return True
+        if isinstance(n, ast.Subscript) and _str_list(n.slice) and set(
+                _str_list(n.slice)) <= set(cols):
+            return True
+    return False
+
+
+def _threshold_of(node: ast.AST) -> tuple[ast.AST, float] | None:
+    """(operand, threshold) of `x > 12`, `12 <= x`, `x.gt(12)`."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
+            node.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE):
+        a, b = node.left, node.comparators[0]
+        if _num(b) is not None:
+            return a, _num(b)  # type: ignore[return-value]
+        if _num(a) is not None:
+            return b, _num(a)  # type: ignore[return-value]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("gt", "ge", "lt", "le") and node.args and \
+            _num(node.args[0]) is not None:
+        return node.func.value, _num(node.args[0])  # type: ignore[return-value]
+    return None
+
+
+def _threshold_shares(ctx: _Ctx, drop: _Drop) -> list[tuple[int, str]]:
+    """(line, text) of shares or counts over a threshold computed on the coerced values:
+    `(df.x > 12).mean()`, `np.mean(x > 12)`, `.agg(above=lambda s: (s > 12).mean())` on a
+    groupby of the column. NaN compares False, so every value coercion destroyed is counted
+    as not exceeding (or not below) the limit, and an over-range reading ('OVER', '>13')
+    is exactly an exceedance."""
+    frame = drop.target
+    if not frame or frame == "<return>":
+        return []
+    cols = drop.columns if ctx.ev.objects.get(frame) is None or ctx.ev.objects[
+        frame].kind == "dataframe" else []
+    lambda_args: set[str] = set()
+    for c in ctx.walk.of(ast.Call):
+        if _call_last(c) in ("agg", "aggregate", "apply", "transform") and isinstance(
+                c.func, ast.Attribute) and _selects(c.func.value, frame, cols):
+            for a in list(c.args) + [k.value for k in c.keywords]:
+                if isinstance(a, ast.Lambda):
+                    lambda_args |= {x.arg for x in a.args.args}
+    found: list[tuple[int, str]] = []
+    for c in ctx.walk.of(ast.Call):
+        last = _call_last(c)
+        if last not in ("mean", "sum", "average", "count_nonzero"):
+            continue
+        inside = list(c.args) + ([c.func.value] if isinstance(c.func, ast.Attribute) else [])
+        for part in inside:
+            for n in _walk(part):
+                t = _threshold_of(n)
+                if t is None:
+                    continue
+                operand, limit = t
+                if _reads_column(operand, frame, cols) or (
+                        isinstance(operand, ast.Name) and operand.id in lambda_args):
+                    found.append((c.lineno, ctx.ev.source_of(n) or f"> {limit:g}"))
+                    break
+    return found
+
+
+def _agg_counts(ctx: _Ctx, drop: _Drop) -> bool:
+    """A named aggregation showing, per group, both the rows and the values kept
+    (`.agg(n="size", kept="count")`, `lots=("lot", "size"), measured=("x", "count")`): the
+    table shows what each group lost. A `count` alone reads as the sample size."""
+    frame = drop.target
+    if not frame or frame == "<return>":
+        return False
+    for c in ctx.walk.of(ast.Call):
+        if _call_last(c) in ("agg", "aggregate") and _root(c) == frame:
+            named = {n.value for a in list(c.args) + [k.value for k in c.keywords]
+                     for n in _walk(a) if isinstance(n, ast.Constant)}
+            if {"count", "size"} <= named:
+                return True
+    return False
+
+
+def _group_losses(ctx: _Ctx, drop: _Drop) -> tuple[str, str, int, int] | None:
+    """(group column, level, NaN rows, rows) of the level of a groupby key the summaries
+    use where the coerced column lost the largest share, from the kernel's per-level NaN
+    counts (`missing_by` {column: {group column: {level: NaN rows}}}, beside `levels`), when
+    the kernel provides them."""
+    frame = drop.target
+    facts = ctx.ev.objects.get(frame or "")
+    by = getattr(facts, "missing_by", None) if facts is not None else None
+    if not by or not drop.columns or ctx.rebound_after(frame or "", drop.line):
+        return None
+    keys: set[str] = set()
+    for c in ctx.model.calls:
+        if c.last == "groupby" and c.receiver_root == frame and c.line >= drop.line:
+            for k in _grouping_keys(c.node, "groupby"):
+                keys |= set(_str_list(k))
+    best: tuple[str, str, int, int] | None = None
+    for col in drop.columns:
+        for key in keys:
+            per = (by.get(col) or {}).get(key) or {}
+            rows = facts.levels.get(key) or {}  # type: ignore[union-attr]
+            for level, n in per.items():
+                total = rows.get(level)
+                if total and n and (best is None or n / total > best[2] / best[3]):
+                    best = (key, level, int(n), int(total))
+    return best

@@ -1,0 +1,190 @@
+"""The drop-site rules and their shared finding: rows with missing values dropped
+(`silent_dropna`, including `errors="coerce"` and string parses), failed or invalid runs
+filtered out or skipped (`failed_rows_filtered`), and inner merges that lose unmatched rows
+(`inner_merge_loss`), each before a summary that does not say how many rows went."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...evidence import Evidence
+from ...findings import Finding
+from ...rule import rule
+from ._context import _ctx, _shown_earlier
+from ._loss import _agg_counts, _group_losses, _Loss, _quantify, _threshold_shares
+from ._scan import _NAT_DROPPING, _Drop, _pct
+
+# -- the finding ---------------------------------------------------------------------------------
+
+
+_WHAT = {
+    "missing": "drops rows with missing values",
+    "coerce": "turns unparseable values into NaN (`errors='coerce'`), which the summary then "
+              "skips",
+    "failed": "keeps only successful / valid rows",
+    "merge": "inner-merges, which drops rows without a match",
+    "skipped": "skips every record whose processing raises (an `except` that only moves on)",
+}
+
+
+def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
+    if ev.tree is None:
+        return
+    ctx = _ctx(ev)
+    seen: set[tuple[str | None, str | None]] = set()
+    flagged: set[str] = set()
+    for drop in ctx.drops:
+        if drop.kind not in kinds:
+            continue
+        key = (drop.source, drop.target) if drop.in_place else (drop.source, str(drop.line))
+        if key in seen:
+            continue
+        seen.add(key)
+        if drop.kind == "missing" and drop.coerced and drop.source in flagged:
+            continue  # the coercion that made these NaN is already the finding
+        summaries = ctx.summaries_after(drop)
+        if drop.kind == "coerce" and not summaries:
+            continue
+        if ctx.reported(drop) or (drop.kind == "coerce" and _agg_counts(ctx, drop)):
+            continue
+        extra = (_threshold_shares(ctx, drop), _group_losses(ctx, drop)) \
+            if drop.kind == "coerce" else ([], None)
+        f = _judge(ev, drop, _quantify(ctx, drop), summaries, *extra)
+        if f is not None:
+            if drop.kind == "coerce" and drop.target:
+                flagged.add(drop.target)
+            yield f
+
+
+def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
+           summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
+           group: tuple[str, str, int, int] | None = None) -> Finding | None:
+    frac = loss.fraction
+    stats = [s for s in summaries if s[1] != "fit"]
+    fits = [s for s in summaries if s[1] == "fit"]
+    if frac is not None and frac < 0.02:
+        return None
+    shown = _shown_earlier(ev, drop)
+    gfrac = group[2] / group[3] if group is not None and frac is not None else None
+    if gfrac is not None and (gfrac < 0.10 or gfrac < 1.5 * frac):
+        gfrac, group = None, None
+    if frac is not None and frac >= 0.10 and stats:
+        severity, conf = "high", (0.9 if frac >= 0.3 else 0.85)
+    elif gfrac is not None and stats:  # the loss concentrates in one group the cell reports
+        severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
+    elif frac is not None and frac >= 0.10:
+        severity, conf = "medium", 0.6
+    elif frac is not None and shares:  # NaN counted as not exceeding the limit
+        severity, conf = "medium", 0.55
+    elif frac is not None:
+        severity, conf = "low", 0.5
+    elif stats or fits:
+        severity, conf = "medium", 0.45
+    else:
+        return None
+    if severity == "high" and shown:
+        severity, conf = "medium", conf - 0.15
+    if loss.lower_bound and severity == "high":
+        conf -= 0.05
+    src = f"`{drop.source}`" if drop.source else "the data"
+    what = _WHAT.get(drop.kind, "drops rows")
+    if drop.kind == "missing" and drop.coerced:
+        what = "drops rows made NaN by `errors='coerce'`"
+    if drop.kind == "coerce" and drop.parse:
+        what = (f"parses text{f' `{drop.parsed_from}`' if drop.parsed_from else ''} with "
+                f"`{drop.parse}`, which gives NaN wherever it fails (a format, unit or decimal "
+                "separator the pattern does not cover), and the summary then skips them")
+
+    via = f" (inside `{drop.via}()`)" if drop.via else ""
+    cols = f" in {', '.join(f'`{c}`' for c in drop.columns[:4])}" if drop.columns and \
+        drop.kind in ("missing", "coerce") else ""
+    head = f"Line {drop.line}{via} {what}{cols} from {src}"
+    if drop.kind == "coerce" and drop.inline_summary in _NAT_DROPPING:
+        head = (f"Line {drop.line}{via} turns unparseable values{cols} of {src} into NaN/NaT "
+                f"(`errors='coerce'`), and `{drop.inline_summary}` then silently leaves those "
+                "rows out")
+    values: dict[str, object] = {}
+    if frac is not None and loss.before is not None and loss.after is not None:
+        lost = loss.before - loss.after
+        bound = "at least " if loss.lower_bound else ""
+        gone = "are NaN after it" if drop.parse else "are gone"
+        head += (f": {bound}{lost} of {loss.before} rows ({bound}{_pct(frac)}) {gone} "
+                 f"({loss.how})")
+        values = {"rows_before": loss.before, "rows_after": loss.after,
+                  "fraction_lost": round(frac, 4)}
+    else:
+        head += " (how many rows this removes could not be read from the kernel)"
+    lines = [drop.line]
+    if summaries:
+        where = ", ".join(f"`{k}` on line {ln}" for ln, k in summaries[:3])
+        head += f"; the cell then computes {where} on what is left"
+        lines += [ln for ln, _ in summaries[:3]]
+    head += " without reporting how many rows were removed."
+    if group is not None and gfrac is not None:
+        head += (f" The loss is concentrated: {group[2]} of the {group[3]} rows with "
+                 f"`{group[0]}` = {group[1]!r} ({_pct(gfrac)}) are NaN, so that group's "
+                 "figures rest on what is left of it.")
+        values["group_fraction_lost"] = round(gfrac, 4)
+    if shares and frac is not None and loss.before is not None and loss.after is not None:
+        ln, text = shares[0]
+        head += (f" `{text}` on line {ln} counts every NaN as not meeting the limit (NaN "
+                 f"compares False), so a share over the limit can be off by up to "
+                 f"{100 * frac:.1f} percentage points, and values that failed to parse are "
+                 "often the out-of-range ones ('OVER', '>13', '<LOD').")
+    if shown:
+        head += " (An earlier cell showed the missing values or status counts.)"
+    if drop.kind == "failed":
+        head += (" Failed runs are rarely missing at random: the summary describes only the "
+                 "runs that succeeded.")
+    elif drop.kind == "merge":
+        head += " Unmatched keys often mean inconsistent IDs rather than absent data."
+    elif drop.kind == "skipped":
+        head += (" The records that fail to parse are rarely a random sample (an unhandled "
+                 "format, unit or range), so the summary describes only the easy cases.")
+    elif frac is not None and frac >= 0.10:
+        head += " If missingness relates to the outcome, the summary is biased."
+    return Finding(explanation=head, severity=severity, confidence=conf,
+                   evidence={"lines": sorted(set(lines)), "values": values},
+                   suggestion=_SUGGEST[drop.kind if drop.kind in _SUGGEST else "missing"])
+
+
+_SUGGEST = {
+    "missing": "Report the loss next to the result: `n0 = len(df); df = df.dropna(subset=[...]);"
+               " print(f'dropped {n0 - len(df)} of {n0} rows')` (or show `df.isna().sum()`), "
+               "and say whether missingness could relate to the outcome (or impute and say so).",
+    "coerce": "Count what coercion destroyed: `bad = df[col].notna() & converted.isna(); "
+              "print(bad.sum(), 'unparseable values')`, and show a few of them before "
+              "summarising.",
+    "failed": "Report how many runs failed and where: `print(df.status.value_counts())` (per "
+              "condition), and consider whether failures depend on the condition you compare.",
+    "merge": "Check the merge: `merged = a.merge(b, on=key, how='left', indicator=True)` and "
+             "print `merged._merge.value_counts()`, or `assert len(merged) == len(a)`.",
+    "skipped": "Record what fails instead of skipping it: append the failing records to a "
+               "list in the `except` clause and print how many (and a few examples) before "
+               "summarising; better, fix the parser for the formats it misses.",
+}
+
+
+@rule("data_loss.silent_dropna",
+      title="Rows with missing values dropped silently before a summary")
+def silent_dropna(ev: Evidence) -> Iterator[Finding]:
+    """`dropna`, `notna` masks or `to_numeric(errors='coerce')` remove rows, and the cell
+    summarises what is left without saying how many rows went."""
+    yield from _findings(ev, {"missing", "coerce"})
+
+
+@rule("data_loss.failed_rows_filtered",
+      title="Failed or invalid runs filtered out silently before a summary")
+def failed_rows_filtered(ev: Evidence) -> Iterator[Finding]:
+    """Keeping only `status == 'ok'` rows (or `~failed`, `converged`, …), or skipping every
+    record whose parsing raises (`except ...: continue` in the loop that builds the data), and
+    summarising what is left without reporting how many were excluded."""
+    yield from _findings(ev, {"failed", "skipped"})
+
+
+@rule("data_loss.inner_merge_loss",
+      title="Inner merge silently dropped unmatched rows")
+def inner_merge_loss(ev: Evidence) -> Iterator[Finding]:
+    """An inner `merge`/`join` loses every row whose key has no match, and the cell does
+    not check how many."""
+    yield from _findings(ev, {"merge"})
