@@ -1407,3 +1407,110 @@ def test_preorder_share_computed_from_sales_in_the_cell_stays_critical():
     """, BOOKSHOP)
     loud = [f for f in found if f.rule_id == DERIVED and f.severity == "critical"]
     assert len(loud) == 1 and "preorder_share" in loud[0].explanation
+
+
+# -- a target encoding fitted on the training rows and mapped onto the held-out rows -------------
+
+SHOPS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(4)
+n = 400
+shops = pd.DataFrame({"store": rng.choice([f"s{i}" for i in range(40)], n),
+                      "footfall": rng.normal(500, 80, n)})
+shops["revenue"] = (3 * shops.footfall + shops.store.str[1:].astype(int) * 5
+                    + rng.normal(0, 50, n))
+"""
+
+_FIT_TAIL = """
+m = Ridge().fit(tr[["footfall", "store_enc"]], tr.revenue)
+print(f"held-out R2 {m.score(te[['footfall', 'store_enc']], te.revenue):.3f}")
+"""
+
+_TRAIN_ONLY_ENCODINGS = {
+    # pandas: leave-one-out on the training rows, plain group means for the test rows
+    "pandas_loo": """
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        s = tr.groupby("store")["revenue"].agg(["sum", "count"])
+        tr["store_enc"] = (tr.store.map(s["sum"]) - tr.revenue) / (tr.store.map(s["count"]) - 1)
+        te["store_enc"] = te.store.map(s["sum"] / s["count"]).fillna(tr.revenue.mean())
+    """,
+    # numpy: bincount sums with each row's own value taken out
+    "numpy_bincount_loo": """
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        codes, uniq = pd.factorize(tr.store)
+        sums = np.bincount(codes, weights=tr.revenue.to_numpy())
+        cnt = np.bincount(codes)
+        tr["store_enc"] = (sums[codes] - tr.revenue.to_numpy()) / np.maximum(cnt[codes] - 1, 1)
+        lookup = dict(zip(uniq, sums / cnt))
+        te["store_enc"] = te.store.map(lookup).fillna(tr.revenue.mean())
+    """,
+    # sklearn's TargetEncoder (cross-fitted on the training rows)
+    "sklearn_target_encoder": """
+        from sklearn.preprocessing import TargetEncoder
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        enc = TargetEncoder(target_type="continuous", random_state=0)
+        tr["store_enc"] = enc.fit_transform(tr[["store"]], tr["revenue"]).ravel()
+        te["store_enc"] = enc.transform(te[["store"]]).ravel()
+    """,
+    # hand-written out-of-fold encoding in a loop
+    "out_of_fold_loop": """
+        from sklearn.model_selection import KFold
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        tr["store_enc"] = np.nan
+        for fit_idx, enc_idx in KFold(5, shuffle=True, random_state=0).split(tr):
+            means = tr.iloc[fit_idx].groupby("store")["revenue"].mean()
+            col = tr.columns.get_loc("store_enc")
+            tr.iloc[enc_idx, col] = tr.iloc[enc_idx]["store"].map(means).to_numpy()
+        tr["store_enc"] = tr["store_enc"].fillna(tr.revenue.mean())
+        te["store_enc"] = te.store.map(tr.groupby("store")["revenue"].mean())
+    """,
+}
+
+
+@pytest.mark.parametrize("code", list(_TRAIN_ONLY_ENCODINGS.values()),
+                         ids=list(_TRAIN_ONLY_ENCODINGS))
+def test_target_encoding_fitted_on_training_rows_after_the_split_is_quiet(code: str):
+    import textwrap
+    found = run(textwrap.dedent(code) + _FIT_TAIL, SHOPS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == "target_leakage.feature_derived_from_target"]
+
+
+_LEAKY_ENCODINGS = {
+    # leave-one-out over all rows before the split: each row's own target is in the feature
+    "pandas_loo_before_split": """
+        g = shops.groupby("store")["revenue"]
+        shops["store_enc"] = (g.transform("sum") - shops.revenue) / (g.transform("count") - 1)
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+    """,
+    # the test rows' encoding reads their own target
+    "test_rows_read_their_own_target": """
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        s = tr.groupby("store")["revenue"].agg(["sum", "count"])
+        tr["store_enc"] = (tr.store.map(s["sum"]) - tr.revenue) / (tr.store.map(s["count"]) - 1)
+        te["store_enc"] = (te.store.map(s["sum"]) + te.revenue) / (te.store.map(s["count"]) + 1)
+    """,
+    # numpy: the row's own value added to the encoding on all rows
+    "numpy_with_own_value": """
+        codes, uniq = pd.factorize(shops.store)
+        sums = np.bincount(codes, weights=shops.revenue.to_numpy())
+        shops["store_enc"] = (sums[codes] + shops.revenue.to_numpy()) / 2
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+    """,
+}
+
+
+@pytest.mark.parametrize("code", list(_LEAKY_ENCODINGS.values()), ids=list(_LEAKY_ENCODINGS))
+def test_encoding_that_reads_each_scored_rows_own_target_stays_critical(code: str):
+    import textwrap
+    f = one(run(textwrap.dedent(code) + _FIT_TAIL, SHOPS),
+            "target_leakage.feature_derived_from_target")
+    assert f.severity == "critical"

@@ -69,6 +69,8 @@ _REDUCTIONS = {"mean", "std", "var", "min", "max", "median", "quantile", "sum", 
 _COLUMN_PRESERVING = {"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
                       "SimpleImputer", "KNNImputer", "IterativeImputer", "QuantileTransformer",
                       "PowerTransformer", "FunctionTransformer", "Normalizer", "Binarizer"}
+_NP_REDUCTIONS = {"bincount", "nanmean", "nansum", "nanmedian", "nanstd", "nanvar",
+                  "average", "percentile", "nanpercentile"}
 _BUILTINS = frozenset(dir(builtins))
 _RNG_MAKERS = {"default_rng", "RandomState", "Generator", "SeedSequence", "Random", "PCG64"}
 _ROW_WINDOWS = {"rolling", "expanding", "ewm", "cumsum", "cumprod", "cummax", "cummin"}
@@ -341,7 +343,18 @@ class _Analysis:
                 elif meth == "groupby":
                     r_agg = True
                 self._refs(f.value, pos, out, r_agg, r_lag, depth)
-                for a in [*node.args, *(k.value for k in node.keywords)]:
+                args = [*node.args, *(k.value for k in node.keywords)]
+                if self._module_reduction(node) or self._encoder_fit(node):
+                    # np.bincount(codes, weights=df.y), np.mean(df.y): one value per group
+                    # or per array; TargetEncoder().fit_transform(X, df.y): learnt from the
+                    # target (cross-fitted), not a copy of each row's value
+                    lead = node.args[:1] if self._encoder_fit(node) else []
+                    for a in lead:
+                        self._refs(a, pos, out, agg, lagged, depth)
+                    for a in args[len(lead):]:
+                        self._refs(a, pos, out, True, lagged, depth)
+                    return
+                for a in args:
                     # a lambda given to a group aggregation sees one group at a time
                     self._refs(a, pos, out, r_agg if isinstance(a, ast.Lambda) else agg,
                                lagged, depth)
@@ -403,6 +416,48 @@ class _Analysis:
             return
         for child in ast.iter_child_nodes(node):
             self._refs(child, pos, out, agg, lagged, depth)
+
+    def _module_reduction(self, call: ast.Call) -> bool:
+        """`np.bincount(codes, weights=y)`, `np.mean(y)`, `np.nansum(y)`: a numpy function that
+        reduces its argument (not along axis 1, one value per row)."""
+        f = call.func
+        if not isinstance(f, ast.Attribute) or not isinstance(f.value, ast.Name) or \
+                f.attr not in _REDUCTIONS | _NP_REDUCTIONS:
+            return False
+        if not self.m.aliases.get(f.value.id, "").startswith("numpy"):
+            return False
+        axis = _kw(call, "axis")
+        if axis is None and len(call.args) > 1 and f.attr != "bincount":
+            axis = call.args[1]
+        return _literal(axis) not in (1, -1, "columns")
+
+    def _encoder_fit(self, call: ast.Call) -> bool:
+        """`enc.fit_transform(X, y)` / `enc.fit(X, y)` of a categorical encoder
+        (TargetEncoder, a LeaveOneOut/CatBoost/MEstimate encoder): its output is learnt from
+        the target, per category."""
+        f = call.func
+        if not isinstance(f, ast.Attribute) or f.attr not in ("fit", "fit_transform") or \
+                len(call.args) + len(call.keywords) < 2:
+            return False
+        recv = f.value
+        while isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute) and \
+                recv.func.attr in ("fit", "set_params", "set_output"):
+            recv = recv.func.value
+        if isinstance(recv, ast.Call):
+            name = recv.func.attr if isinstance(recv.func, ast.Attribute) else \
+                recv.func.id if isinstance(recv.func, ast.Name) else ""
+            return name.endswith("Encoder")
+        if isinstance(recv, ast.Name):
+            facts = self.ev.objects.get(recv.id)
+            if facts is not None and facts.type:
+                return facts.type.rsplit(".", 1)[-1].endswith("Encoder")
+            a = self.last_assign(recv.id, len(self.stmts) + 1)
+            if a is not None and isinstance(a[1], ast.Call):
+                fn = a[1].func
+                name = fn.attr if isinstance(fn, ast.Attribute) else \
+                    fn.id if isinstance(fn, ast.Name) else ""
+                return name.endswith("Encoder")
+        return False
 
     @staticmethod
     def _add(out: Refs, col: str, agg: bool, lagged: bool) -> None:
@@ -515,7 +570,8 @@ class _Analysis:
                     continue
                 r = self.refs(d.value, d.pos)
                 hit = (r.row | self._dict_rows.get(id(d.value), set())) & tainted
-                if hit and not r.lagged & tainted:
+                if hit and not r.lagged & tainted and \
+                        not self._encoding_fit_apart(col, d, r, tainted, pos):
                     out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
                     tainted.add(col)
                     break
@@ -530,12 +586,31 @@ class _Analysis:
                     if d.pos < pos:
                         r = self.refs(d.value, d.pos)
                         hit = (r.row | self._dict_rows.get(id(d.value), set())) & tainted
-                        if hit:
+                        if hit and not self._encoding_fit_apart(col, d, r, tainted, pos):
                             out[col] = (sorted(hit)[0], d.line, d.in_cell, r.random)
                             tainted.add(col)
                             changed = True
                             break
         return out
+
+    def _encoding_fit_apart(self, col: str, d: ColDef, r: Refs, tainted: set[str],
+                            pos: int) -> bool:
+        """A target encoding learnt on one part of the rows and mapped onto another: `col`
+        is defined on frame A from group statistics of the target (a leave-one-out or
+        out-of-fold encoding also reads each row's own target, to take it out) and on another
+        frame B from those statistics alone (`test["enc"] = test.g.map(means)`). The rows of
+        B - the held-out part - never see their own target, so their score is honest; the
+        definition on A is the standard way to fit the encoding, not a copy of the label."""
+        if not (r.agg & tainted) or not d.frame:
+            return False
+        for other in self.coldefs.get(col, []):
+            if other is d or other.pos >= pos or not other.frame or other.frame == d.frame:
+                continue
+            o = self.refs(other.value, other.pos)
+            if o.agg & tainted and not (o.row | self._dict_rows.get(id(other.value), set())
+                                        ) & tainted:
+                return True
+        return False
 
     def _read_vars(self, node: ast.AST) -> set[str]:
         """Variables an expression reads as values (not the `np` / `rng` a call goes
