@@ -1144,3 +1144,170 @@ def test_limits_of_agreement_on_clearly_skewed_differences_stay_high() -> None:
         print(f"limits {bias - 1.96 * sd:.2f} to {bias + 1.96 * sd:.2f}")
     """), NT)
     assert f.severity == "high"
+
+
+# -- one-way ANOVA / Tukey HSD on a long-format frame: judged from the pooled response ------
+
+GROUPED_SETUP = SETUP + """
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+
+def long_frame(sizes, centres, draw, name="y", factor="g"):
+    rows = []
+    for (level, k), c in zip(sizes.items(), centres):
+        for v in draw(c, k):
+            rows.append({factor: level, name: float(v)})
+    return pd.DataFrame(rows)
+
+
+def heavy(c, k):  # right-skewed with occasional very long waits
+    v = rng.lognormal(c, 0.6, k)
+    v[rng.random(k) < 0.2] += rng.uniform(80, 160)
+    return v
+
+
+def normal(c, k):
+    return rng.normal(c, 4.0, k)
+"""
+
+
+def _grouped(code: str, draw: str, centres: str, sizes: str, name: str, factor: str,
+             transform: str = "") -> list[Finding]:
+    setup = GROUPED_SETUP + (f"\ndf = long_frame({sizes}, {centres}, {draw}, "
+                             f"name={name!r}, factor={factor!r})\n")
+    return check(code, setup)
+
+
+G_CLINIC = dict(sizes='{"north": 7, "south": 8, "east": 6, "west": 9}', name="wait_min",
+              factor="clinic")
+
+
+def test_formula_anova_and_tukey_on_skewed_waits():
+    f = only(_grouped("""
+        fit = smf.ols("wait_min ~ C(clinic)", data=df).fit()
+        table = sm.stats.anova_lm(fit, typ=2)
+        tk = pairwise_tukeyhsd(df["wait_min"], df["clinic"])
+        print(table, tk)
+        """, "heavy", "[2.6, 2.7, 2.5, 2.65]", **G_CLINIC))
+    assert f.severity == "high" and f.confidence >= 0.7
+    assert "R^2" in f.explanation and "within-group" in f.explanation
+    assert f.evidence["values"]["within_skew_min"] >= 1
+
+
+def test_formula_anova_and_tukey_on_normal_waits_with_different_means_is_quiet():
+    # very different group means: the pooled values are a mixture (skewed), the errors are not
+    silent(_grouped("""
+        fit = smf.ols("wait_min ~ C(clinic)", data=df).fit()
+        table = sm.stats.anova_lm(fit, typ=2)
+        tk = pairwise_tukeyhsd(df["wait_min"], df["clinic"])
+        print(table, tk)
+        """, "normal", "[20, 22, 21, 75]", **G_CLINIC))
+
+
+def test_formula_anova_on_log_response_is_quiet():
+    silent(_grouped("""
+        df["log_wait"] = np.log(df["wait_min"])
+        fit = smf.ols("np.log(wait_min) ~ C(clinic)", data=df).fit()
+        table = sm.stats.anova_lm(fit, typ=2)
+        tk = pairwise_tukeyhsd(df["log_wait"], df["clinic"])
+        print(table, tk)
+        """, "heavy", "[2.6, 2.7, 2.5, 2.65]", **G_CLINIC))
+
+
+G_CLAIMS = dict(sizes='{"A": 9, "B": 10, "C": 8}', name="claim_k", factor="region")
+
+
+def test_inline_anova_lm_with_bare_factor_and_pooled_shapiro():
+    f = only(_grouped("""
+        from statsmodels.formula.api import ols
+        from statsmodels.stats.anova import anova_lm
+        print("pooled normality", stats.shapiro(df.claim_k))
+        res = ols("claim_k ~ region", data=df).fit()
+        print(anova_lm(res))
+        """, "heavy", "[2.4, 2.5, 2.6]", **G_CLAIMS))
+    assert f.severity == "high"
+    assert "anova_lm" in f.explanation
+
+
+def test_inline_anova_lm_with_bare_factor_on_normal_claims_is_quiet():
+    silent(_grouped("""
+        from statsmodels.formula.api import ols
+        from statsmodels.stats.anova import anova_lm
+        print("pooled normality", stats.shapiro(df.claim_k))
+        res = ols("claim_k ~ region", data=df).fit()
+        print(anova_lm(res))
+        """, "normal", "[30, 31, 29]", **G_CLAIMS))
+
+
+G_BUILDS = dict(sizes='{"linux": 8, "mac": 6, "win": 7}', name="build_s", factor="runner")
+
+
+def test_keyword_tukey_with_treatment_coded_model():
+    f = only(_grouped("""
+        model = smf.ols("build_s ~ C(runner, Treatment('linux'))", data=df).fit()
+        aov = sm.stats.anova_lm(model)
+        res = pairwise_tukeyhsd(endog=df.build_s, groups=df.runner, alpha=0.05)
+        print(aov); print(res.summary())
+        """, "heavy", "[3.0, 3.1, 2.9]", **G_BUILDS))
+    assert f.severity in ("high", "critical")
+
+
+def test_keyword_tukey_alongside_kruskal_is_quiet():
+    quiet(_grouped("""
+        model = smf.ols("build_s ~ C(runner, Treatment('linux'))", data=df).fit()
+        aov = sm.stats.anova_lm(model)
+        res = pairwise_tukeyhsd(endog=df.build_s, groups=df.runner, alpha=0.05)
+        h, p = stats.kruskal(*[g["build_s"] for _, g in df.groupby("runner")])
+        print(aov, res.summary(), p)
+        """, "heavy", "[3.0, 3.1, 2.9]", **G_BUILDS))
+
+
+def test_numeric_predictor_regression_is_not_an_anova():
+    silent(check("""
+        import statsmodels.api as sm
+        import statsmodels.formula.api as smf
+        d = pd.DataFrame({"dose": rng.uniform(0, 10, 30)})
+        d["resp"] = rng.lognormal(2, 1, 30) + d["dose"]
+        print(sm.stats.anova_lm(smf.ols("resp ~ dose", data=d).fit()))
+        """))
+
+
+# -- tiny samples of a narrow-band quantity: one point off the cluster is not a skewed law --
+
+def test_per_unit_rates_six_vs_six_one_low_value_is_quiet():
+    # one store's rate sits apart: skew near the most 6 values allow, Shapiro p < 0.01,
+    # but SD/mean ~ 0.1: the rates are averages of many visits, not a long-tailed quantity
+    quiet(check("""
+        shop_a = pd.Series([0.47, 0.44, 0.52, 0.36, 0.49, 0.45])
+        shop_b = pd.Series([0.50, 0.51, 0.52, 0.49, 0.515, 0.38])
+        print(stats.ttest_ind(shop_a, shop_b))
+        """))
+
+
+def test_per_site_means_anova_one_low_site_is_quiet():
+    quiet(check("""
+        sites = [np.array([71.2, 70.8, 72.0, 71.5, 70.9, 62.0]),
+                 np.array([69.8, 70.5, 71.0, 70.2, 69.9, 70.7]),
+                 np.array([72.1, 71.0, 70.4, 71.8, 70.6, 71.3])]
+        print(stats.f_oneway(*sites))
+        """))
+
+
+def test_statsmodels_ttest_on_narrow_band_pass_rates_is_quiet():
+    quiet(check("""
+        from statsmodels.stats.weightstats import ttest_ind
+        old = np.array([0.91, 0.92, 0.90, 0.93, 0.915, 0.80])
+        new = np.array([0.93, 0.94, 0.92, 0.95, 0.94, 0.935])
+        print(ttest_ind(old, new))
+        """))
+
+
+def test_tiny_wide_spread_sample_with_one_extreme_value_still_flagged():
+    f = only(check("""
+        shop_a = pd.Series([12.0, 9.0, 15.0, 11.0, 10.0, 13.0])
+        shop_b = pd.Series([8.0, 11.0, 9.5, 10.0, 12.0, 95.0])
+        print(stats.ttest_ind(shop_a, shop_b))
+        """))
+    assert f.severity == "high"

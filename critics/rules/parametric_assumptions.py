@@ -76,11 +76,21 @@ def _grade(s: SampleFacts) -> int:
         return 2
     if cv is not None and cv >= 1 and n >= 4 and skew >= 0.5:
         return 2  # a non-negative quantity whose SD exceeds its mean: long right tail
-    if 3 <= n < 8 and skew >= 0.85 * _max_skew(n) and (p is None or p < 0.05):
+    if 3 <= n < 8 and skew >= 0.85 * _max_skew(n) and (p is None or p < 0.05) and \
+            not _narrow_band(s):
         return 2  # as skewed as so few values can be
     if (p is not None and p < 0.05) or skew >= 1 or (cv is not None and cv >= 0.7):
         return 1
     return 0
+
+
+def _narrow_band(s: SampleFacts) -> bool:
+    """A positive quantity whose SD is small next to its level (SD/mean < 0.25: rates,
+    proportions or averages of many trials, physical readings): with a handful of such values
+    one point off the cluster makes the skew as large as n allows, but that is a single
+    deviating value, not the long tail of a skewed distribution."""
+    cv = _cv(s)
+    return cv is not None and cv < 0.25
 
 
 def _describe(s: SampleFacts) -> str:
@@ -101,7 +111,7 @@ def _extreme_small(s: SampleFacts) -> bool:
     if not 3 <= s.n < 8 or s.skew is None:
         return False
     cv = _cv(s)
-    return abs(s.skew) >= 0.85 * _max_skew(s.n) and (
+    return abs(s.skew) >= 0.85 * _max_skew(s.n) and not _narrow_band(s) and (
         (s.normal_p is not None and s.normal_p < 0.01) or (cv is not None and cv >= 1))
 
 
@@ -554,6 +564,184 @@ def _sites(ev: Evidence) -> list[_Site]:
     return sites
 
 
+# -- one-way ANOVA / Tukey HSD read from a long-format frame: the pooled response ---------------
+
+_ONEWAY_FITS = {"ols"}
+_FORMULA_TERM = re.compile(r"C\(\s*(?:Q\(['\"])?([A-Za-z_]\w*)(?:['\"]\))?\s*(?:,.*)?\)|"
+                           r"([A-Za-z_]\w*)")
+
+
+def _frame_column(node: ast.AST | None) -> tuple[str, str] | None:
+    """(frame, column) of `df["y"]` / `df.y` (also `.to_numpy()`, `.values`)."""
+    if node is None:
+        return None
+    node = _unwrap(node)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.value.id, node.slice.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id, node.attr
+    return None
+
+
+def _expr_column(expr: str) -> tuple[str, str] | None:
+    try:
+        return _frame_column(ast.parse(expr, mode="eval").body)
+    except SyntaxError:
+        return None
+
+
+@dataclass
+class _Grouped:
+    """A between-groups parametric test on one response column of a long-format frame."""
+
+    line: int
+    tests: list[str]
+    frame: str
+    response: str
+    factor: str
+    r2: float | None = None
+    resid: tuple[float, float | None] | None = None  # (skew, normality p) of the residuals
+
+
+def _oneway_fit(ev: Evidence, call: CallSite) -> tuple[str, str, str] | None:
+    """(frame, response, factor) of `smf.ols("y ~ C(g)", data=df)` with one categorical
+    factor, the response untransformed."""
+    frame, col, transformed = _response(call)
+    if frame is None or col is None or transformed:
+        return None
+    f = call.node.args[0] if call.node.args else call.kwarg("formula")
+    rhs = f.value.split("~", 1)[1].strip() if isinstance(f, ast.Constant) else ""
+    m = _FORMULA_TERM.fullmatch(rhs)
+    obj = ev.objects.get(frame)
+    if m is None or obj is None:
+        return None
+    factor = m.group(1) or m.group(2)
+    if factor not in obj.levels and not m.group(1):
+        return None  # `y ~ x` on a numeric x is a regression, not a one-way ANOVA
+    return frame, col, factor
+
+
+def _grouped_sites(ev: Evidence) -> list[_Grouped]:
+    """One-way ANOVA from a formula fit (`anova_lm(ols("y ~ C(g)", df).fit())`, `.f_pvalue`)
+    and Tukey HSD (`pairwise_tukeyhsd(df["y"], df["g"])`) on the same frame column."""
+    m = ev.model
+    out: dict[tuple[str, str, str], _Grouped] = {}
+    fits: dict[str, tuple[str, str, str]] = {}  # result name -> (frame, response, factor)
+    for c in m.calls:
+        if c.last in _ONEWAY_FITS and (c.name or "").startswith("statsmodels") and \
+                (key := _oneway_fit(ev, c)) is not None:
+            for t in c.targets:
+                fits[t] = key
+    for c in m.calls:
+        key, test = None, None
+        if c.last == "anova_lm" and (c.name or "").startswith("statsmodels"):
+            a = c.node.args[0] if c.node.args else None
+            if isinstance(a, ast.Name) and a.id in fits:
+                key, test = fits[a.id], "anova_lm"
+            elif isinstance(a, ast.Call):
+                inner = a.func.value if isinstance(a.func, ast.Attribute) else None
+                site = next((x for x in m.calls if x.node is inner), None)
+                if site is not None and site.last in _ONEWAY_FITS:
+                    key, test = _oneway_fit(ev, site), "anova_lm"
+        elif c.last == "pairwise_tukeyhsd":
+            y = _frame_column(c.arg(0, "endog"))
+            g = _frame_column(c.arg(1, "groups"))
+            if y is not None and g is not None and y[0] == g[0]:
+                key, test = (y[0], y[1], g[1]), "pairwise_tukeyhsd"
+        if key is None:
+            continue
+        site = out.setdefault(key, _Grouped(c.line, [], *key))
+        site.line = min(site.line, c.line)
+        if test not in site.tests:
+            site.tests.append(test)
+    for name, key in fits.items():
+        obj = ev.objects.get(name)
+        if key in out and obj is not None:
+            r2 = obj.params.get("rsquared")
+            if isinstance(r2, int | float) and 0 <= r2 <= 1:
+                out[key].r2 = float(r2)
+            rs = obj.params.get("resid_skew")
+            if isinstance(rs, int | float):
+                rp = obj.params.get("resid_normal_p")
+                out[key].resid = (float(rs), float(rp) if isinstance(rp, int | float) else None)
+    return list(out.values())
+
+
+def _within_skew(pooled: float, r2: float | None, w_min: float) -> float:
+    """Least |skewness| the within-group errors must have for the pooled response to reach
+    `pooled`. With normal, equal-variance errors the pooled third moment is the group means'
+    alone: |skew| <= R^3 * sqrt((1 - w)/w), w the smallest group's share of rows (a centred
+    variable with an atom of weight w lies within sqrt(var (1 - w)/w) of 0). Unknown R^2 counts
+    as 1."""
+    r2 = 1.0 if r2 is None else r2
+    if not 0 < w_min < 1:
+        return 0.0
+    between = r2 ** 1.5 * math.sqrt((1 - w_min) / w_min)
+    if r2 >= 0.95:
+        return 0.0
+    return max(0.0, (abs(pooled) - between) / (1 - r2) ** 1.5)
+
+
+def _grouped_findings(ev: Evidence, seen: set[int],
+                      nonparam_kinds: set[str]) -> Iterator[Finding]:
+    for site in _grouped_sites(ev):
+        obj = ev.objects.get(site.frame)
+        sizes = obj.levels.get(site.factor, {}) if obj is not None else {}
+        if len(sizes) < 2 or site.line in seen:
+            continue
+        n = sum(sizes.values())
+        n_min = min(sizes.values())
+        pooled = next((s for s in ev.samples if s.n == n and s.n_unique > 2 and
+                       _expr_column(s.expr) == (site.frame, site.response)), None)
+        if site.resid is not None:
+            within, p = abs(site.resid[0]), site.resid[1]
+            basis = (f"the model's residuals (the within-group errors) have skew="
+                     f"{site.resid[0]:.2f}" + (f", normality p={p:.2g}" if p is not None else ""))
+        elif pooled is not None and pooled.skew is not None and site.r2 is not None:
+            # the pooled values mix the groups: only the part of their skew the group means
+            # cannot produce is evidence about the within-group errors
+            within = _within_skew(pooled.skew, site.r2, n_min / n)
+            p = pooled.normal_p
+            basis = (f"the pooled response {_describe(pooled)} is far more skewed than "
+                     f"differences between {len(sizes)} group means can make it (the groups "
+                     f"explain only R^2={site.r2:.2f} of its variance, smallest group {n_min} "
+                     f"of {n} rows), so the within-group errors have skew of at least "
+                     f"{within:.1f} (or their spread grows with the group mean, which breaks "
+                     "the equal-variance assumption as well)")
+        else:
+            continue
+        if within < 1 or p is None or p >= 1e-3:
+            continue
+        grade = 3 if within >= 2 and n_min >= 8 else 2
+        verdict = _judge(n_min, grade, False, within)
+        if verdict is None:
+            continue
+        severity, confidence = verdict
+        if "anova" in nonparam_kinds:
+            severity, confidence = "low", 0.3
+        tests = " and ".join(f"`{t}`" for t in site.tests)
+        seen.add(site.line)
+        yield Finding(
+            explanation=(f"{tests} (line {site.line}) compare the means of "
+                         f"`{site.response}` across {len(sizes)} `{site.factor}` groups of "
+                         f"{n_min}-{max(sizes.values())} rows, assuming normal within-group "
+                         f"errors, but {basis}. With groups this small the central limit "
+                         "theorem does not rescue the F-test or the Tukey intervals; a few "
+                         "extreme values drive the means and the p-values are unreliable."),
+            severity=severity, confidence=round(confidence, 3),
+            evidence={"lines": [site.line], "values": {
+                "n_min": n_min, "groups": len(sizes), "within_skew_min": round(within, 2),
+                "r2": None if site.r2 is None else round(site.r2, 3),
+                "normal_p": None if p is None else float(f"{p:.3g}")}},
+            suggestion=("Compare the groups with a rank test (`scipy.stats.kruskal(*[g['"
+                        f"{site.response}'] for _, g in {site.frame}.groupby('{site.factor}')])`"
+                        ") and Holm-adjusted pairwise Mann-Whitney tests (or Dunn's test), or "
+                        "fit the ANOVA to `np.log` of the response and report ratios of "
+                        "geometric means."),
+        )
+
+
 @rule("parametric_assumptions.nonnormal_samples",
       title="Parametric test on skewed or tiny samples")
 def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
@@ -564,7 +752,7 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None:
         return
     sites = _sites(ev)
-    if not sites:
+    if not sites and "anova_lm" not in ev.code and "tukeyhsd" not in ev.code:
         return
     nonparam_kinds = {spec.kind for _, _, spec in test_calls(ev.model) if not spec.parametric}
     generated: tuple[set[str], set[tuple[str, str]],
@@ -650,6 +838,8 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                         "very small groups, report the raw values and an exact/permutation "
                         "test (`scipy.stats.permutation_test`)."),
         )
+    if "anova_lm" in ev.code or "tukeyhsd" in ev.code:
+        yield from _grouped_findings(ev, seen, nonparam_kinds)
 
 
 # -- linear models with normal errors on count outcomes -----------------------------------------
