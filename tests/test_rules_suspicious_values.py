@@ -4,6 +4,8 @@ facts and from the printed output, each with a sound twin that must stay quiet."
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from critics.evidence import Evidence
@@ -1830,3 +1832,177 @@ def test_lpm_on_a_continuous_response_is_not_a_probability_model() -> None:
         print(f"predicted stay, p-profile: {p:.2f} days")
     """
     silent(check(run_and_gather(code, LPM_SETUP), LPM_ID))
+
+
+# -- holdout14 misreadings: a measurement, a printed equation, a standardised coefficient ------
+
+PV_ID = "suspicious_values.pvalue_out_of_range"
+PROB_ID = "suspicious_values.probability_out_of_range"
+VAR_ID = "suspicious_values.negative_variance"
+
+MEASURE_SETUP = SETUP + """
+load_kn = rng.uniform(2, 12, size=200)
+failed = (load_kn + rng.normal(scale=2, size=200) > 7).astype(int)
+lfit = sm.Logit(failed, sm.add_constant(load_kn)).fit(disp=0)
+"""
+
+# A number followed by a unit of measurement, under a label whose head noun is that
+# measurement ("<quantity> for / at <…probability…>"), is not a probability.
+MEASURE_SOUND = {
+    "fstring_newton": """
+        x50 = -lfit.params[0] / lfit.params[1] * 1000
+        print(f"load for 50% failure probability: {x50:.0f} N")
+    """,
+    "format_days": """
+        years = 1.4 * lfit.params[1] / lfit.params[1]
+        print("time to 90% cure probability = {:.1f} years".format(years))
+    """,
+    "percent_format_mg": """
+        dose = 135.2 + 0 * lfit.params[0]
+        print("dose at %d%% response probability: %.1f mg" % (10, dose))
+    """,
+    "celsius_in_a_loop": """
+        for q, t in [(0.95, 1.3), (0.99, 1.8)]:
+            print(f"warming at {q:.0%} exceedance probability: {t:.1f} °C")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(MEASURE_SOUND))
+def test_a_measurement_labelled_by_a_probability_is_not_a_probability(idiom: str) -> None:
+    found = check(gather(MEASURE_SOUND[idiom], MEASURE_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id in (PROB_ID, PV_ID)], H.describe(found)
+
+
+@pytest.mark.parametrize("line", [
+    'print(f"probability of failure at the design load: {odds:.2f}")',
+    'print(f"P(failure) = {odds:.2f}")',
+    'print("failure probability: %.2f" % odds)',
+])
+def test_a_real_probability_above_1_is_still_blocked(line: str) -> None:
+    code = "odds = float(np.exp(lfit.params[0] + lfit.params[1] * 7.5))\n" + line
+    f = one(check(gather(code, MEASURE_SETUP)), PROB_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+
+
+# Numbers that are terms of a printed equation are coefficients, not reported quantities; and
+# P(event) is the probability of an event (under a logit it is any real number), not a p-value.
+EQUATION_SOUND = {
+    "logit_fstring": """
+        print(f"logit P(failure) = {lfit.params[0]:.3f} + {lfit.params[1]:.4f} * load_kN"
+              f"   (slope p = {lfit.pvalues[1]:.1e})")
+    """,
+    "calibration_line_format": """
+        b = np.polyfit(load_kn, failed, 1)
+        print("calibrated probability = {:.2f} * raw_score {:+.2f}".format(b[0] * 12, b[1]))
+    """,
+    "decay_curve_percent": """
+        amp, rate = 1.35, 0.2
+        print("fitted autocorrelation: rho = %.2f * exp(-%.2f * lag)" % (amp, rate))
+    """,
+    "equation_with_minus": """
+        b0, b1 = -4.2, 1.7
+        print(f"prob(failure) = expit({b0:.2f} + {b1:.2f} * load)")
+        print(f"odds model: p = {abs(b0):.2f} - {b1:.2f} * load")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(EQUATION_SOUND))
+def test_terms_of_a_printed_equation_are_not_reported_values(idiom: str) -> None:
+    found = check(gather(EQUATION_SOUND[idiom], MEASURE_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id in (PROB_ID, PV_ID,
+                                                    "suspicious_values.correlation_out_of_range")
+                ], H.describe(found)
+
+
+def test_a_real_pvalue_above_1_next_to_an_equation_is_still_blocked() -> None:
+    code = """
+        p_bonf = lfit.pvalues[1] * 40 + 1.2
+        print(f"logit P(failure) = {lfit.params[0]:.3f} + {lfit.params[1]:.4f} * load"
+              f"   (slope p = {p_bonf:.3f})")
+    """
+    f = one(check(gather(code, MEASURE_SETUP)), PV_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+
+
+def test_a_real_event_probability_above_1_is_a_probability_not_a_pvalue() -> None:
+    code = """
+        p_fail = float(np.exp(lfit.params[0] + lfit.params[1] * 7.5))
+        print(f"P(failure | 7.5 kN) = {p_fail:.2f}")
+    """
+    found = check(gather(code, MEASURE_SETUP))
+    assert one(found, PROB_ID).severity == "critical"
+
+
+# `std` in front of coef / beta / effect / score means standardised (signed), not a standard
+# deviation; a column holding a fitted model's coefficients is signed whatever its name.
+STD_SETUP = SETUP + """
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.linear_model import Lasso
+feats = ["income", "tenure", "debt", "age"]
+"""
+
+STD_SOUND = {
+    "pipeline_coef_dataframe": """
+        pipe = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, yc)
+        w = pipe[-1].coef_[0]
+        pd.DataFrame({"std_coef": w, "or_per_sd": np.exp(w)}, index=feats).round(3)
+    """,
+    "statsmodels_beta_series": """
+        Z = (X - X.mean(0)) / X.std(0)
+        res = sm.OLS(-y, sm.add_constant(Z)).fit()
+        print(pd.Series(res.params[1:], index=feats, name="std_beta").round(3))
+    """,
+    "fstring_effect_size": """
+        a, b = groups["a"], groups["f"]
+        d = (a.mean() - b.mean()) / np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2)
+        print(f"std. effect (Cohen's d): {d:.2f}")
+        print(f"SD score of group a: {(a.mean() - b.mean()) / b.std():.2f}")
+    """,
+    "coefficients_by_evidence": """
+        las = Lasso(alpha=0.01).fit((X - X.mean(0)) / X.std(0), -y)
+        tab = pd.DataFrame(index=feats)
+        tab["sd_units"] = las.coef_
+        tab.round(3)
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(STD_SOUND))
+def test_standardised_coefficients_are_not_standard_deviations(idiom: str) -> None:
+    code = STD_SOUND[idiom]
+    ev = displayed(textwrap.dedent(code), STD_SETUP) if idiom in ("pipeline_coef_dataframe",
+                                                 "coefficients_by_evidence") \
+        else gather(code, STD_SETUP)
+    assert "-" in ev.text, ev.text  # a negative value is shown
+    found = check(ev)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == VAR_ID], H.describe(found)
+
+
+@pytest.mark.parametrize("code", [
+    """
+        v = [float(np.mean(g) ** 2 - np.mean(g ** 2)) for g in groups.values()]
+        pd.DataFrame({"sd": np.sign(v) * np.sqrt(np.abs(v))}, index=list(groups)).round(3)
+    """,
+    """
+        boots = [np.mean(g[:20]) ** 2 - np.mean(g[:20] ** 2) for g in groups.values()]
+        pd.DataFrame({"coef_var": boots}, index=list(groups)).round(3)
+    """,
+])
+def test_a_real_negative_spread_in_a_table_is_still_blocked(code: str) -> None:
+    f = one(check(displayed(textwrap.dedent(code), STD_SETUP)), VAR_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+
+
+def test_a_real_negative_std_printed_is_still_blocked() -> None:
+    code = """
+        g = groups["c"]
+        sd_hand = np.mean(g) ** 2 - np.mean(g ** 2)
+        print(f"std of the residual load: {sd_hand:.3f}")
+    """
+    assert one(check(gather(code, STD_SETUP)), VAR_ID).severity == "critical"

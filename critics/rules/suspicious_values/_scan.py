@@ -219,6 +219,10 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
         if found is None:
             continue
         quantity, strong = found
+        if tn.formula:
+            continue  # a term of a printed equation ('logit P = -13.0 + 0.029 * x')
+        if tn.measure and quantity in _UNITLESS:
+            continue  # '450 MPa', '12 days': a measurement, not a probability or a score
         site = _match_site(tn.label, sites)
         origin = code.origin(site.expr) if site else _Origin()
         if origin.quantity in _NOT_A_VALUE:
@@ -262,6 +266,8 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
         nq = _name_quantity(col)
         if not nq:
             continue
+        if nq[0] == "variance" and any(v < 0 for v in values) and _signed_column(code, col):
+            continue  # the column holds a fitted model's coefficients: signed by nature
         ctx = _context_of_tokens(_tokens(col))
         for lab, v in zip(labels, values, strict=False):
             if lab.lower() in _COUNT_ROWS:
@@ -272,6 +278,48 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
                             label_train=(row_ctx or ctx) == "train", multi=len(values) > 1))
     return out
 
+
+# attributes of fitted models that hold signed estimates (coefficients, loadings, t values)
+_SIGNED_ATTRS = {"coef_", "intercept_", "params", "coef", "coefs_", "components_", "tvalues",
+                 "dual_coef_", "loadings", "loadings_", "x_loadings_", "y_loadings_",
+                 "fe_params", "coef_path_", "scalings_", "x_weights_"}
+
+
+def _signed_column(code: _Code, col: str) -> bool:
+    """The expression the cell stores under column `col` (a dict key of a DataFrame it
+    builds, `assign(col=…)`, `df[col] = …`) reads a fitted model's coefficients, directly or
+    through a variable: `pd.DataFrame({"std_coef": model[-1].coef_[0]})`."""
+    exprs: list[ast.AST] = []
+    for node in _walk(code.model.tree):
+        if isinstance(node, ast.Dict):
+            exprs += [v for k, v in zip(node.keys, node.values, strict=False)
+                      if isinstance(k, ast.Constant) and k.value == col]
+        elif isinstance(node, ast.Call):
+            exprs += [k.value for k in node.keywords if k.arg == col]
+        elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                and t.slice.value == col for t in node.targets):
+            exprs.append(node.value)
+    return any(_reads_signed(code, e, 0) for e in exprs)
+
+
+def _reads_signed(code: _Code, node: ast.AST, depth: int) -> bool:
+    if depth > 3:
+        return False
+    for sub in _walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in _SIGNED_ATTRS:
+            return True
+        if isinstance(sub, ast.Name) and sub.id in code.assign:
+            value = code.assign[sub.id][-1][1]
+            value = value.value if isinstance(value, _Position) else value
+            if value is not node and _reads_signed(code, value, depth + 1):
+                return True
+    return False
+
+
+# quantities without a unit of measurement: a number followed by MPa, kg or days is not one
+_UNITLESS = {"pvalue", "probability", "correlation", "accuracy", "auc", "f1", "bounded", "r2",
+             "adj_r2", "score"}
 
 _DESCRIBE_ROW = re.compile(r"^\s*(mean|min|max|\d+(?:\.\d+)?%)\s+"
                            r"([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan))\s*$")

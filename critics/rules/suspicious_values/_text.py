@@ -21,6 +21,8 @@ _NUM_RE = re.compile(r"(?<![\w.])[-+\u2212]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]
 _SERIES_FOOTER = re.compile(r"^Name: ([^,]+), dtype: (?:float|int)\w*", re.MULTILINE)
 _PEARSON_STAT = (r"(?:'?s)?[\s_-]*(?:chi|\u03c7|x2|x\^2|dispersion|resid|goodness|gof|"
                  r"statistic|stat\b|phi\b|contingency)")
+_P_MODIFIER = (r"(?:sided|tailed|adj|corr|holm|bonf|fdr|\bbh\b|sidak|perm|exact|boot|raw|"
+               r"value|wald|lrt|score|chi|\bf\b|\bt\b|\bz\b)")
 _LABEL_QUANTITY = [
     # (regex over a normalised label, quantity, strong); the match nearest the number wins
     (r"\badj(?:usted|\.)?\s*r\s*-?\s*(?:2|squared)\b", "adj_r2", True),
@@ -28,7 +30,8 @@ _LABEL_QUANTITY = [
     (r"\bp[\s_-]?val(?:ue)?s?\b|\bp[\s_-]?(?:adj|adjusted|corr|corrected|bonf|bonferroni|"
      r"holm|fdr|bh|sidak)\b|\b(?:adj|adjusted|corrected|bonferroni|holm|fdr|raw)[\s_-]?p\b|"
      r"\bq[\s_-]?val(?:ue)?s?\b|\bpadj\b|\bfdr\b", "pvalue", True),
-    (r"(?:^|[\s(])p\s*(?:\([^)]*\))?$", "pvalue", False),
+    # a bare 'p', 'p (two-sided)', 'p(adj)'; 'P(crack)', 'P(y=1)' name an event's probability
+    (r"(?:^|[\s(])p(?:\s+\([^)]*\)|\((?:[^)]*" + _P_MODIFIER + r")[^)]*\))?$", "pvalue", False),
     (r"\bbalanced accuracy\b|\baccuracy\b|\bacc\b", "accuracy", True),
     (r"\broc[\s_-]?auc\b|\bauroc\b|\bauc\b", "auc", True),
     (r"\bf1(?:[\s_-]?score)?\b|\bf1[\s_-]?(?:macro|micro|weighted)\b", "f1", True),
@@ -43,7 +46,7 @@ _LABEL_QUANTITY = [
      r"standard deviation|standard error|\bsem\b|\bsigma\b|\u03c3", "variance", True),
     (r"\b(?:r)?mse\b|\bmae\b|mean squared error|mean absolute error", "error", True),
     (r"\bs?mape\b|\bmdape\b|percent(?:age)? error", "pct_error", True),
-    (r"\bprob(?:ability|abilities|s)?\b|\bproba\b|^p\(.*\)$", "probability", True),
+    (r"\bprob(?:ability|abilities|s)?\b|\bproba\b|(?:^|[\s(])p\([^)]*\)$", "probability", True),
     (r"\bscore\b", "score", False),
 ]
 _LABEL_RES = [(re.compile(p), q, s) for p, q, s in _LABEL_QUANTITY]
@@ -52,7 +55,23 @@ _LABEL_EXCLUDE = re.compile(
     r"shift|lift|loss|threshold|thresh|alpha|level|cutoff|number|count|n|num|rows|samples|"
     r"size|features|rank|z|odds|ratio|density|pdf|likelihood|total|sum|expected|dof|df|"
     r"weight|degrees?|iterations?|epochs?|seed|top|k|explained|standardi[sz]ed|resid\w*|"
-    r"neg(?:ative)?_\w+|neg)\b|\u0394|#")
+    r"neg(?:ative)?_\w+|neg|logit|logits|probit|log[\s_-]?odds)\b|\u0394|#|"
+    # 'std coef', 'SD beta', 'std. effect': standardised (signed), not a standard deviation
+    r"\b(?:std|sd)\.?[\s_]*(?:coef\w*|coeff\w*|betas?|b|effects?|es|scores?|estimates?|"
+    r"loadings?|slopes?)\b")
+# a label '<quantity> for / at / of … <other quantity>' names its head: 'stress for 50% crack
+# probability' is a stress, 'dose at 10% response probability' a dose; an aggregate head
+# ('mean of the p-values', 'max AUC across folds') passes the quantity through
+_HEAD_SPLIT = re.compile(r"\s\b(?:for|at|of|to|with|under|given|giving|when|where|reaching|"
+                         r"yielding)\b\s")
+_AGGREGATE_HEAD = re.compile(
+    r"^(?:(?:the|a|an|overall|mean|median|average|avg|max(?:imum)?|min(?:imum)?|highest|"
+    r"lowest|largest|smallest|typical|estimated|predicted|observed|fitted|value|values|"
+    r"range|distribution|first|last|best|worst|final|smallest|bootstrap|pooled)\s*)*$")
+# a test or a model in the head: its result is the quantity named after the preposition
+# ('chi-square test of independence p-value', 'model for churn probability')
+_ANALYSIS_HEAD = re.compile(r"\b(?:tests?|models?|fit|regression|comparison|contrast|analysis|"
+                            r"classifier|estimator|predictor|logistic|glm|anova)\b")
 _SEPARATORS = re.compile(r"[,;|\t]")
 _MAX_TEXT = 30_000
 _MAX_LINES = 600
@@ -73,6 +92,19 @@ def _norm_label(label: str) -> str:
 def _label_quantity(label: str) -> tuple[str, bool] | None:
     if not label or _LABEL_EXCLUDE.search(label):
         return None
+    head = _HEAD_SPLIT.split(label, maxsplit=1)
+    if len(head) == 2 and head[0].strip() and not _AGGREGATE_HEAD.match(head[0].strip()) \
+            and not _ANALYSIS_HEAD.search(head[0]):
+        found = _label_quantity_of(head[0])
+        if found is not None:
+            return found
+        tail = _label_quantity_of(head[1])
+        if tail is not None and tail[1]:
+            return None  # the head noun is another quantity: 'stress for 50% probability'
+    return _label_quantity_of(label)
+
+
+def _label_quantity_of(label: str) -> tuple[str, bool] | None:
     best: tuple[int, str, bool] | None = None
     strong_for: set[str] = set()
     for regex, q, strong in _LABEL_RES:
@@ -103,6 +135,8 @@ class _TextNumber:
     line: str
     in_list: bool
     unit: bool = False  # followed by a physical unit, or in a run of numbers that is
+    measure: bool = False  # followed by a unit of measurement that no bounded quantity has
+    formula: bool = False  # a term of a printed equation ('y = -13.0 + 0.029 * x')
 
 
 def _text_numbers(text: str) -> list[_TextNumber]:
@@ -158,11 +192,15 @@ def _text_numbers(text: str) -> list[_TextNumber]:
                 depth = 0
             text_num = m.group(0).strip()
             unit = not m.group(1) and bool(_UNIT_AFTER.match(line[m.end():]))
+            after = line[m.end():]
             tn_new = _TextNumber(label, raw.strip(), value, text_num, bool(m.group(1)),
-                                 line.strip(), in_list, unit)
+                                 line.strip(), in_list, unit,
+                                 not m.group(1) and bool(_MEASURE_AFTER.match(after)),
+                                 bool(_OPERATOR_AFTER.match(after)))
             row.append((tn_new, not seg.strip()))
-            if not in_list and not tn_new.percent and _INT_TEXT.match(text_num):
-                inner = tn_new
+            if not in_list and ((not tn_new.percent and _INT_TEXT.match(text_num)) or (
+                    tn_new.percent and _ENDS_IN_PREP.search(raw))):
+                inner = tn_new  # also 'stress for 50% crack probability: 450': 50% is a label
         tail = line[prev_end:]
         if "]" in tail:
             depth = 0
@@ -184,6 +222,18 @@ def _text_numbers(text: str) -> list[_TextNumber]:
 
 
 _INT_TEXT = re.compile(r"^[-+]?\d+$")
+# a unit of measurement after a number (not %, not a probability): 450 MPa, 12.5 mm, 3.2 kg,
+# 40 °C, 2.1 s, 85 bpm, 120 mmHg, 1.6 kWh, 7 days
+_MEASURE_AFTER = re.compile(
+    r"^\s*(?:[kMGTmunµμ]?(?:Pa|N|J|W|Wh|V|Hz|g|m|L|s|K|mol|Ω|ohm)|[kmuµμ]A|"
+    r"°\s*[CF]|deg(?:C|F|rees)?|mmHg|bpm|rpm|psi|ksi|lbs?|kcal|cal|ppm|ppb|"
+    r"[cdk]?m[23²³]?|mm|cm|km|inch(?:es)?|ft|mph|kph|km/h|m/s|"
+    r"sec(?:onds?)?|min(?:utes?)?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|"
+    r"USD|EUR|GBP|\$|€|£)(?![A-Za-z0-9])")
+# a number in an arithmetic expression: followed by '+ 0.03 * x', '* stress', '- 0.5 x'
+# (not '+/-', which reports an uncertainty, nor significance stars '**')
+_OPERATOR_AFTER = re.compile(r"^\s*(?:\+(?![/-])|[*\u00d7\u00b7](?!\*))\s*[-\w(.]|"
+                             r"^\s+[-\u2212]\s+(?:\d+\.?\d*|\.\d+)\s*(?:[*\u00d7\u00b7]|[A-Za-z(])")
 # words after a whole number that end in a label separator: the number counts what the words
 # name ('AUC on the last 750 games: 0.68', 'accuracy over 5 folds = 0.91'), it is not a value
 # or a number after a preposition right before the separator ('R2 for 2019: 0.41')

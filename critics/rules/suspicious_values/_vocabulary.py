@@ -4,6 +4,7 @@ rule a name out, and the small helpers that split and format names and numbers."
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # -- vocabulary -------------------------------------------------------------------------------
@@ -107,11 +108,27 @@ def _tokens(name: str) -> list[str]:
     return [t for t in re.split(r"[_\W]+", _CAMEL.sub("_", name).lower()) if t]
 
 
+# `std` / `sd` in front of these nouns means "standardised" (a standardised coefficient,
+# effect size or score, signed by nature), not "standard deviation of"; after them it is the
+# spread of the quantity (`coef_std`, `std_test_score` keep their meaning)
+_STANDARDISED_HEADS = {"coef", "coefs", "coeff", "coeffs", "coefficient", "coefficients",
+                       "beta", "betas", "b", "effect", "effects", "es", "score", "scores",
+                       "estimate", "estimates", "loading", "loadings", "resid", "residual",
+                       "residuals", "diff", "difference", "differences", "slope", "slopes"}
+
+
+def _standardised(toks: list[str]) -> bool:
+    """`std_coef`, `sd_beta`, `stdBeta`, `std_effect`: a standardised (signed) quantity."""
+    return any(t in ("std", "sd", "stdz") and nxt in _STANDARDISED_HEADS
+               for t, nxt in itertools.pairwise(toks))
+
+
 def _name_quantity(name: str) -> tuple[str, bool] | None:
     """(quantity, strong) from an identifier or a column name; None when it says nothing
-    or says something that may legitimately leave the range (a difference, a log, a count)."""
+    or says something that may legitimately leave the range (a difference, a log, a count,
+    a standardised coefficient `std_coef`)."""
     toks = _tokens(name)
-    if not toks or any(t in _EXCLUDE_TOKENS for t in toks):
+    if not toks or any(t in _EXCLUDE_TOKENS for t in toks) or _standardised(toks):
         return None
     joined = "".join(toks)
     if joined in _NAME_QUANTITY:
