@@ -1597,3 +1597,179 @@ def test_time_split_roles(code: str, roles: dict[str, str]):
 
     from critics.rules._split_flow import _time_split_roles
     assert _time_split_roles(list(ast.walk(ast.parse(code)))) == roles
+
+
+# -- in-sample evaluation of a fitted model; best of many candidates scored on the same rows ---
+
+HOUSES = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor, RandomForestClassifier
+from sklearn.linear_model import LinearRegression
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.metrics import r2_score, mean_absolute_error, accuracy_score, roc_auc_score
+from sklearn.model_selection import cross_val_predict, KFold, train_test_split
+rng = np.random.default_rng(0)
+homes = pd.DataFrame({"area": rng.normal(120, 30, 400), "rooms": rng.integers(1, 6, 400),
+                      "age": rng.uniform(0, 80, 400)})
+homes["price"] = 2000 * homes.area - 300 * homes.age + rng.normal(0, 40000, 400)
+feats = ["area", "rooms", "age"]
+Xh, yh = homes[feats], homes["price"]
+labels = (homes.price > homes.price.median()).astype(int).to_numpy()
+markers = rng.normal(size=(400, 12))
+markers[:, 3] += 0.4 * labels
+"""
+IN_SAMPLE = "circular_validation.in_sample_fit_reported"
+BEST_OF = "circular_validation.best_of_many_in_sample"
+
+
+def test_boosting_scored_on_its_own_rows_and_quoted_for_new_homes_is_flagged():
+    f = one(run("""
+gbr = GradientBoostingRegressor(random_state=0).fit(Xh, yh)
+gbr.fit(Xh, yh)
+err = mean_absolute_error(yh, gbr.predict(Xh))
+print(f"expected error on a new home: {err:,.0f}")
+""", HOUSES), IN_SAMPLE)
+    assert f.severity == "critical" and "400" in f.explanation
+
+
+def test_forest_score_method_on_fitted_frame_is_flagged_high():
+    f = one(run("""
+clf = RandomForestClassifier(n_estimators=50, random_state=0)
+clf.fit(homes[feats], labels)
+print("accuracy:", clf.score(homes[feats], labels))
+""", HOUSES), IN_SAMPLE)
+    assert f.severity == "high"
+
+
+def test_knn_hand_written_rmse_on_fitted_rows_is_flagged():
+    f = one(run("""
+knn = KNeighborsRegressor(n_neighbors=3)
+knn.fit(Xh, yh)
+fitted = knn.predict(Xh)
+print("RMSE", np.sqrt(np.mean((yh - fitted) ** 2)))
+""", HOUSES), IN_SAMPLE)
+    assert f.severity == "high"
+
+
+def test_linear_model_in_sample_is_only_medium():
+    f = one(run("""
+lr = LinearRegression()
+lr.fit(Xh, yh)
+print("R2", r2_score(yh, lr.predict(Xh)))
+""", HOUSES), IN_SAMPLE)
+    assert f.severity == "medium"
+
+
+@pytest.mark.parametrize("code", [
+    # out-of-fold figure, refit only for inspection
+    """
+gbr = GradientBoostingRegressor(random_state=0)
+pred = cross_val_predict(gbr, Xh, yh, cv=KFold(5, shuffle=True, random_state=0))
+print("MAE (out-of-fold)", mean_absolute_error(yh, pred))
+gbr.fit(Xh, yh)
+""",
+    # labelled as the training fit
+    """
+clf = RandomForestClassifier(n_estimators=50, random_state=0)
+clf.fit(homes[feats], labels)
+print("training accuracy (in-sample):", clf.score(homes[feats], labels))
+""",
+    # a held-out split scored as well
+    """
+X_tr, X_te, y_tr, y_te = train_test_split(Xh, yh, random_state=0)
+knn = KNeighborsRegressor(n_neighbors=3).fit(X_tr, y_tr)
+knn.fit(X_tr, y_tr)
+print("R2", r2_score(y_tr, knn.predict(X_tr)), r2_score(y_te, knn.predict(X_te)))
+""",
+    # out-of-bag estimate
+    """
+clf = RandomForestClassifier(n_estimators=50, oob_score=True, random_state=0)
+clf.fit(homes[feats], labels)
+print("accuracy", clf.score(homes[feats], labels), "oob", clf.oob_score_)
+""",
+])
+def test_in_sample_sound_twins_are_silent(code):
+    silent([f for f in run(code, HOUSES) if f.rule_id == IN_SAMPLE])
+
+
+def test_max_tracking_loop_over_markers_and_thresholds_is_flagged():
+    f = one(run("""
+top = {"acc": 0}
+for k in range(markers.shape[1]):
+    for t in np.quantile(markers[:, k], [0.2, 0.4, 0.6, 0.8]):
+        acc = accuracy_score(labels, markers[:, k] > t)
+        if acc > top["acc"]:
+            top = {"marker": k, "t": t, "acc": acc}
+print("best marker", top["marker"], "accuracy", round(top["acc"], 3))
+""", HOUSES), BEST_OF)
+    assert f.severity == "high" and "12" in f.explanation
+
+
+def test_best_auc_of_a_comprehension_is_flagged():
+    one(run("""
+aucs = {j: roc_auc_score(labels, markers[:, j]) for j in range(markers.shape[1])}
+best = max(aucs, key=aucs.get)
+print(f"marker {best}: AUC {aucs[best]:.2f}")
+""", HOUSES), BEST_OF)
+
+
+def test_best_of_a_pandas_series_of_scores_is_flagged():
+    one(run("""
+res = []
+for j in range(markers.shape[1]):
+    res.append(roc_auc_score(labels, markers[:, j]))
+ranked = pd.Series(res).sort_values(ascending=False)
+print("best AUC", ranked.max())
+""", HOUSES), BEST_OF)
+
+
+def test_helper_scored_selection_with_separate_best_score_is_flagged():
+    one(run("""
+def youden(x, y, c):
+    hit = x > c
+    return hit[y == 1].mean() + (~hit[y == 0]).mean() - 1
+best_score, best_cut = -1, None
+for c in np.linspace(-2, 2, 41):
+    s = youden(markers[:, 3], labels, c)
+    if s > best_score:
+        best_score, best_cut = s, c
+print("cut-off", best_cut, "Youden J", best_score)
+""", HOUSES), BEST_OF)
+
+
+@pytest.mark.parametrize("code", [
+    # chosen on a development half, scored once on the other half
+    """
+order = np.random.default_rng(1).permutation(400)
+dev, hold = order[:200], order[200:]
+top = {"acc": 0}
+for k in range(markers.shape[1]):
+    for t in np.quantile(markers[dev, k], [0.2, 0.4, 0.6, 0.8]):
+        acc = accuracy_score(labels[dev], markers[dev, k] > t)
+        if acc > top["acc"]:
+            top = {"marker": k, "t": t, "acc": acc}
+print("held-out accuracy", accuracy_score(labels[hold], markers[hold, top["marker"]] > top["t"]))
+""",
+    # only the name of the winner is reported
+    """
+aucs = {j: roc_auc_score(labels, markers[:, j]) for j in range(markers.shape[1])}
+print("most discriminating marker:", max(aucs, key=aucs.get))
+""",
+    # the range of all candidates is described (no selection loop, no pick)
+    """
+res = [roc_auc_score(labels, markers[:, j]) for j in range(markers.shape[1])]
+print(pd.Series(res).describe())
+""",
+    # a largest value that is not a score
+    """
+biggest = -np.inf
+for j in range(markers.shape[1]):
+    spread = markers[:, j].std()
+    if spread > biggest:
+        biggest = spread
+print("largest spread", biggest)
+""",
+])
+def test_best_of_many_sound_twins_are_silent(code):
+    silent([f for f in run(code, HOUSES) if f.rule_id == BEST_OF])

@@ -1565,7 +1565,480 @@ def validation_fold_is_test(ev: Evidence) -> Iterator[Finding]:
         return
 
 
+# -- in-sample evaluation of a fitted model reported as its accuracy ----------------------------
+
+_FLEXIBLE = ("RandomForest", "ExtraTree", "GradientBoosting", "XGB", "LGBM", "CatBoost",
+             "KNeighbors", "RadiusNeighbors", "DecisionTree", "MLP", "Bagging", "AdaBoost",
+             "GaussianProcess", "SVR", "SVC", "KernelRidge", "Booster")
+_NOT_SUPERVISED = ("SearchCV", "Pipeline", "Scaler", "Encoder", "Imputer", "PCA", "KMeans",
+                   "Transformer", "Selector", "Calibrated")
+_PRED_CALLS = {"predict", "predict_proba", "decision_function", "predict_log_proba"}
+_HAND_ERR_CALLS = {"mean", "nanmean", "average", "median", "sqrt", "abs", "sum", "square"}
+_INSAMPLE_LABEL = re.compile(r"(?i)in.?sample|train|resubstitut|apparent|goodness.of.fit|"
+                             r"overfit|memori[sz]|fitted values|fit (?:to|on) (?:the )?"
+                             r"(?:same|training|all)|self.?fit|\bfit\b")
+_INSAMPLE_NAME = {"train", "training", "tr", "insample", "fit", "apparent", "resub"}
+_NEW_DATA = re.compile(r"(?i)\bnew\b|unseen|expect|generali[sz]|future|production|deploy|"
+                       r"out.of.sample|real.world|\bwill\b|\bshould\b")
+_HELDOUT_USES = {"cross_val_score", "cross_validate", "cross_val_predict", "KFold",
+                 "StratifiedKFold", "GroupKFold", "TimeSeriesSplit", "LeaveOneOut", "ShuffleSplit",
+                 "RepeatedKFold", "train_test_split", "permutation_test_score", "learning_curve",
+                 "validation_curve"}
+
+
+def _flexible(ev: Evidence, name: str, cls: str) -> bool:
+    """A model whose fit to its own rows is known to be optimistic: forests, boosting,
+    neighbours, kernels, networks, and trees grown deeper than a few levels."""
+    short = cls.rsplit(".", 1)[-1]
+    if not any(k in short for k in _FLEXIBLE):
+        return False
+    if "DecisionTree" in short:
+        depth = (ev.objects.get(name).params if name in ev.objects else {}).get("max_depth")
+        return not (isinstance(depth, int) and depth <= 4)
+    return True
+
+
+def _fit_data(c: CallSite) -> tuple[ast.expr, ast.expr] | None:
+    x = c.arg(0, "X")
+    y = c.arg(1, "y")
+    return (x, y) if x is not None and y is not None else None
+
+
+def _has_heldout(ev: Evidence) -> bool:
+    """The cell also evaluates on something the model did not see: a cross-validation or a
+    split helper, an out-of-bag score, or a prediction/score on test/validation rows."""
+    m = ev.model
+    for c in m.calls:
+        if c.last in _HELDOUT_USES or c.last.endswith("SearchCV"):
+            return True
+        if c.last in _PRED_CALLS | {"score"} and c.node.args:
+            root = _operand_root(c.node.args[0])
+            if root and role_of_name(root) in ("test", "val"):
+                return True
+    return any(isinstance(n, ast.Attribute) and n.attr in ("oob_score_", "oob_prediction_",
+                                                           "oob_decision_function_")
+               for n in _walk(m.tree))
+
+
+def _statements_reporting(m, node: ast.AST) -> tuple[list[ast.stmt], set[str]]:  # type: ignore[no-untyped-def]
+    """The top-level statements that show `node` (directly or through the names it is bound
+    to) and those bound names; empty when it never reaches the output."""
+    reported = {id(n) for e in m.reported_exprs for n in _walk(e)}
+    st = _stmt_of(m.tree, node)
+    if st is None:
+        return [], set()
+    out: list[ast.stmt] = []
+    bound: set[str] = set()
+    if id(node) in reported:
+        out.append(st)
+    if isinstance(st, ast.Assign) and any(n is node for n in _walk(st.value)):
+        bound = {n for t in st.targets for n in names_in(t)}
+        if any(m.is_reported(b) for b in bound):
+            out += [o for o in m.tree.body if o is not st and names_in(o) & bound]
+    return out, bound
+
+
+@rule("circular_validation.in_sample_fit_reported",
+      title="A model's fit to its own training rows reported as its accuracy")
+def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
+    """`model.fit(X, y)` and then a metric of `model.predict(X)` against `y`, or
+    `model.score(X, y)`, on the very rows the model was fitted to, reported with no held-out
+    or cross-validated figure in the cell. High (0.7) for flexible models (forests, boosting,
+    kNN, kernels, networks, deep trees), whose in-sample fit says little about new data;
+    critical (0.85) when the text presents it as the error/accuracy to expect on new data;
+    medium (0.45) for other models (a linear fit with few features is only mildly
+    optimistic). Quiet when the figure is labelled as in-sample / training fit."""
+    m = ev.model
+    if m.tree is None or ev.tree is None or "fit" not in ev.code or _has_heldout(ev):
+        return
+    fits: dict[str, list[tuple[int, int, ast.expr, ast.expr]]] = {}
+    for c in m.calls:
+        if c.last == "fit" and isinstance(c.receiver, ast.Name) and c.loop_depth == 0:
+            data = _fit_data(c)
+            if data is not None:
+                fits.setdefault(c.receiver.id, []).append(
+                    (c.node.lineno, c.node.col_offset, *data))
+    if not fits:
+        return
+
+    def last_fit(model: str, node: ast.AST):  # type: ignore[no-untyped-def]
+        before = [f for f in fits.get(model, []) if (f[0], f[1]) < (node.lineno, node.col_offset)]
+        return before[-1] if before else None
+
+    # predictions on the fitted rows: node -> (model, y source)
+    preds: dict[int, tuple[str, str]] = {}
+    pred_names: dict[str, tuple[str, str]] = {}
+    evals: list[tuple[ast.AST, str]] = []  # (metric node, model)
+    for c in m.calls:
+        if not isinstance(c.receiver, ast.Name) or c.loop_depth or not c.node.args:
+            continue
+        f = last_fit(c.receiver.id, c.node)
+        if f is None or m.src(c.node.args[0]) != m.src(f[2]):
+            continue
+        if c.last == "score" and len(c.node.args) >= 2 and m.src(c.node.args[1]) == m.src(f[3]):
+            evals.append((c.node, c.receiver.id))
+        elif c.last in _PRED_CALLS:
+            preds[id(c.node)] = (c.receiver.id, m.src(f[3]))
+            st = _stmt_of(m.tree, c.node)
+            if isinstance(st, ast.Assign) and st.value is c.node:
+                for t in st.targets:
+                    if isinstance(t, ast.Name):
+                        pred_names[t.id] = preds[id(c.node)]
+
+    def pred_in(node: ast.AST) -> tuple[str, str] | None:
+        for sub in _walk(node):
+            if id(sub) in preds:
+                return preds[id(sub)]
+            if isinstance(sub, ast.Name) and sub.id in pred_names:
+                return pred_names[sub.id]
+        return None
+
+    for c in m.calls:
+        if c.last in METRIC_EXACT:
+            got = pred_in(c.node)
+            if got and any(m.src(a) == got[1] for a in c.node.args):
+                evals.append((c.node, got[0]))
+        elif c.last in _HAND_ERR_CALLS and c.node.args:
+            for sub in _walk(c.node.args[0]):
+                if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub):
+                    got = pred_in(sub)
+                    if got and got[1] in (m.src(sub.left), m.src(sub.right)):
+                        evals.append((c.node, got[0]))
+                        break
+    hits: list[tuple[ast.AST, str, list[ast.stmt], str]] = []
+    for node, model in evals:
+        sts, bound = _statements_reporting(m, node)
+        if not sts or any(h[0] is node for h in hits):
+            continue
+        text = " ".join(_label_text(s) for s in sts)
+        if _INSAMPLE_LABEL.search(text) or any(
+                set(_tokens(b)) & _INSAMPLE_NAME for b in bound):
+            continue
+        short = (m.type_of(model) or "").rsplit(".", 1)[-1]
+        if any(k in short for k in _NOT_SUPERVISED):
+            continue
+        hits.append((node, model, sts, text))
+    if hits:
+        node, model, sts, _ = hits[0]
+        text = " ".join(h[3] for h in hits)
+        sts = [s for h in hits for s in h[2]]
+        cls = m.type_of(model) or ""
+        short = cls.rsplit(".", 1)[-1]
+        flexible = bool(cls) and _flexible(ev, model, cls)
+        claim = bool(_NEW_DATA.search(text))
+        f = last_fit(model, node)
+        data_src = m.src(f[2]) if f else "X"
+        facts = ev.objects.get(_operand_root(f[2]) or "") if f else None
+        rows = facts.shape[0] if facts is not None and facts.shape else None
+        what = m.src(node)
+        text_out = (f"`{what}` (line {node.lineno}) scores `{model}`"
+                    + (f" ({short})" if short else "")
+                    + f" on `{data_src}`, the same "
+                    + (f"{rows:,} " if rows else "")
+                    + "rows it was fitted to, and the cell reports no held-out or "
+                      "cross-validated figure. ")
+        if flexible:
+            text_out += (f"A {short} can fit its training rows almost exactly, so this in-sample "
+                         "figure is far more optimistic than its error on new data")
+        else:
+            text_out += "An in-sample fit is optimistic about new data"
+        text_out += (" - yet it is presented as what to expect on new data." if claim else ".")
+        if flexible and claim:
+            sev, conf = "critical", 0.85
+        elif flexible:
+            sev, conf = "high", 0.7
+        else:
+            sev, conf = "medium", 0.45
+        yield Finding(
+            explanation=text_out, severity=sev, confidence=conf,
+            evidence={"lines": sorted({node.lineno, *(s.lineno for s in sts)}),
+                      "values": {"model": short or model, "scored_on": data_src,
+                                 "rows": rows, "flexible": flexible}},
+            suggestion=("Estimate the error on rows the model has not seen: "
+                        "cross_val_predict / cross_validate with KFold(shuffle=True), or a "
+                        "train_test_split and a score on the test part (or the forest's "
+                        "oob_score_). Label any figure on the fitted rows as in-sample fit."))
+        return
+
+
+# -- the best of many candidates scored on the same data, reported as its accuracy -------------
+
+_SCORE_TOKENS = {"auc", "roc", "acc", "accuracy", "sens", "sensitivity", "spec", "specificity",
+                 "youden", "f1", "fscore", "r2", "rsq", "mse", "rmse", "mae", "mape", "err",
+                 "error", "errors", "loss", "score", "precision", "recall", "ppv", "npv", "kappa",
+                 "mcc", "tpr", "tnr", "brier", "logloss", "hit", "hits", "correct"}
+_HELDOUT_TOKENS = {"test", "tst", "holdout", "heldout", "hold", "val", "valid", "validation",
+                   "dev", "oos", "unseen", "external", "replication", "fold", "folds", "cv"}
+_VALUE_PICKS = {"max", "min", "amax", "amin", "nanmax", "nanmin"}
+_INDEX_PICKS = {"idxmax", "idxmin", "argmax", "argmin", "nanargmax", "nanargmin"}
+_ORDER_PICKS = {"sorted", "sort_values", "nlargest", "nsmallest"}
+
+
+def _scoreish(m, node: ast.AST) -> bool:  # type: ignore[no-untyped-def]
+    """An expression that computes a performance score: a sklearn-style metric call or a
+    helper/variable whose name is a score (auc, accuracy, sens/spec, error, loss, ...)."""
+    for sub in _walk(node):
+        if isinstance(sub, ast.Call):
+            name = called_name(sub)
+            if name in METRIC_EXACT or set(_tokens(name)) & _SCORE_TOKENS:
+                return True
+        elif isinstance(sub, ast.Name) and set(_tokens(sub.id)) & _SCORE_TOKENS:
+            return True
+    return False
+
+
+def _in_functions(tree: ast.AST) -> set[int]:
+    return {id(n) for f in _walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef
+                                                         | ast.Lambda)
+            for n in _walk(f) if n is not f}
+
+
+def _selected_elsewhere(m, loop: ast.AST, roots: set[str]) -> bool:  # type: ignore[no-untyped-def]
+    """After the selection, the chosen candidate is passed to a further computation (scored
+    on other rows, refitted, evaluated): an independent evaluation may follow."""
+    end = getattr(loop, "end_lineno", loop.lineno)
+    for c in m.calls:
+        if c.node.lineno <= end or c.last in _RECORDERS or c.last in ("print", "display"):
+            continue
+        if any(names_in(a) & roots for a in [*c.node.args, *(k.value for k in c.node.keywords)]):
+            return True
+    return False
+
+
+def _heldout_names(m) -> bool:  # type: ignore[no-untyped-def]
+    names = set(m.stored_names) | set(m.loaded_names)
+    return any(role_of_name(n) in ("test", "val") or set(_tokens(n)) & _HELDOUT_TOKENS
+               for n in names)
+
+
+def _iter_size(ev: Evidence, it: ast.AST) -> int | None:
+    if isinstance(it, ast.Call) and called_name(it) in ("enumerate", "list", "tuple", "sorted",
+                                                        "unique") and it.args:
+        if called_name(it) == "unique":
+            return None
+        return _iter_size(ev, it.args[0])
+    if isinstance(it, ast.Call) and called_name(it) == "range" and len(it.args) == 1:
+        arg = it.args[0]
+        n = _number(arg)
+        if n is not None:
+            return int(n)
+        if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute) and \
+                arg.value.attr == "shape" and isinstance(arg.value.value, ast.Name):
+            f = ev.objects.get(arg.value.value.id)
+            k = _number(arg.slice)
+            if f is not None and f.shape and k is not None and int(k) < len(f.shape):
+                return int(f.shape[int(k)])
+        if isinstance(arg, ast.Call) and called_name(arg) == "len" and arg.args:
+            return _iter_size(ev, arg.args[0])
+        return None
+    if isinstance(it, ast.List | ast.Tuple):
+        return len(it.elts)
+    if isinstance(it, ast.Name) and it.id in ev.objects:
+        f = ev.objects[it.id]
+        return f.length if f.length is not None else (f.shape[0] if f.shape else None)
+    if isinstance(it, ast.Attribute) and it.attr == "columns" and isinstance(it.value, ast.Name):
+        f = ev.objects.get(it.value.id)
+        return f.shape[1] if f is not None and f.shape and len(f.shape) > 1 else None
+    return None
+
+
+def _tracking_loops(m):  # type: ignore[no-untyped-def]
+    """(outermost loop, loops around the comparison, score expr, record root, carrier names,
+    carrier keys) for each `if score > best: best = ...` inside a loop of the cell body."""
+    inside_fn = _in_functions(m.tree)
+    parents = _parents(m.tree)
+    for node in _walk(m.tree):
+        if not isinstance(node, ast.If) or id(node) in inside_fn or \
+                not isinstance(node.test, ast.Compare) or len(node.test.ops) != 1 or \
+                not isinstance(node.test.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE):
+            continue
+        assigned = {n for st in node.body if isinstance(st, ast.Assign)
+                    for t in st.targets for n in names_in(t)}
+        left, right = node.test.left, node.test.comparators[0]
+        for score, best in ((left, right), (right, left)):
+            root = root_name(best)
+            if root and root in assigned and not (names_in(score) & {root}):
+                break
+        else:
+            continue
+        loops: list[ast.AST] = []
+        cur: ast.AST | None = parents.get(id(node))
+        while cur is not None:
+            if isinstance(cur, ast.For):
+                loops.append(cur)
+            cur = parents.get(id(cur))
+        if not loops:
+            continue
+        snames = names_in(score)
+        carriers: set[str] = set()
+        keys: set[str] = set()
+        for st in node.body:
+            if not isinstance(st, ast.Assign):
+                continue
+            val = st.value
+            targets = {n for t in st.targets for n in names_in(t)}
+            if isinstance(val, ast.Dict):
+                for k, v in zip(val.keys, val.values, strict=False):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str) and (
+                            names_in(v) & snames or m.src(v) == m.src(score)):
+                        keys.add(k.value)
+            elif names_in(val) & snames or m.src(val) == m.src(score):
+                carriers |= targets
+        # the score's own definition inside the loops (`se, sp = sens_spec(...)`)
+        defs: list[ast.AST] = [score]
+        for st in _walk(loops[-1]):
+            if isinstance(st, ast.Assign) and any(names_in(t) & snames for t in st.targets):
+                defs.append(st.value)
+        yield loops[-1], loops, node, score, root, carriers, keys, defs
+
+
+@rule("circular_validation.best_of_many_in_sample",
+      title="The best of many candidates, scored on the same data, reported as its accuracy")
+def best_of_many_in_sample(ev: Evidence) -> Iterator[Finding]:
+    """Many candidates (features, cut-offs, models, settings) are scored on the same rows
+    and the best is kept - a max-tracking loop (`if score > best: best = ...`), or
+    max/argmax/idxmax/`sorted(...)[0]` over a collection of scores - and the winner's score
+    is reported, with no held-out rows, cross-validation or later evaluation of the chosen
+    candidate in the cell. The maximum of many noisy scores is biased upwards (the winner's
+    luck counts as skill). High (0.7)."""
+    m = ev.model
+    if m.tree is None or ev.tree is None or _has_heldout(ev) or _heldout_names(m):
+        return
+    reported = [n for e in m.reported_exprs for n in _walk(e)]
+    for outer, loops, cmp, _score, root, carriers, keys, defs in _tracking_loops(m):
+        if not any(_scoreish(m, d) for d in defs) and not (
+                set(_tokens(root)) & _SCORE_TOKENS or any(
+                    set(_tokens(k)) & _SCORE_TOKENS for k in keys)):
+            continue
+        loop_vars = {n for lp in loops for n in names_in(lp.target)}
+        if not any(names_in(d) & loop_vars for d in defs) and not any(
+                names_in(d) & {t for st in _walk(outer) if isinstance(st, ast.Assign)
+                               for t in names_in(st.targets[0])} for d in defs):
+            continue
+        end = getattr(outer, "end_lineno", outer.lineno)
+        shown = [n for n in reported if getattr(n, "lineno", 0) > end and (
+            (isinstance(n, ast.Name) and n.id in carriers) or (
+                isinstance(n, ast.Subscript) and root_name(n.value) == root
+                and isinstance(n.slice, ast.Constant) and n.slice.value in keys))]
+        if not shown or _selected_elsewhere(m, outer, {root, *carriers}):
+            continue
+        sizes = [_iter_size(ev, lp.iter) for lp in reversed(loops)]
+        n_known = [s for s in sizes if s]
+        count = (" x ".join(str(s) if s else f"len({m.src(lp.iter)})"
+                            for s, lp in zip(sizes, reversed(loops), strict=True))
+                 + " candidate combinations"
+                 if len(loops) > 1 else f"{sizes[0]} candidates" if sizes[0] else
+                 "every candidate of the loop")
+        if len(n_known) == len(sizes) and len(sizes) > 1:
+            total = 1
+            for s in n_known:
+                total *= s
+            count = f"{count} ({total:,})"
+        what = m.src(shown[0])
+        yield Finding(
+            explanation=(f"The loop at line {outer.lineno} scores {count} on the same rows and "
+                         f"keeps the best with `if {m.src(cmp.test)}:` "
+                         f"(line {cmp.lineno}); `{what}` (line {shown[0].lineno}) then reports "
+                         "the winner's score. Chosen and scored on the same data, it is the "
+                         "maximum of many noisy estimates, biased upwards: nothing independent "
+                         "of the selection measures how the chosen candidate performs on new "
+                         "data."),
+            severity="high", confidence=0.7,
+            evidence={"lines": sorted({outer.lineno, cmp.lineno, shown[0].lineno}),
+                      "values": {"selection": "max-tracking loop", "loops": len(loops),
+                                 "candidates": sizes}},
+            suggestion=("Choose the candidate on a development part (or inside cross-validation)"
+                        " and report its score on rows the selection never saw; or "
+                        "cross-validate the whole selection procedure (nested CV / "
+                        "bootstrap optimism correction)."))
+        return
+    yield from _picked_from_collection(ev, reported)
+
+
+def _score_collections(m) -> set[str]:  # type: ignore[no-untyped-def]
+    """Names holding many scores: a comprehension whose element is a score, a loop filling a
+    dict/list with scores, and Series/arrays/sorts made from them."""
+    inside_fn = _in_functions(m.tree)
+    found: set[str] = set()
+    for node in _walk(m.tree):
+        if id(node) in inside_fn:
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            comps = [c for c in _walk(node.value)
+                     if isinstance(c, ast.ListComp | ast.DictComp | ast.GeneratorExp)]
+            for c in comps[:1]:
+                elt = c.value if isinstance(c, ast.DictComp) else c.elt
+                if _scoreish(m, elt):
+                    found.add(node.targets[0].id)
+        elif isinstance(node, ast.For):
+            for st in _walk(node):
+                if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Subscript) and \
+                        _scoreish(m, st.value) and isinstance(st.targets[0].value, ast.Name):
+                    found.add(st.targets[0].value.id)
+                elif isinstance(st, ast.Call) and called_name(st) == "append" and \
+                        isinstance(st.func, ast.Attribute) and \
+                        isinstance(st.func.value, ast.Name) and st.args and \
+                        _scoreish(m, st.args[0]):
+                    found.add(st.func.value.id)
+    derived = {t for a in m.assignments for t in a.targets if t not in found
+               and any(m.depends_on(t, f) for f in found)
+               and isinstance(a.value, ast.Call)
+               and called_name(a.value) in ("Series", "array", "asarray", "DataFrame", "dict",
+                                            "sorted", "sort_values", "nlargest", "nsmallest",
+                                            "list")}
+    return found | derived
+
+
+def _picked_from_collection(ev: Evidence, reported: list[ast.AST]) -> Iterator[Finding]:
+    m = ev.model
+    coll = _score_collections(m)
+    if not coll:
+        return
+    imported = m._imported_names | {"np", "pd", "numpy", "pandas", "statistics"}
+    index_names: set[str] = set()
+    for c in m.calls:
+        root = _collection_root(c, imported)
+        if root not in coll:
+            continue
+        if c.last in _INDEX_PICKS or (c.last in ("max", "min") and c.has_kwarg("key")):
+            index_names |= set(c.targets)
+    hit: ast.AST | None = None
+    for n in reported:
+        if isinstance(n, ast.Call) and called_name(n) in _VALUE_PICKS and not any(
+                k.arg == "key" for k in n.keywords):
+            cs = [c for c in m.calls if c.node is n]
+            if cs and _collection_root(cs[0], imported) in coll:
+                hit = n
+        elif isinstance(n, ast.Subscript):
+            base = n.value.value if isinstance(n.value, ast.Attribute) and \
+                n.value.attr in ("loc", "iloc", "at", "iat") else n.value
+            by_index = _operand_root(base) in coll and bool(names_in(n.slice) & index_names)
+            top = _number(n.slice) in (0.0, -1.0) and isinstance(base, ast.Call) and \
+                called_name(base) in _ORDER_PICKS and \
+                any(names_in(a) & coll for a in [base.func, *base.args])
+            if by_index or top:
+                hit = n
+        if hit is not None:
+            break
+    if hit is None:
+        return
+    what = m.src(hit)
+    yield Finding(
+        explanation=(f"`{what}` (line {hit.lineno}) reports the best of a collection of scores "
+                     "computed on the same rows for many candidates, with no held-out rows, "
+                     "cross-validation or later evaluation of the chosen candidate in the cell. "
+                     "The maximum of many noisy estimates is biased upwards: it is not what the "
+                     "chosen candidate will score on new data."),
+        severity="high", confidence=0.65,
+        evidence={"lines": [hit.lineno], "values": {"selection": what}},
+        suggestion=("Choose the candidate on a development part (or inside cross-validation) "
+                    "and report its score on rows the selection never saw, or cross-validate "
+                    "the whole selection procedure."))
+
+
 RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
          selection_on_validation_reported, search_best_score_reported, fitted_on_test_set,
          coefficients_fit_on_test, selection_then_test_same_data,
-         cutoff_scored_on_its_calibration_data, validation_fold_is_test]
+         cutoff_scored_on_its_calibration_data, validation_fold_is_test,
+         in_sample_fit_reported, best_of_many_in_sample]
