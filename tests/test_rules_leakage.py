@@ -9,7 +9,7 @@ import pytest
 from critics.findings import Finding
 from critics.rules import leakage as L
 from tests import rule_helpers as H
-from tests.inprocess_evidence import evidence
+from tests.inprocess_evidence import evidence, run_and_gather
 from tests.rule_helpers import one, quiet, silent
 
 RULES = L.RULES
@@ -972,7 +972,8 @@ visits["sbp"] = (100 + 0.5 * visits.age + rng.normal(0, 8, len(visits))).round()
 visits["dose"] = rng.uniform(0, 10, len(visits)).round(2)
 # exact re-sends of the same order rows
 orders = pd.DataFrame({"order_id": np.arange(300), "qty": rng.integers(1, 9, 300),
-                       "price": rng.choice([2.5, 4.0, 7.5], 300)})
+                       "price": rng.choice([2.5, 4.0, 7.5], 300),
+                       "weight_kg": rng.gamma(2.0, 1.5, 300)})
 orders["revenue"] = orders.qty * orders.price
 orders = orders.loc[orders.index.repeat(rng.integers(1, 4, 300))].reset_index(drop=True)
 """
@@ -1360,3 +1361,92 @@ def test_manual_negated_split_mask_still_separates_train_and_test():
         print(clf.score(test_rows[cols], test_rows["failed"]))
     """, PUMPS), "leakage.test_rows_in_training")
     assert f.is_blocking(0.8)
+
+
+# -- same entity on both sides: high only on evidence of copies or a claim about new entities --
+# (holdout15: a smoothed per-shop encoding learned on training rows and scored on known shops)
+
+SHOPS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.linear_model import LinearRegression
+from sklearn.metrics import r2_score
+from sklearn.model_selection import KFold, cross_val_score, train_test_split
+rng = np.random.default_rng(4)
+n = 1800
+shop = rng.integers(0, 300, n)
+sales = pd.DataFrame({"shop_id": [f"S{s:03d}" for s in shop], "weekday": rng.integers(0, 7, n),
+                      "promo": rng.integers(0, 2, n),
+                      "rain_mm": rng.gamma(1.0, 2.0, n).round(1)})
+sales["units"] = rng.poisson(5 + 3 * sales.promo + rng.normal(0, 1, 300)[shop].clip(-4, 4))
+"""
+
+
+def _entity(found):
+    return [f for f in found if f.rule_id == ENTITY]
+
+
+def run_shops(code: str) -> list[Finding]:
+    # a roomy facts budget: these tests are about the rule, not about which frames the
+    # default 25 ms budget reaches on a loaded test machine
+    return H.check(RULES, run_and_gather(code, SHOPS, budget_ms=1000))
+
+
+@pytest.mark.parametrize("claim", [
+    # a train/test split, the claim in a print
+    """
+tr, te = train_test_split(sales, test_size=0.25, random_state=0)
+m = LinearRegression().fit(tr[["weekday", "promo", "rain_mm"]], tr.units)
+print("R2 on unseen shops:", r2_score(te.units, m.predict(te[["weekday", "promo", "rain_mm"]])))
+""",
+    # cross_val_score, the claim in a comment
+    """
+# how well does the model generalise to new shops?
+X = sales[["weekday", "promo", "rain_mm"]]
+print(cross_val_score(RandomForestRegressor(50, random_state=0), X, sales.units,
+                      cv=KFold(5, shuffle=True, random_state=0), scoring="r2").mean())
+""",
+    # a KFold loop over numpy arrays, the claim in the result's label
+    """
+X, y = sales[["promo", "rain_mm"]].to_numpy(), sales.units.to_numpy()
+out = []
+for tr, te in KFold(4, shuffle=True, random_state=1).split(X):
+    out.append(r2_score(y[te], LinearRegression().fit(X[tr], y[tr]).predict(X[te])))
+summary = {"r2 (held-out shops)": np.mean(out)}
+print(summary)
+""",
+])
+def test_score_read_as_performance_on_new_entities_is_high(claim) -> None:
+    f = one(run_shops(claim), ENTITY)
+    assert f.severity == "high" and "shop" in f.explanation
+
+
+@pytest.mark.parametrize("known", [
+    """
+tr, te = train_test_split(sales, test_size=0.25, random_state=0)
+m = LinearRegression().fit(tr[["weekday", "promo", "rain_mm"]], tr.units)
+print("R2 on held-out days:", r2_score(te.units, m.predict(te[["weekday", "promo", "rain_mm"]])))
+""",
+    """
+# forecast for the shops we already run
+X = sales[["weekday", "promo", "rain_mm"]]
+print(cross_val_score(RandomForestRegressor(50, random_state=0), X, sales.units,
+                      cv=KFold(5, shuffle=True, random_state=0), scoring="r2").mean())
+""",
+    # a smoothed per-shop mean learned on the training rows only
+    """
+tr, te = train_test_split(sales, test_size=0.25, random_state=0)
+g = tr.units.mean()  # unseen shops get the global mean
+agg = tr.groupby("shop_id").units.agg(["sum", "count"])
+enc = (agg["sum"] + 10 * g) / (agg["count"] + 10)
+tr = tr.assign(shop_te=tr.shop_id.map(enc))
+te = te.assign(shop_te=te.shop_id.map(enc).fillna(g))
+cols = ["weekday", "promo", "rain_mm", "shop_te"]
+m = RandomForestRegressor(50, random_state=0).fit(tr[cols], tr.units)
+print(r2_score(te.units, m.predict(te[cols])))
+""",
+])
+def test_known_entities_without_copies_or_a_new_entity_claim_are_at_most_medium(known) -> None:
+    found = _entity(run_shops(known))
+    assert found and all(f.severity == "medium" for f in found)

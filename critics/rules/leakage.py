@@ -401,6 +401,38 @@ def _entity_frame(ev: Evidence, data: ast.AST) -> tuple[str, ObjectFacts, str, i
     return None
 
 
+_ID_SUFFIX = re.compile(r"(?i)[_\s-]*(?:id|uuid|guid|no|num|number|code|key)$")
+
+
+_SCORE_WORDS = re.compile(
+    r"(?i)\b(?:r2|r\^2|r²|accuracy|acc|auc|roc|mae|rmse|mse|mape|error|errors|score|scores|"
+    r"performance|generali[sz]e[sd]?|generali[sz]ation|f1|precision|recall|log[- ]?loss)\b")
+
+
+def _new_entity_claim(ev: Evidence, col: str) -> str | None:
+    """Wording in the cell (comments, strings) or its output that reads the score as
+    performance on new entities: "R2 on unseen patients", "error for new customers", a line
+    that names both new entities and a score."""
+    stem = _ID_SUFFIX.sub("", col).strip("_ ").lower()
+    if len(stem) < 3:
+        return None
+    texts = [ev.code]
+    for out in ev.outputs:
+        t = out.get("text")
+        if t is None:
+            t = (out.get("data") or {}).get("text/plain", "")
+        texts.append("".join(t) if isinstance(t, list) else str(t))
+    pat = re.compile(
+        r"(?i)\b(?:new|unseen|unknown|never[- ]seen|previously[- ]unseen|held[- ]out|"
+        r"out[- ]of[- ]sample|future|novel|fresh)\s+" + re.escape(stem) + r"(?:e?s)?\b")
+    for t in texts:
+        for line in t.splitlines():
+            # about the score, not how new entities are handled ("unseen shops get the mean")
+            if (mt := pat.search(line)) and _SCORE_WORDS.search(line):
+                return mt.group(0)
+    return None
+
+
 @rule("leakage.repeated_entities_across_split",
       title="Rows of the same entity on both sides of a random split")
 def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
@@ -408,9 +440,11 @@ def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
     of data in which an identifier repeats - reposted listings, several visits per patient,
     many transactions per customer - puts rows of the same entity in training and test, so
     the test score rewards recognising entities the model has already seen. Judged from the
-    kernel: the id column's distinct values against the rows. High (0.8) when no other
-    column takes more distinct values than the id (the repeated rows look like copies);
-    medium (0.55) otherwise (whether new entities is the question depends on use)."""
+    kernel: the id column's distinct values against the rows. High (0.8) when the rows of
+    an entity look like copies (no other column takes more distinct values than the id, and
+    a fine-grained column takes about one value per entity) or the cell reads the score as
+    performance on new entities ("unseen patients"); medium (0.55) otherwise: predicting
+    for entities already seen is a legitimate question (demand at known stations)."""
     if ev.tree is None or not any(w in ev.code for w in ("split", "cross_val", "Fold")):
         return
     m = ev.model
@@ -428,15 +462,29 @@ def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
         frame, f, col, k = found
         rows = f.rows or 0
         others = {c: n for c, n in f.unique.items() if c != col}
-        copies = bool(others) and max(others.values()) <= k
-        severity, confidence = ("high", 0.8) if copies else ("medium", 0.55)
+        # near-copies: no column varies within an entity (none takes more distinct values
+        # than the id) and a fine-grained column takes about one value per entity (an
+        # entity-level attribute, not a coarse one like hour or weekday that cannot tell)
+        fine = [c for c, n in others.items() if 0.95 * k <= n <= k]
+        copies = bool(others) and max(others.values()) <= k and bool(fine)
+        claim = _new_entity_claim(ev, col)
+        severity, confidence = ("high", 0.8) if copies or claim else ("medium", 0.55)
         text = (f"`{what}` (line {line}) splits the rows of `{frame}` at random, but "
                 f"`{col}` has only {k} distinct values in {rows} rows ({rows / k:.1f} rows "
                 "per entity): rows of the same entity land in both training and test, so the "
                 "test score partly measures recognising entities already seen in training.")
         if copies:
-            text += (f" No other column takes more distinct values than `{col}`: the repeated "
-                     "rows look like copies, and the model is scored on rows it memorised.")
+            text += (f" No other column takes more distinct values than `{col}` and "
+                     f"`{fine[0]}` takes {others[fine[0]]} (about one per entity): the "
+                     "repeated rows look like copies, and the model is scored on rows it "
+                     "memorised.")
+        if claim:
+            text += (f" The cell describes the score as performance on {claim!r}, which a "
+                     "split that shares entities between training and test does not measure.")
+        if not copies and not claim:
+            text += (" Fine if the model will only predict for entities it has seen (the "
+                     "entity is a legitimate feature); not if the score is read as performance "
+                     "on new entities.")
         yield Finding(
             explanation=text, severity=severity, confidence=confidence,
             evidence={"lines": [line], "values": {"id_column": col, "distinct_ids": k,
