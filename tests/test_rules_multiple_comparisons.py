@@ -857,3 +857,65 @@ def test_negated_significance_wording_is_not_a_claim(code: str, setup: str, verd
 def test_positive_significance_wording_is_a_claim(code: str, setup: str):
     f = one(check(code.replace("{verdict}", "the top rows are significant"), setup), RULE_ID)
     assert f.severity in ("high", "critical")
+
+
+# -- a fixed level already strict enough for the family (holdout13: 6 associations at 0.01) --
+# n x alpha <= 0.05 is Bonferroni's own bound: quiet. Up to ~7.5% family-wise: a medium note.
+# The same cells at 0.05 stay flagged.
+
+STORES = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from scipy import stats
+rng = np.random.default_rng(7)
+n = 300
+stores = pd.DataFrame({f"x{i}": rng.normal(size=n) for i in range(6)})
+stores["region"] = rng.choice(["n", "s", "e", "w"], n)
+stores["sales"] = 0.3 * stores.x0 + rng.normal(size=n)
+"""
+
+
+@pytest.mark.parametrize("k", [5, 6])
+@pytest.mark.parametrize("template", [
+    # scipy in a loop, a list of dicts, a flag column
+    """
+rows = []
+for c in [f"x{{i}}" for i in range({k})]:
+    rho, p = stats.spearmanr(stores[c], stores.sales)
+    rows.append({{"factor": c, "rho": rho, "p": p}})
+tab = pd.DataFrame(rows)
+tab["driver"] = np.where(tab.p < {alpha}, "yes", "no")
+print(tab.round(3))
+""",
+    # a comprehension and a filter of the result
+    """
+cols = [f"x{{i}}" for i in range({k})]
+ps = pd.Series({{c: stats.pearsonr(stores[c], stores.sales)[1] for c in cols}})
+print("associated:", list(ps[ps < {alpha}].index))
+""",
+    # a fitted model's coefficient p-values, filtered as a vector
+    """
+fit = smf.ols("sales ~ " + " + ".join(f"x{{i}}" for i in range({k})), data=stores).fit()
+pv = fit.pvalues.drop("Intercept")
+print("significant:", fit.params[pv.index[pv < {alpha}]].round(3).to_dict())
+""",
+])
+def test_a_fixed_level_strict_for_the_family_is_not_a_blocker(template, k):
+    strict = check(template.format(k=k, alpha=0.01), STORES)
+    if k * 0.01 <= 0.05:
+        assert not [f for f in strict if f.rule_id == RULE_ID]
+    else:
+        assert all(f.severity == "medium" for f in strict if f.rule_id == RULE_ID)
+    loose = check(template.format(k=k, alpha=0.05), STORES)
+    assert one(loose, RULE_ID).severity in ("high", "critical")  # 23-26% family-wise
+
+
+def test_a_strict_level_over_a_large_family_is_still_flagged():
+    f = one(check("""
+pv = pd.Series([stats.mannwhitneyu(stores.loc[stores.region == r, c],
+                                   stores.loc[stores.region != r, c]).pvalue
+                for r in "nsew" for c in stores.columns[:6]])
+print((pv < 0.01).sum(), "hits")
+""", STORES), RULE_ID)
+    assert f.severity in ("high", "critical") and f.evidence["values"]["n_tests"] >= 24

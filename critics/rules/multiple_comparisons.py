@@ -1076,6 +1076,18 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
 
     if screen_fit is not None:
         severity, confidence = "medium", 0.5
+    # a fixed level already strict enough for the family: 0.01 over 5 tests (n x alpha <=
+    # 0.05 is Bonferroni's own bound) controls the family-wise error by itself; up to 1.5x
+    # the conventional 5% (0.01 over 6-7 tests) is a note, not a claim the data cannot bear
+    strict = None
+    if n is not None and raw and screen_fit is None:
+        worst = max(c.alpha for c in raw)
+        fwer_max = 1 - (1 - worst) ** n
+        if n * worst <= 0.05:
+            return
+        if fwer_max <= 0.075:
+            strict = fwer_max
+            severity, confidence = "medium", 0.4
     where = _fmt_lines([s.line for s in sites]) if sites else "an earlier cell"
     claim_txt = (f"significance is decided at a fixed alpha = {alpha:g} "
                  f"({_fmt_lines([c.line for c in raw])}: `{raw[0].p_expr}`)" if raw else
@@ -1093,6 +1105,10 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
     if not claimed:
         explanation = (f"The cell reports raw p-values of {how_many} ({where}) without any "
                        "multiplicity correction; readers will judge them one by one at 0.05.")
+    if strict is not None:
+        explanation += (f" The level is already strict for {n} tests (family-wise error "
+                        f"{strict:.0%}, near the conventional 5%), so this is a minor point: "
+                        f"state it, or use alpha = {0.05 / n:.3g} (0.05 / {n}) or Holm.")
     if screen_fit is not None:
         explanation += (f" The selection feeds the model fitted on line {screen_fit}, so as a "
                         "feature screen it is fine, but the selected items are shown as "
