@@ -19,7 +19,7 @@ def main(argv: list[str]) -> None:
     cases, critic = by_id(), AnalysisCritic()
     for cid in (a for a in argv if not a.startswith("-")):
         case = cases[cid]
-        critique = critic.review(run_and_gather(case.code, case.setup, budget_ms=25.0))
+        critique = critic.review(run_and_gather(case.code, case.setup))
         print("==", cid, case.family, "|", case.note)
         for f in critique.findings:
             print(f"  {f.rule_id} {f.severity} {f.confidence}: {f.explanation}")

@@ -21,7 +21,7 @@ matplotlib.use("Agg")
 
 # Rule tests check what the rules make of the facts; the kernel's 25 ms introspection budget is
 # a cost target measured in bench/, and a loaded test machine must not cut facts short and make
-# a rule test flaky. The benchmarks pass the kernel's budget explicitly.
+# a rule test flaky (nor a development run of bench/critic_eval.py --in-process).
 TEST_BUDGET_MS = 2000.0
 
 
