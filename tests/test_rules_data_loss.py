@@ -1747,3 +1747,202 @@ def test_coerced_loss_concentrated_in_one_group_from_per_level_nan_counts() -> N
     assert f.evidence["values"]["group_fraction_lost"] >= 0.1
     # the same overall loss spread evenly over the groups stays low
     assert [f.severity for f in _coerce_findings(code)] == ["low"]
+
+
+# -- records skipped into per-group containers, counted from the tested samples ----------------
+
+SURVEYS = """
+import numpy as np, pandas as pd
+from collections import defaultdict
+from scipy import stats
+rng = np.random.default_rng(5)
+# one clinic exports scores as '7/10' and weights as '81kg', which float() rejects
+forms = []
+for i in range(160):
+    clinic = "east" if i % 4 == 0 else "west"
+    score, kg = rng.normal(6, 1.5), rng.normal(78, 9)
+    forms.append({"arm": "drug" if i % 2 else "placebo", "clinic": clinic,
+                  "score": f"{score:.1f}/10" if clinic == "east" else f"{score:.1f}",
+                  "kg": f"{kg:.0f}kg" if clinic == "east" else f"{kg:.0f}"})
+clean_forms = [dict(f, score=f["score"].split("/")[0], kg=f["kg"].rstrip("kg"))
+               for f in forms]
+table = pd.DataFrame(forms)
+clean_table = pd.DataFrame(clean_forms)
+"""
+
+
+def test_skipped_records_in_a_dict_of_lists_counted_from_the_test_samples() -> None:
+    f = one(run("""
+        by_arm = {"drug": [], "placebo": []}
+        for form in forms:
+            try:
+                s = float(form["score"])
+            except ValueError:
+                continue
+            by_arm[form["arm"]].append(s)
+        print({a: round(np.mean(v), 2) for a, v in by_arm.items()})
+        print(stats.ttest_ind(by_arm["drug"], by_arm["placebo"]))
+    """, SURVEYS), FAILED)
+    assert f.severity == "high"
+    assert f.evidence["values"]["rows_before"] == 160
+    assert f.evidence["values"]["rows_after"] == 120
+    assert "skipped" in f.explanation and "ttest_ind" in f.explanation
+
+
+def test_skipped_rows_into_a_defaultdict_before_a_rank_test() -> None:
+    f = one(run("""
+        weights = defaultdict(list)
+        for _, row in table.iterrows():
+            try:
+                weights[row["arm"]].append(float(row["kg"]))
+            except (TypeError, ValueError):
+                pass
+        u = stats.mannwhitneyu(weights["drug"], weights["placebo"])
+        print(f"U = {u.statistic:.0f}, p = {u.pvalue:.3f}")
+    """, SURVEYS), FAILED)
+    assert f.severity == "high"
+    assert f.evidence["values"]["rows_after"] == 120
+
+
+def test_skipped_records_into_nested_lists_without_a_test_are_uncounted_medium() -> None:
+    f = one(run("""
+        cols = {"score": [[], []], "kg": [[], []]}
+        for form in forms:
+            k = int(form["arm"] == "drug")
+            try:
+                s, w = float(form["score"]), float(form["kg"])
+            except ValueError:
+                continue
+            cols["score"][k].append(s)
+            cols["kg"][k].append(w)
+        print([np.mean(x) for x in cols["score"]], [np.median(x) for x in cols["kg"]])
+    """, SURVEYS), FAILED)
+    assert f.severity == "medium"
+    assert "could not be read" in f.explanation
+
+
+def test_sound_nested_collection_loops_stay_quiet() -> None:
+    # every record parses: the tested samples hold every record
+    silent(check(RULES, run_and_gather("""
+        by_arm = {"drug": [], "placebo": []}
+        for form in clean_forms:
+            try:
+                s = float(form["score"])
+            except ValueError:
+                continue
+            by_arm[form["arm"]].append(s)
+        print(stats.ttest_ind(by_arm["drug"], by_arm["placebo"]))
+    """, SURVEYS), FAILED))
+    silent(check(RULES, run_and_gather("""
+        weights = defaultdict(list)
+        for _, row in clean_table.iterrows():
+            try:
+                weights[row["arm"]].append(float(row["kg"]))
+            except (TypeError, ValueError):
+                pass
+        print(stats.mannwhitneyu(weights["drug"], weights["placebo"]))
+    """, SURVEYS), FAILED))
+    # failures are kept and shown
+    silent(check(RULES, run_and_gather("""
+        by_arm, bad = {"drug": [], "placebo": []}, []
+        for form in forms:
+            try:
+                s = float(form["score"])
+            except ValueError:
+                bad.append(form)
+                continue
+            by_arm[form["arm"]].append(s)
+        print(f"{len(bad)} of {len(forms)} forms unparsed")
+        print(stats.ttest_ind(by_arm["drug"], by_arm["placebo"]))
+    """, SURVEYS), FAILED))
+
+
+# -- a small overall loss concentrated in the groups the summary compares ------------------------
+
+SHOPS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(9)
+n = 2500
+store = rng.integers(1, 26, n)                    # 25 stores, ~100 sales each
+sales = pd.DataFrame({"store": store, "amount": rng.gamma(2, 30, n),
+                      "channel": rng.choice(["web", "shop"], n)})
+sales["region"] = np.where(store > 20, "north", np.where(store > 10, "south", "west"))
+# the store table lacks two of the five northern stores (8% of all sales, 40% of north's)
+stores = pd.DataFrame({"store": [s for s in range(1, 26) if s not in (24, 25)]})
+stores["size_m2"] = rng.integers(200, 900, len(stores))
+all_stores = pd.DataFrame({"store": range(1, 26), "size_m2": rng.integers(200, 900, 25)})
+# 8% of rows missing, either all from north or spread over every region
+gappy = sales.copy()
+gappy.loc[gappy.store.isin([24, 25]), "amount"] = np.nan
+even = sales.copy()
+even.loc[rng.random(n) < 0.08, "amount"] = np.nan
+"""
+
+
+def test_inner_merge_loss_concentrated_in_a_reported_group_is_high() -> None:
+    f = one(run("""
+        merged = pd.merge(sales, stores, on="store")
+        merged.groupby("region")["amount"].mean()
+    """, SHOPS), MERGE)
+    assert f.severity == "high"
+    assert f.evidence["values"]["fraction_lost"] < 0.10
+    assert f.evidence["values"]["group_fraction_lost"] > 0.3
+    assert "'north'" in f.explanation
+
+
+def test_inner_join_loss_concentrated_in_a_reported_group_is_high() -> None:
+    f = one(run("""
+        per_m2 = sales.join(stores.set_index("store"), on="store", how="inner")
+        per_m2["per_m2"] = per_m2["amount"] / per_m2["size_m2"]
+        print(per_m2.groupby(["region", "channel"]).per_m2.median())
+    """, SHOPS), MERGE)
+    assert f.severity == "high"
+
+
+def test_dropna_concentrated_in_a_reported_group_is_high() -> None:
+    f = one(run("""
+        kept = gappy.dropna(subset=["amount"])
+        kept.groupby("region").amount.agg(["mean", "median"])
+    """, SHOPS), DROPNA)
+    assert f.severity == "high" and "'north'" in f.explanation
+
+
+LETTERED = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(9)
+codes = list("ABCDEFGHIJKLMNOPQRSTUVWXY")
+sales = pd.DataFrame({"store": rng.choice(codes, 2500), "amount": rng.gamma(2, 30, 2500)})
+stores = pd.DataFrame({"store": codes[:-2], "size_m2": rng.integers(200, 900, 23)})
+"""
+
+
+def test_inner_merge_whole_categories_vanishing_is_at_least_medium() -> None:
+    f = one(run("""
+        merged = sales.merge(stores, on="store")
+        print(merged.amount.mean())
+    """, LETTERED), MERGE)
+    assert f.severity == "medium" and "'X'" in f.explanation
+
+
+def test_sound_spread_or_complete_losses_stay_quiet() -> None:
+    quiet(run("""
+        merged = pd.merge(sales, all_stores, on="store")
+        merged.groupby("region")["amount"].mean()
+    """, SHOPS))
+    quiet(run("""
+        per_m2 = sales.join(all_stores.set_index("store"), on="store", how="inner")
+        per_m2["per_m2"] = per_m2["amount"] / per_m2["size_m2"]
+        print(per_m2.groupby(["region", "channel"]).per_m2.median())
+    """, SHOPS))
+    # 8% missing at random over every region: a low note, not high
+    found = check(RULES, run_and_gather("""
+        kept = even.dropna(subset=["amount"])
+        kept.groupby("region").amount.agg(["mean", "median"])
+    """, SHOPS), DROPNA)
+    assert [f.severity for f in found] == ["low"]
+    # the merge's loss reported next to the result
+    silent(check(RULES, run_and_gather("""
+        merged = pd.merge(sales, stores, on="store")
+        print(f"{len(sales) - len(merged)} of {len(sales)} sales have no store record")
+        merged.groupby("region")["amount"].mean()
+    """, SHOPS), MERGE))

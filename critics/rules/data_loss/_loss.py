@@ -25,6 +25,7 @@ class _Loss:
     fraction: float | None = None
     lower_bound: bool = False
     how: str = ""
+    side: str | None = None  # merge: the input whose rows were counted
 
 
 def _rows(facts: ObjectFacts | None) -> int | None:
@@ -106,7 +107,7 @@ def _merge_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
         loss = _Loss(before, after, lost / before, lower_bound=not exact and lost > 0,
                      how=f"rows of `{name}` and `{tgt}`" + (
                          "" if exact or not lost else "; each matched row gives at least "
-                         "one merged row"))
+                         "one merged row"), side=name)
         if best is None or (loss.fraction or 0) > (best.fraction or 0):
             best = loss
     return best or _Loss()
@@ -114,17 +115,55 @@ def _merge_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
 
 def _skipped_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
     """Records walked against records kept: the source's rows (or length) and the length
-    of the collection the loop appends to."""
+    of the list the loop appends to, or, when it appends into lists inside a container
+    (`by_arm[arm].append(x)`), the sizes of the samples a statistical test then takes from
+    that container (`ttest_ind(by_arm["a"], by_arm["b"])`: n_a + n_b of the records)."""
     src = ctx.ev.objects.get(drop.source or "")
     tgt = ctx.ev.objects.get(drop.target or "")
     if src is None or tgt is None or ctx.rebound_after(drop.target or "", drop.line):
         return _Loss()
     before = src.rows if src.kind in ("dataframe", "series", "ndarray", "sequence") else None
+    if not before:
+        return _Loss()
+    if drop.nested:
+        return _sampled_loss(ctx, drop, before)
     after = tgt.length if tgt.kind == "sequence" else None
-    if not before or after is None or after > before:
+    if after is None or after > before:
         return _Loss()
     return _Loss(before, after, (before - after) / before,
                  how=f"records in `{drop.source}` against entries appended to `{drop.target}`")
+
+
+def _sampled_loss(ctx: _Ctx, drop: _Drop, before: int) -> _Loss:
+    """The test after the loop whose samples, all read from the collecting container, hold
+    the most values: records walked minus values tested are records the test lacks."""
+    by_call: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    foreign: set[tuple[str, int]] = set()
+    for s in ctx.ev.samples:
+        if s.line < drop.line or not s.n:
+            continue
+        try:
+            root = _root(ast.parse(s.expr, mode="eval").body)
+        except SyntaxError:
+            root = None
+        key = (s.call, s.line)
+        if root != drop.target:
+            foreign.add(key)
+            continue
+        by_call.setdefault(key, []).append((s.expr, s.n))
+    best = max((k for k in by_call if k not in foreign and len(by_call[k]) >= 2),
+               key=lambda k: sum(n for _, n in by_call[k]), default=None)
+    if best is None:
+        return _Loss()
+    parts = by_call[best]
+    after = sum(n for _, n in parts)
+    if after > before:
+        return _Loss()
+    name = best[0].rsplit(".", 1)[-1]
+    sizes = " + ".join(f"{n} in `{e}`" for e, n in parts[:4])
+    return _Loss(before, after, (before - after) / before,
+                 how=f"records in `{drop.source}` against the values the `{name}` on line "
+                     f"{best[1]} compares: {sizes}")
 
 
 def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
@@ -331,3 +370,66 @@ def _group_losses(ctx: _Ctx, drop: _Drop) -> tuple[str, str, int, int] | None:
                 if total and n and (best is None or n / total > best[2] / best[3]):
                     best = (key, level, int(n), int(total))
     return best
+
+
+# -- where a row drop's loss concentrates: groups the summaries use, levels that vanish ----------
+
+
+def _frames_around(ctx: _Ctx, drop: _Drop, loss: _Loss) -> tuple[ObjectFacts, ObjectFacts] | None:
+    """(facts before the drop, facts after it) of the frame rows were dropped from, when the
+    kernel read both: a merge's counted input and its result, a filter's source and target,
+    or an in-place drop's frame before and after the cell."""
+    ev = ctx.ev
+    if loss.before is None or loss.after is None:
+        return None
+    if drop.kind == "merge":
+        src, tgt = ev.objects.get(loss.side or ""), ev.objects.get(drop.target or "")
+    elif drop.in_place and drop.source:
+        src, tgt = ev.before.get(drop.source), ev.objects.get(drop.source)
+    elif drop.source and drop.target and drop.target != "<return>":
+        src, tgt = ev.objects.get(drop.source), ev.objects.get(drop.target)
+    else:
+        return None
+    if src is None or tgt is None or src.kind != "dataframe" or tgt.kind != "dataframe" or \
+            src.rows != loss.before or tgt.rows != loss.after:
+        return None
+    return src, tgt
+
+
+def _level_losses(ctx: _Ctx, drop: _Drop, loss: _Loss) -> tuple[
+        tuple[str, str, int, int] | None, list[tuple[str, list[str], int]]]:
+    """((group column, level, rows lost, rows before) of the level of a groupby key of the
+    remaining frame that lost the largest share, [(column, levels, rows) whose every row
+    is gone]) from the kernel's per-level row counts of the frame before and after the drop
+    (each remaining row counted once per level, so a level's loss is at least its drop in
+    rows)."""
+    frames = _frames_around(ctx, drop, loss)
+    if frames is None:
+        return None, []
+    src, tgt = frames
+    frame = drop.source if drop.in_place else drop.target
+    keys: list[str] = []
+    for c in ctx.model.calls:
+        if c.last == "groupby" and c.receiver_root == frame and c.line >= drop.line:
+            for k in _grouping_keys(c.node, "groupby"):
+                keys += [x for x in _str_list(k) if x not in keys]
+    best: tuple[str, str, int, int] | None = None
+    for key in keys:
+        before, after = src.levels.get(key), tgt.levels.get(key)
+        if not before or after is None:
+            continue
+        for level, total in before.items():
+            lost = max(0, total - after.get(level, 0))
+            if total and lost and (best is None or lost / total > best[2] / best[3]):
+                best = (key, level, lost, total)
+    gone: list[tuple[str, list[str], int]] = []
+    for col, before in src.levels.items():
+        after = tgt.levels.get(col)
+        if after is None or not after:
+            continue
+        missing = [lv for lv in before if lv not in after]
+        rows = sum(before[lv] for lv in missing)
+        if missing and rows >= 5:
+            gone.append((col, missing, rows))
+    gone.sort(key=lambda g: -g[2])
+    return best, gone

@@ -122,6 +122,7 @@ class _Drop:
     parse: str | None = None  # a string parse whose failures become NaN ("str.extract")
     parsed_from: str | None = None  # the column parsed (its own NaN are not the parse's)
     sides: list[tuple[ast.AST, list[str]]] = field(default_factory=list)  # merge: (input, keys)
+    nested: bool = False  # skipped: appended into a container inside the name (`d[k].append`)
 
 
 def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
@@ -226,18 +227,23 @@ class _Sites:
                     continue
                 bound_in_loop = {n.id for n in inner if isinstance(n, ast.Name)
                                  and isinstance(n.ctx, ast.Store)}
+                # what the record would have been added to: inside the `try`, or (when the
+                # handler `continue`s) in the loop body after it, which the skip jumps over
+                kept = list(t.body)
+                if t in loop.body and all(_continues(h) for h in t.handlers):
+                    kept += loop.body[loop.body.index(t) + 1:]
                 target = None
-                for n in (x for st in t.body for x in _walk(st)):
+                for n in (x for st in kept for x in _walk(st)):
                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
-                            n.func.attr in ("append", "add", "insert") and isinstance(
-                            n.func.value, ast.Name) and n.func.value.id not in bound_in_loop:
-                        target = n.func.value.id
+                            n.func.attr in ("append", "add", "insert") and _collector(
+                            n.func.value) not in (None, *bound_in_loop):
+                        target = _collector(n.func.value)
                         break
                 if target is None:
                     continue
                 h = t.handlers[0]
                 out.append(_Drop("skipped", h.lineno, loop, h, source, target, False,
-                                 plain=True))
+                                 plain=True, nested=not isinstance(n.func.value, ast.Name)))
                 break
         return out
 
@@ -530,6 +536,22 @@ class _Sites:
                         # dropna is where the loss shows; an inline `.dropna()` in one
                         # summary leaves the NaN in the frame for every other summary
                         c.kind = "coerce_then_dropped"
+
+
+def _continues(h: ast.ExceptHandler) -> bool:
+    """A handler that jumps to the next record (`except ValueError: continue`)."""
+    return any(isinstance(st, ast.Continue) for st in h.body)
+
+
+def _collector(node: ast.AST) -> str | None:
+    """The name a loop collects into: `out` for `out.append`, `by_arm[k]["x"].append`."""
+    for _ in range(6):
+        if isinstance(node, ast.Name):
+            return node.id
+        if not isinstance(node, ast.Subscript):
+            return None
+        node = node.value
+    return None
 
 
 def _silent_skip(h: ast.ExceptHandler) -> bool:

@@ -11,7 +11,7 @@ from ...evidence import Evidence
 from ...findings import Finding
 from ...rule import rule
 from ._context import _ctx, _shown_earlier
-from ._loss import _agg_counts, _group_losses, _Loss, _quantify, _threshold_shares
+from ._loss import _agg_counts, _group_losses, _level_losses, _Loss, _quantify, _threshold_shares
 from ._scan import _NAT_DROPPING, _Drop, _pct
 
 # -- the finding ---------------------------------------------------------------------------------
@@ -47,9 +47,13 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             continue
         if ctx.reported(drop) or (drop.kind == "coerce" and _agg_counts(ctx, drop)):
             continue
-        extra = (_threshold_shares(ctx, drop), _group_losses(ctx, drop)) \
-            if drop.kind == "coerce" else ([], None)
-        f = _judge(ev, drop, _quantify(ctx, drop), summaries, *extra)
+        loss = _quantify(ctx, drop)
+        gone: list[tuple[str, list[str], int]] = []
+        if drop.kind == "coerce":
+            shares, group = _threshold_shares(ctx, drop), _group_losses(ctx, drop)
+        else:
+            shares, (group, gone) = [], _level_losses(ctx, drop, loss)
+        f = _judge(ev, drop, loss, summaries, shares, group, gone)
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -58,7 +62,8 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
 
 def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
-           group: tuple[str, str, int, int] | None = None) -> Finding | None:
+           group: tuple[str, str, int, int] | None = None,
+           vanished: list[tuple[str, list[str], int]] | None = None) -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
@@ -74,7 +79,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
     elif frac is not None and frac >= 0.10:
         severity, conf = "medium", 0.6
-    elif frac is not None and shares:  # NaN counted as not exceeding the limit
+    elif frac is not None and (shares or vanished):
+        # NaN counted as not exceeding a limit, or whole categories gone
         severity, conf = "medium", 0.55
     elif frac is not None:
         severity, conf = "low", 0.5
@@ -108,7 +114,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         lost = loss.before - loss.after
         bound = "at least " if loss.lower_bound else ""
         gone = "are NaN after it" if drop.parse else "are gone"
-        head += (f": {bound}{lost} of {loss.before} rows ({bound}{_pct(frac)}) {gone} "
+        unit = "records" if drop.kind == "skipped" else "rows"
+        head += (f": {bound}{lost} of {loss.before} {unit} ({bound}{_pct(frac)}) {gone} "
                  f"({loss.how})")
         values = {"rows_before": loss.before, "rows_after": loss.after,
                   "fraction_lost": round(frac, 4)}
@@ -119,12 +126,22 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         where = ", ".join(f"`{k}` on line {ln}" for ln, k in summaries[:3])
         head += f"; the cell then computes {where} on what is left"
         lines += [ln for ln, _ in summaries[:3]]
-    head += " without reporting how many rows were removed."
+    head += (" without reporting how many records were skipped." if drop.kind == "skipped"
+             else " without reporting how many rows were removed.")
     if group is not None and gfrac is not None:
-        head += (f" The loss is concentrated: {group[2]} of the {group[3]} rows with "
-                 f"`{group[0]}` = {group[1]!r} ({_pct(gfrac)}) are NaN, so that group's "
-                 "figures rest on what is left of it.")
+        state = "are NaN" if drop.kind == "coerce" else "are gone"
+        least = "at least " if drop.kind == "merge" and loss.lower_bound else ""
+        head += (f" The loss is concentrated: {least}{group[2]} of the {group[3]} rows with "
+                 f"`{group[0]}` = {group[1]!r} ({least}{_pct(gfrac)}) {state}, against "
+                 f"{_pct(frac or 0)} overall, so the per-`{group[0]}` figures compare groups "
+                 "thinned unequally.")
         values["group_fraction_lost"] = round(gfrac, 4)
+    if vanished:
+        col, levels, rows = vanished[0]
+        names = ", ".join(repr(lv) for lv in levels[:6]) + (", …" if len(levels) > 6 else "")
+        head += (f" Whole categories vanish: every row with `{col}` in {names} ({rows} rows "
+                 "before) is gone, so they are absent from every figure.")
+        values["levels_gone"] = {col: levels[:10]}
     if shares and frac is not None and loss.before is not None and loss.after is not None:
         ln, text = shares[0]
         head += (f" `{text}` on line {ln} counts every NaN as not meeting the limit (NaN "
