@@ -2006,3 +2006,125 @@ def test_a_real_negative_std_printed_is_still_blocked() -> None:
         print(f"std of the residual load: {sd_hand:.3f}")
     """
     assert one(check(gather(code, STD_SETUP)), VAR_ID).severity == "critical"
+
+
+# -- placeholder codes reached through a list of columns, negative codes under large values ----
+
+LISTED_CODES = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(31)
+n = 2400
+ward = rng.choice(["cardio", "renal", "ortho"], n)
+sbp = np.round(rng.normal(128, 14, n))
+sbp[rng.random(n) < np.where(ward == "renal", 0.06, 0.01)] = 999    # not taken
+hr = np.round(rng.normal(78, 11, n))
+patients = pd.DataFrame({"ward": ward, "sbp": sbp, "heart_rate": hr,
+                         "los_days": rng.integers(1, 20, n)})
+absorb = np.round(rng.lognormal(7.2, 0.3, size=(n, 3)))             # counts in the thousands
+absorb[rng.random((n, 3)) < 0.07] = -999                              # failed read
+plates = pd.DataFrame(absorb, columns=["il6", "tnf", "crp"])
+plates["arm"] = rng.choice(["drug", "placebo"], n)
+signed = np.round(rng.normal(0, 300, n))                              # a signed change
+signed[:30] = -999
+deltas = pd.DataFrame({"arm": rng.choice(["a", "b"], n), "delta_mass": signed})
+"""
+
+
+def _listed(code: str) -> list:
+    return [x for x in H.run(RULES, code, LISTED_CODES) if x.rule_id == RULE_SENTINEL]
+
+
+@pytest.mark.parametrize("code", [
+    # a list of vitals named once, then the group means of the frame's subset
+    """
+    vitals = ["sbp", "heart_rate", "los_days"]
+    by_ward = patients.groupby("ward")[vitals].mean().T.round(1)
+    by_ward["gap"] = by_ward["renal"] - by_ward["cardio"]
+    by_ward
+    """,
+    # describe() of the listed columns, transposed
+    """
+    cols = ["sbp", "heart_rate"]
+    print(patients[cols].describe().T.round(1))
+    """,
+    # a pivot-free named list in a helper-free agg over the listed columns
+    """
+    keep = ["sbp"]
+    summary = patients.groupby("ward")[keep].agg(["mean", "std"])
+    print(summary.round(2))
+    """,
+])
+def test_a_code_in_columns_named_through_a_list_variable(code: str) -> None:
+    (f,) = _listed(code)
+    assert f.severity in ("high", "critical") and "999" in f.explanation
+    assert "sbp" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+    vitals = ["sbp", "heart_rate", "los_days"]
+    clean = patients.assign(sbp=patients["sbp"].mask(patients["sbp"] > 300))
+    by_ward = clean.groupby("ward")[vitals].mean().T.round(1)
+    by_ward
+    """,
+    """
+    cols = ["heart_rate", "los_days"]
+    print(patients[cols].describe().T.round(1))
+    """,
+    """
+    keep = ["sbp"]
+    taken = patients[patients.sbp < 300]
+    summary = taken.groupby("ward")[keep].agg(["mean", "std"])
+    print(summary.round(2))
+    """,
+])
+def test_listed_columns_without_a_code_stay_quiet(code: str) -> None:
+    assert not _listed(code)
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: group means of a marker matrix holding -999 for failed reads
+    """
+    markers = ["il6", "tnf", "crp"]
+    means = plates.groupby("arm")[markers].mean().T
+    means["pct_diff"] = 100 * (means["drug"] / means["placebo"] - 1)
+    means.round(1)
+    """,
+    # numpy: column means of the matrix's values
+    """
+    m = np.mean(plates["tnf"].to_numpy())
+    print(f"mean TNF signal {m:.0f}")
+    """,
+    # a comprehension over arms
+    """
+    avg = {arm: g["crp"].mean() for arm, g in plates.groupby("arm")}
+    print(avg)
+    """,
+])
+def test_a_negative_code_under_large_positive_values_is_flagged(code: str) -> None:
+    fs = _listed(code)
+    assert fs and "-999" in fs[0].explanation and "every other value is >= 0" in fs[0].explanation
+    assert fs[0].severity in ("high", "critical")
+
+
+@pytest.mark.parametrize("code", [
+    """
+    markers = ["il6", "tnf", "crp"]
+    clean = plates.copy()
+    clean[markers] = clean[markers].mask(clean[markers] < 0)
+    means = clean.groupby("arm")[markers].mean().T
+    means.round(1)
+    """,
+    """
+    v = plates["tnf"].to_numpy()
+    m = np.mean(v[v >= 0])
+    print(f"mean TNF signal {m:.0f}")
+    """,
+    # a signed quantity whose values run below zero: -999 is not set apart from them
+    """
+    avg = {arm: g["delta_mass"].mean() for arm, g in deltas.groupby("arm")}
+    print(avg)
+    """,
+])
+def test_negative_codes_masked_or_in_signed_columns_stay_quiet(code: str) -> None:
+    assert not _listed(code)

@@ -48,8 +48,25 @@ class _Chain:
     guarded: bool = False  # replaced / masked / filtered / clipped on the way, or unknown
 
 
-def _walk_chain(node: ast.AST) -> _Chain:
-    """Root name, columns and guards of `df.groupby(g)["x"].values`, `df.loc[:, "x"]`."""
+def _listed_columns(ev: Evidence | None, node: ast.AST) -> list[str] | None:
+    """The column names a name holds when it is bound once to a literal list / tuple of
+    strings (`num = ["age", "income"]`, then `df[num]`), or to one string (a tuple is a
+    single MultiIndex key, not a list of columns)."""
+    if ev is None or not isinstance(node, ast.Name):
+        return None
+    from .._columns import literal_assignment
+    bound = literal_assignment(ev, node.id)
+    if isinstance(bound, ast.Constant) and isinstance(bound.value, str):
+        return [bound.value]
+    if isinstance(bound, ast.List) and bound.elts and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in bound.elts):
+        return [str(e.value) for e in bound.elts]  # type: ignore[attr-defined]
+    return None
+
+
+def _walk_chain(node: ast.AST, ev: Evidence | None = None) -> _Chain:
+    """Root name, columns and guards of `df.groupby(g)["x"].values`, `df.loc[:, "x"]`,
+    `df[cols]` (a name bound to a literal list of columns)."""
     out = _Chain()
     called: set[int] = set()
     cur: ast.AST | None = node
@@ -81,8 +98,11 @@ def _walk_chain(node: ast.AST) -> _Chain:
             for p in parts:
                 elts = p.elts if isinstance(p, ast.List | ast.Tuple) else [p]
                 for e in elts:
+                    listed = _listed_columns(ev, e)
                     if isinstance(e, ast.Constant) and isinstance(e.value, str):
                         strs.append(e.value)
+                    elif listed is not None:
+                        strs += listed
                     else:
                         out.guarded = True  # a row mask, a slice, a computed key
             out.columns += strs
@@ -121,7 +141,7 @@ def _resolve_chain(ev: Evidence, node: ast.AST, site: ast.AST, function: str | N
     """(frame name, columns) the expression `node` reads, following helper parameters to
     their call sites, loop variables to the groupby they iterate and names bound once in the
     cell; [] when a guard (replace, mask, filter, clip, an unknown call) is on the way."""
-    ch = _walk_chain(node)
+    ch = _walk_chain(node, ev)
     if ch.guarded or ch.root is None or depth > 3:
         return []
     facts = ev.objects.get(ch.root)
@@ -204,6 +224,19 @@ def _sentinel_of(col: str, rng: list[float]) -> tuple[float, str] | None:
         return lo, "min"
     if lo == -1.0 and hi >= 10 and (_physical_key(col) or _duration_key(col) == "nonneg"):
         return lo, "min"
+    return None
+
+
+def _negative_code_of(tails: dict | None) -> tuple[float, str] | None:
+    """(code, "min") when the kernel's tails show a negative placeholder (-9, -99, -999...)
+    repeated at the bottom of a column whose other values are all >= 0: a measurement
+    that failed, not a value (whatever the magnitude of the real values)."""
+    bottom = (tails or {}).get("bottom") or []
+    if len(bottom) < 2:
+        return None
+    code, rows, after = float(bottom[0][0]), int(bottom[0][1]), float(bottom[1][0])
+    if code in _NEGATIVE_CODES and rows >= 2 and after >= 0:
+        return code, "min"
     return None
 
 
@@ -307,7 +340,9 @@ def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
                               (0 < 5 * spread < gap))
         rest = (q05 + q50 + min(q95, after)) / 3
     else:
-        apart = code < 0 and ((after >= 0 and -code >= 8 * after) or (0 < 5 * spread < gap))
+        # a negative code below values that are all >= 0 (-999 under intensities, counts)
+        apart = code < 0 and ((after >= 0 and (-code >= 8 * after or code in _NEGATIVE_CODES))
+                              or (0 < 5 * spread < gap))
         rest = (max(q05, after) + q50 + q95) / 3
     return _Tail(code, rows, after, apart and rows >= 2, rest, rows / n)
 
@@ -416,6 +451,13 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
     duration that cannot be -1). Quiet when the code is replaced, masked, clipped or filtered
     out on the way to the summary (or named anywhere in the cell), and when the summarised
     frame no longer holds it."""
+    found = sorted(_sentinel_findings(ev), key=lambda sf: (
+        -sf[1].severity.rank, -sf[1].confidence, -sf[0]))
+    for _, f in found:  # the most affected column first (findings on the same lines merge)
+        yield f
+
+
+def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
     if ev.tree is None or not any(f.ranges for f in ev.objects.values()):
         return
     sites = _summary_sites(ev)
@@ -427,7 +469,7 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
         rng = facts.ranges[col]
         tails = facts.tails.get(col) if facts.tails else None
         n = (facts.rows or 0) - int(facts.missing.get(col, 0) or 0)
-        found = _sentinel_of(col, rng)
+        found = _sentinel_of(col, rng) or _negative_code_of(tails)
         tail: _Tail | None = None
         zero = False
         zero_by, status = "", None
@@ -470,6 +512,10 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
                    + (f": `{col}` cannot really be 0, so the zeros look like 'not "
                       "recorded' or 'did not happen'" if zero_by == "name" else "")
                    + marked)
+        elif tail is not None and tail.apart and side == "min" and code < -1 and \
+                tail.after >= 0:
+            why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
+                   f"{_num(tail.after)}): a negative code below non-negative measurements")
         elif tail is not None and tail.apart:
             why = (f"{rows_txt}, and the next {'largest' if side == 'max' else 'smallest'} "
                    f"value is only {_num(tail.after)}"
@@ -507,9 +553,10 @@ def sentinel_code_in_summary(ev: Evidence) -> Iterator[Finding]:
         effect = ("zeros as real values, so means, medians and lower quantiles are pulled "
                   "down (most in the groups where the zeros are most frequent) and describe "
                   "neither the recorded values nor how often the value is missing." if zero
-                  else "code as a real measurement, so means, totals, spreads and upper "
-                  "quantiles are biased (most where the code is most frequent).")
-        yield Finding(
+                  else "code as a real measurement, so means, totals, spreads and "
+                  f"{'upper' if side == 'max' else 'lower'} quantiles are biased (most "
+                  "where the code is most frequent).")
+        yield (tail.share if tail else 0.0), Finding(
             explanation=(f"`{frame}.{col}` runs from {_num(rng[0])} to {_num(rng[1])}: its "
                          f"{side}imum is exactly {_num(code)}, {what}, and {why}. The "
                          f"summary on line{'s' if len(lines) > 1 else ''} "
