@@ -1755,6 +1755,22 @@ LPM_FLAWED = {
         grid["risk"] = reg.predict(grid[cols])
         print(grid.round(3).to_string(index=False))
     """,
+    # statsmodels prediction frame, the point column carried into a profile table by assign
+    "assign_from_summary_frame": """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit(cov_type="HC1")
+        who = pd.DataFrame({"age": [25, 60, 92], "smoker": [0, 1, 1], "prior_visits": [0, 2, 9]})
+        sf = lpm.get_prediction(who).summary_frame(alpha=0.1)
+        table = who.assign(p_readmit=sf["mean"].round(3), upper=sf["mean_ci_upper"].round(3))
+        table
+    """,
+    # sklearn predictions placed in a new frame by a dict constructor
+    "dict_frame_constructor": """
+        cols = ["age", "smoker", "prior_visits"]
+        reg = LinearRegression().fit(visits[cols].to_numpy(), visits["readmitted"].to_numpy())
+        new = np.array([[19, 0, 0], [88, 1, 7]])
+        res = pd.DataFrame({"patient": ["a", "b"], "prob_readmit": reg.predict(new)})
+        print(res.round(3))
+    """,
 }
 
 LPM_SOUND = {
@@ -1791,6 +1807,21 @@ LPM_SOUND = {
         grid = pd.DataFrame({"age": [18, 50, 90], "smoker": [0, 1, 1], "prior_visits": [0, 3, 9]})
         grid["risk"] = clf.predict_proba(grid[cols])[:, 1]
         print(grid.round(3).to_string(index=False))
+    """,
+    "assign_from_summary_frame": """
+        lgt = smf.logit("readmitted ~ age + smoker + prior_visits", data=visits).fit(disp=0)
+        who = pd.DataFrame({"age": [25, 60, 92], "smoker": [0, 1, 1], "prior_visits": [0, 2, 9]})
+        sf = lgt.get_prediction(who).summary_frame(alpha=0.1)
+        table = who.assign(p_readmit=sf["predicted"].round(3), upper=sf["ci_upper"].round(3))
+        table
+    """,
+    "dict_frame_constructor": """
+        cols = ["age", "smoker", "prior_visits"]
+        clf = LogisticRegression(max_iter=1000).fit(visits[cols].to_numpy(),
+                                                    visits["readmitted"].to_numpy())
+        new = np.array([[19, 0, 0], [88, 1, 7]])
+        res = pd.DataFrame({"patient": ["a", "b"], "prob_readmit": clf.predict_proba(new)[:, 1]})
+        print(res.round(3))
     """,
 }
 
@@ -2128,3 +2159,31 @@ def test_a_negative_code_under_large_positive_values_is_flagged(code: str) -> No
 ])
 def test_negative_codes_masked_or_in_signed_columns_stay_quiet(code: str) -> None:
     assert not _listed(code)
+
+
+def test_lpm_prediction_frame_shown_as_is_is_noted() -> None:
+    # the raw summary_frame: 'mean' above 1 with no probability label -> a medium note
+    code = """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        who = pd.DataFrame({"age": [25, 92], "smoker": [0, 1], "prior_visits": [0, 9]})
+        lpm.get_prediction(who).summary_frame().round(3)
+    """
+    sf = """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        who = pd.DataFrame({"age": [25, 92], "smoker": [0, 1], "prior_visits": [0, 9]})
+        frame = lpm.get_prediction(who).summary_frame().round(3)
+        frame
+    """
+    for c in (sf,):
+        found = check(run_and_gather(c, LPM_SETUP))
+        quiet(found)
+        assert one(found, LPM_ID).severity == "medium"
+    quiet(check(run_and_gather(code, LPM_SETUP)))
+    # sound: the same frame for a profile inside the data's range
+    ok = """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        who = pd.DataFrame({"age": [50], "smoker": [0], "prior_visits": [1]})
+        frame = lpm.get_prediction(who).summary_frame().round(3)
+        frame
+    """
+    assert not [f for f in check(run_and_gather(ok, LPM_SETUP)) if f.rule_id == LPM_ID]

@@ -244,6 +244,38 @@ def _frame_facts_range(facts: ObjectFacts | None, col: str) -> list[float]:
     return []
 
 
+# the point prediction only: an interval (of the mean, or for a new 0/1 observation) may
+# cross 0 or 1 around a prediction that does not
+_SUMMARY_FRAME_COLUMNS = ("mean",)
+
+
+def _prediction_columns(value: ast.AST, models: dict, preds: set[str]) -> list[str]:  # type: ignore[type-arg]
+    """Columns of a frame expression that hold predictions of `models`: `assign(col=pred)`
+    keywords, `pd.DataFrame({"col": pred})` keys, or the point column of a statsmodels
+    `get_prediction(...).summary_frame()`."""
+    cols: list[str] = []
+    for x in _walk(value):
+        if not isinstance(x, ast.Call):
+            continue
+        last = _call_last(x)
+        if last == "assign":
+            cols += [k.arg for k in x.keywords
+                     if k.arg and _is_lpm_prediction(k.value, models, preds)]
+        elif last == "DataFrame" and x.args and isinstance(x.args[0], ast.Dict):
+            d = x.args[0]
+            cols += [str(k.value) for k, v in zip(d.keys, d.values, strict=False)
+                     if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                     and _is_lpm_prediction(v, models, preds)]
+    top = value
+    while isinstance(top, ast.Call) and isinstance(top.func, ast.Attribute) and \
+            top.func.attr in _LPM_PASS:  # `.round(3)`, `.head()` on the frame
+        top = top.func.value
+    if not cols and isinstance(top, ast.Call) and _call_last(top) == "summary_frame" and \
+            _is_lpm_prediction(top, models, preds):
+        cols = list(_SUMMARY_FRAME_COLUMNS)
+    return cols
+
+
 def _lpm_caveat(tree: ast.AST, preds: set[str], models: dict) -> bool:  # type: ignore[type-arg]
     """The cell checks its predictions against 0 or 1 (`(p > 1).sum()`, `p.between(0, 1)`):
     the analyst looks at the out-of-range share rather than presenting it as a probability."""
@@ -297,6 +329,16 @@ def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
                 if t.value.id not in code.model.reported_names or col not in text:
                     continue
             if what is None:
+                continue
+            if facts is not None and facts.kind == "dataframe" and not col:
+                # a frame built around the predictions: `.assign(p=pred)`,
+                # `pd.DataFrame({"p": pred})`, a `get_prediction(...).summary_frame()`
+                for c in _prediction_columns(st.value, models, preds):
+                    if c not in text:
+                        continue
+                    for v in _frame_facts_range(facts, c):
+                        if (v > 1 or v < 0) and _shown_in_text(text, v):
+                            hits.append((c, v, _lpm_label(c), st.lineno))
                 continue
             for v in _frame_facts_range(facts, col):
                 if (v > 1 or v < 0) and _shown_in_text(text, v):
