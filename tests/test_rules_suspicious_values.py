@@ -2187,3 +2187,44 @@ def test_lpm_prediction_frame_shown_as_is_is_noted() -> None:
         frame
     """
     assert not [f for f in check(run_and_gather(ok, LPM_SETUP)) if f.rule_id == LPM_ID]
+
+
+# -- 'SD' as the unit of an effect, its bracket the confidence interval ------------------------
+
+@pytest.mark.parametrize("text", [
+    # a standardised effect with its CI in brackets
+    "N = 3209 pupils in 42 schools; effect -0.075 SD [-0.269, 0.119], p = 0.45\n",
+    # parentheses, lower-case unit
+    "Cohen's d: -0.31 sd (-0.52, -0.10)\n",
+    # several effects on a line, spelled out
+    "math -0.12 standard deviations [-0.30, 0.06]; reading 0.05 standard deviations "
+    "[-0.11, 0.21]\n",
+])
+def test_an_interval_after_sd_as_a_unit_is_not_a_negative_sd(text: str) -> None:
+    ev = evidence("print(report)", outputs=stdout(text))
+    silent([f for f in check(ev) if f.rule_id == NV])
+
+
+@pytest.mark.parametrize("text", [
+    "SD [-0.41, 0.22, 0.30]\n",
+    "per-arm SD: [-0.41, 0.22]\n",
+    "mean 3.1, SD = -0.27 (n = 40)\n",
+])
+def test_a_printed_list_of_negative_sds_is_still_blocked(text: str) -> None:
+    ev = evidence("print(report)", outputs=stdout(text))
+    assert one(check(ev), NV).severity == "critical"
+
+
+def test_a_regression_effect_in_sd_units_with_its_interval_is_quiet() -> None:
+    code = """
+        import statsmodels.formula.api as smf
+        d = pd.DataFrame({"z": y / y.std(), "t": (X[:, 2] > 0).astype(int), "x1": X[:, 1]})
+        m = smf.ols("z ~ t + x1", data=d).fit()
+        b, ci = m.params["t"], m.conf_int().loc["t"]
+        print(f"treatment effect {b:.3f} SD [{ci[0]:.3f}, {ci[1]:.3f}]")
+    """
+    ev = gather(code)
+    assert "[-0." in ev.text  # the interval's lower bound is printed negative
+    found = check(ev)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == NV]

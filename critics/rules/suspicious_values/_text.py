@@ -184,6 +184,10 @@ def _text_numbers(text: str) -> list[_TextNumber]:
                 label = _norm_label(raw)
                 if seg_override is not None:
                     label, raw = seg_override
+                if row and _UNIT_THEN_INTERVAL.fullmatch(seg):
+                    # 'effect -0.075 SD [-0.269, 0.119]': SD is the unit of the number
+                    # before it and the bracket its interval, not a list of SDs
+                    label, raw = "", ""
                 if opened > 0:
                     list_label, list_raw = label, raw
                     in_list = True
@@ -222,6 +226,10 @@ def _text_numbers(text: str) -> list[_TextNumber]:
 
 
 _INT_TEXT = re.compile(r"^[-+]?\d+$")
+# a spread word right after a number and before an opening bracket: the number's unit
+# ('0.31 SD [0.12, 0.50]', '-1.2 sd (95% CI ...'), the bracket holding its interval
+_UNIT_THEN_INTERVAL = re.compile(
+    r"(?i)\s*(?:sds?|s\.d\.?|std|standard deviations?|sigmas?|\u03c3)\s*[\[(]\s*")
 # a unit of measurement after a number (not %, not a probability): 450 MPa, 12.5 mm, 3.2 kg,
 # 40 °C, 2.1 s, 85 bpm, 120 mmHg, 1.6 kWh, 7 days
 _MEASURE_AFTER = re.compile(
