@@ -4,6 +4,7 @@ facts and from the printed output, each with a sound twin that must stay quiet."
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -2228,3 +2229,57 @@ def test_a_regression_effect_in_sd_units_with_its_interval_is_quiet() -> None:
     found = check(ev)
     quiet(found)
     assert not [f for f in found if f.rule_id == NV]
+
+
+# -- a percent change or model effect may exceed 100 %; only a share of a whole cannot --------
+
+@pytest.mark.parametrize("code", [
+    # statsmodels Poisson: exp(coef) - 1 in percent, from the coefficient table
+    """
+    import statsmodels.formula.api as smf
+    d = pd.DataFrame({"y": rng.poisson(np.exp(0.2 + 1.4 * (np.arange(n) % 2)), n),
+                      "treated": np.arange(n) % 2})
+    m = smf.poisson("y ~ treated", data=d).fit(disp=0)
+    tab = m.summary2().tables[1]
+    tab["rate_pct"] = (np.exp(tab["Coef."]) - 1) * 100
+    print(tab.round(2))
+    """,
+    # pandas: a ratio to the first wave minus one
+    """
+    mail["contacts_pct"] = (mail.contacts / mail.invited.iloc[0] - 1) * 100
+    mail["contacts_pct"] = mail["contacts_pct"] + 200
+    print(mail.round(1).to_string())
+    """,
+    # numpy: (new - old) / old, and expm1 of log differences
+    """
+    old, new = towns.households.to_numpy(), towns.cases.to_numpy() * 5
+    hh_pct = (new - old) / old * 100
+    log_pct = np.expm1(np.log(new) - np.log(old)) * 100
+    print("household pct:", hh_pct.round(1), "log pct:", log_pct.round(1))
+    """,
+])
+def test_percent_changes_and_model_effects_above_100_are_quiet(code: str) -> None:
+    ev = gather_p(code)
+    assert re.search(r"\b[1-9]\d{2,}\.", ev.text), ev.text  # a value above 100 is shown
+    silent(check(ev, PROP))
+
+
+@pytest.mark.parametrize("code", [
+    # the share twins: counts over the wrong base, no change relative to a base
+    """
+    tab = towns.assign(hit_pct=towns.cases / towns.households * 100)
+    print(tab.round(2))
+    """,
+    """
+    mail["contacts_pct"] = mail.contacts / mail.invited * 100
+    print(mail.round(1).to_string())
+    """,
+    """
+    hh_pct = towns.cases.to_numpy() / towns.households.to_numpy() * 100
+    print("household pct:", hh_pct.round(1))
+    s = pd.Series(hh_pct, index=towns.town, name="hh_pct")
+    print(s)
+    """,
+])
+def test_shares_of_a_whole_above_100_are_still_flagged(code: str) -> None:
+    assert one(check(gather_p(code)), PROP).severity in ("high", "critical")

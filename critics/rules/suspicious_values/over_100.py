@@ -128,7 +128,32 @@ _PERCENT_EXCLUDE = _SHARE_EXCLUDE | {
     "bias", "cv", "variation", "above", "below", "under", "surplus", "deficit", "overrun",
     "achievement", "attainment", "capacity", "load", "speed", "efficiency", "rank",
     "percentile", "pctile", "quantile", "markdown", "uplift", "vs", "versus", "chg", "pnl",
+    # effects of a model: a semi-elasticity, an incidence-rate or hazard effect in percent
+    "effect", "effects", "elast", "elasticity", "semi", "semielasticity", "irr", "impact",
 }
+
+
+def _relative_change(value: ast.AST) -> bool:
+    """The expression is a change relative to a base, which may exceed 100 %: a ratio minus
+    one (`x / y - 1`, `np.exp(b) - 1`, `ratio - 100`), `np.expm1(b)`, `.pct_change()`, or
+    `(a - b) / b`."""
+    for b in _walk(value):
+        if isinstance(b, ast.Call) and _call_last(b) in ("expm1", "pct_change"):
+            return True
+        if not isinstance(b, ast.BinOp):
+            continue
+        if isinstance(b.op, ast.Sub) and isinstance(b.right, ast.Constant) and \
+                b.right.value in (1, 1.0, 100, 100.0) and (
+                    (isinstance(b.left, ast.BinOp) and isinstance(b.left.op, ast.Div | ast.Mult))
+                    or (isinstance(b.left, ast.Call) and _call_last(b.left) in (
+                        "exp", "exp2", "power", "div", "divide", "truediv"))):
+            return True
+        if isinstance(b.op, ast.Div) and isinstance(b.left, ast.BinOp) and \
+                isinstance(b.left.op, ast.Sub):
+            base = ast.dump(b.right)
+            if base in (ast.dump(b.left.left), ast.dump(b.left.right)):
+                return True
+    return False
 
 
 # (strong word, top / limit, key, line, top, values above, values, limit, where read)
@@ -225,6 +250,8 @@ def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
         scaled = [_percent_scaled(v) for _, v, _ in defs]
         if any(s is None for s in scaled):
             continue  # a rate per 1,000 / 100,000
+        if any(_relative_change(v) for _, v, _ in defs):
+            continue  # a percent change / effect: may exceed 100 %, it is not a share
         pct = kind == "percent" or any(scaled)
         values: list[float] = []
         where = ""
