@@ -1773,3 +1773,233 @@ print("largest spread", biggest)
 ])
 def test_best_of_many_sound_twins_are_silent(code):
     silent([f for f in run(code, HOUSES) if f.rule_id == BEST_OF])
+
+
+# -- the best of many cross-validated scores reported as the winner's performance ----------
+
+BEST_CV = "circular_validation.best_cv_score_reported"
+
+SOILS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import (GridSearchCV, KFold, cross_val_score, cross_validate,
+                                     train_test_split)
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.tree import DecisionTreeRegressor
+rng = np.random.default_rng(3)
+n = 120
+sites = pd.DataFrame(rng.normal(size=(n, 30)), columns=[f"band{i}" for i in range(30)])
+yield_t = sites["band0"] * 0.3 + rng.normal(size=n)
+blocks = {f"sensor{k}": sites.iloc[:, 3 * k:3 * k + 3].to_numpy() for k in range(10)}
+Xa, ya = sites.to_numpy(), yield_t.to_numpy()
+Xa_tr, Xa_te, ya_tr, ya_te = train_test_split(Xa, ya, test_size=0.3, random_state=1)
+"""
+
+BEST_CV_FLAWED = [
+    # a dict comprehension of CV scores, a Series, idxmax, the winner's CV score printed
+    """
+r2 = pd.Series({s: cross_val_score(Ridge(), B, ya, cv=5, scoring="r2").mean()
+                for s, B in blocks.items()})
+winner = r2.idxmax()
+print(f"yield predicted from {winner}: cross-validated R2 {r2[winner]:.3f}")
+""",
+    # a max-tracking loop over a hyperparameter grid scored by cross-validation
+    """
+best_cv, best_k = -np.inf, None
+for k in range(1, 16):
+    cv_r2 = cross_val_score(KNeighborsRegressor(n_neighbors=k), Xa, ya, cv=5).mean()
+    if cv_r2 > best_cv:
+        best_cv, best_k = cv_r2, k
+print("k =", best_k, "R2 =", round(best_cv, 3))
+""",
+    # a list filled in a loop from cross_validate, its max reported
+    """
+cv_means = []
+for depth in [1, 2, 3, 4, 5, 6, 8, 10]:
+    res = cross_validate(DecisionTreeRegressor(max_depth=depth, random_state=0), Xa, ya, cv=5)
+    cv_means.append(res["test_score"].mean())
+print("tree accuracy (CV R2):", max(cv_means))
+""",
+    # a ranking, its first row reported
+    """
+table = pd.DataFrame({"cv": [cross_val_score(Ridge(alpha=a), Xa, ya, cv=5).mean()
+                             for a in np.logspace(-3, 3, 9)]}).sort_values("cv",
+                                                                          ascending=False)
+print("best ridge model, 5-fold R2:", table["cv"].iloc[0])
+""",
+]
+
+
+@pytest.mark.parametrize("code", BEST_CV_FLAWED)
+def test_best_cv_score_reported_is_flagged(code):
+    f = one(run(code, SOILS), BEST_CV)
+    assert f.severity == "high", f.explanation
+    assert "cross-validated" in f.explanation
+
+
+def test_best_cv_score_of_few_candidates_is_medium():
+    f = one(run("""
+scores = {m: cross_val_score(est, Xa, ya, cv=5).mean()
+          for m, est in {"ridge": Ridge(), "knn": KNeighborsRegressor()}.items()}
+print("best model R2", max(scores.values()))
+""", SOILS), BEST_CV)
+    assert f.severity == "medium"
+
+
+@pytest.mark.parametrize("code", [
+    # nested: the block is chosen inside every outer training fold, the outer score reported
+    """
+outer = KFold(5, shuffle=True, random_state=0)
+outer_r2 = []
+for tr, te in outer.split(Xa):
+    inner = {s: cross_val_score(Ridge(), B[tr], ya[tr], cv=3).mean() for s, B in blocks.items()}
+    s = max(inner, key=inner.get)
+    outer_r2.append(Ridge().fit(blocks[s][tr], ya[tr]).score(blocks[s][te], ya[te]))
+print("nested CV R2", np.mean(outer_r2))
+""",
+    # k chosen by CV on the training part, the winner scored once on the test part
+    """
+best_cv, best_k = -np.inf, None
+for k in range(1, 16):
+    cv_r2 = cross_val_score(KNeighborsRegressor(n_neighbors=k), Xa_tr, ya_tr, cv=5).mean()
+    if cv_r2 > best_cv:
+        best_cv, best_k = cv_r2, k
+final = KNeighborsRegressor(n_neighbors=best_k).fit(Xa_tr, ya_tr)
+print("k =", best_k, "test R2 =", round(final.score(Xa_te, ya_te), 3))
+""",
+    # the search itself is cross-validated (GridSearchCV inside cross_val_score)
+    """
+cv_means = []
+for depth in [1, 2, 3, 4, 5, 6, 8, 10]:
+    res = cross_validate(DecisionTreeRegressor(max_depth=depth, random_state=0), Xa, ya, cv=5)
+    cv_means.append(res["test_score"].mean())
+search = GridSearchCV(DecisionTreeRegressor(random_state=0), {"max_depth": [1, 2, 3, 4]}, cv=3)
+print("per-depth CV", np.round(cv_means, 3), "best", max(cv_means),
+      "nested", cross_val_score(search, Xa, ya, cv=5).mean())
+""",
+    # the whole table of CV scores, no winner reported
+    """
+table = pd.DataFrame({"cv": [cross_val_score(Ridge(alpha=a), Xa, ya, cv=5).mean()
+                             for a in np.logspace(-3, 3, 9)]})
+print(table.round(3))
+""",
+    # the range of all candidates
+    """
+cv_means = [cross_val_score(Ridge(alpha=a), Xa, ya, cv=5).mean() for a in np.logspace(-3, 3, 9)]
+print("CV R2 ranges from", min(cv_means), "to", max(cv_means))
+""",
+])
+def test_best_cv_score_sound_twins_are_quiet(code):
+    found = run(code, SOILS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == BEST_CV], [f.explanation for f in found]
+
+
+# -- selection on a validation period, then one evaluation on the final holdout -------------
+
+TIMES = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from sklearn.linear_model import Ridge
+rng = np.random.default_rng(5)
+n = 300
+sales = pd.DataFrame({"week": np.arange(n), "price": rng.normal(10, 1, n),
+                      "promo": rng.integers(0, 2, n), "temp": rng.normal(15, 5, n)})
+sales["units"] = 50 - 2 * sales["price"] + 5 * sales["promo"] + rng.normal(0, 3, n)
+formulas = {f"m{i}": "units ~ " + " + ".join(["price", "promo", "temp"][:1 + i % 3])
+            + (" + I(price ** 2)" if i >= 3 else "") for i in range(6)}
+Xw = sales[["price", "promo", "temp"]].to_numpy()
+yw = sales["units"].to_numpy()
+"""
+
+SPEC_SEARCH = [
+    # statsmodels formulas ranked on a validation period, refit, scored once on the last weeks
+    ("""
+early = sales[sales["week"] < 200]
+check = sales[(sales["week"] >= 200) & (sales["week"] < 250)]
+last = sales[sales["week"] >= 250]
+mae = {}
+for name, f in formulas.items():
+    fit = smf.ols(f, data=early).fit()
+    mae[name] = np.mean(np.abs(check["units"] - fit.predict(check)))
+pick = min(mae, key=mae.get)
+final = smf.ols(formulas[pick], data=sales[sales["week"] < 250]).fit()
+print(pick, "final-period MAE", np.mean(np.abs(last["units"] - final.predict(last))))
+""", """
+early = sales[sales["week"] < 250]
+last = sales[sales["week"] >= 250]
+mae = {}
+for name, f in formulas.items():
+    fit = smf.ols(f, data=early).fit()
+    mae[name] = np.mean(np.abs(last["units"] - fit.predict(last)))
+pick = min(mae, key=mae.get)
+print(pick, "final-period MAE", mae[pick])
+"""),
+    # ridge penalties compared on the weeks before the holdout, the winner scored on it
+    ("""
+a_part = sales[sales["week"] < 200]
+b_part = sales[(sales["week"] >= 200) & (sales["week"] < 250)]
+c_part = sales[sales["week"] >= 250]
+cols = ["price", "promo", "temp"]
+rows = []
+for alpha in [0.01, 0.1, 1.0, 10.0, 100.0]:
+    m = Ridge(alpha=alpha).fit(a_part[cols], a_part["units"])
+    rows.append({"alpha": alpha, "rmse": np.sqrt(np.mean((b_part["units"]
+                                                          - m.predict(b_part[cols])) ** 2))})
+ranked = pd.DataFrame(rows).sort_values("rmse")
+chosen = ranked.iloc[0]["alpha"]
+refit = Ridge(alpha=chosen).fit(sales.loc[sales["week"] < 250, cols],
+                                sales.loc[sales["week"] < 250, "units"])
+print("alpha", chosen, "holdout RMSE",
+      np.sqrt(np.mean((c_part["units"] - refit.predict(c_part[cols])) ** 2)))
+""", """
+a_part = sales[sales["week"] < 250]
+c_part = sales[sales["week"] >= 250]
+cols = ["price", "promo", "temp"]
+rows = []
+for alpha in [0.01, 0.1, 1.0, 10.0, 100.0]:
+    m = Ridge(alpha=alpha).fit(a_part[cols], a_part["units"])
+    rows.append({"alpha": alpha, "rmse": np.sqrt(np.mean((c_part["units"]
+                                                          - m.predict(c_part[cols])) ** 2))})
+ranked = pd.DataFrame(rows).sort_values("rmse")
+print("alpha", ranked.iloc[0]["alpha"], "holdout RMSE", ranked.iloc[0]["rmse"])
+"""),
+    # numpy polynomial degree kept with `if err < best` on a middle period, then the last
+    ("""
+t = sales["week"].to_numpy()
+u = sales["units"].to_numpy()
+fit_t, fit_u = t[:200], u[:200]
+mid_t, mid_u = t[200:250], u[200:250]
+end_t, end_u = t[250:], u[250:]
+best_err, best_deg = np.inf, None
+for deg in range(1, 7):
+    coef = np.polyfit(fit_t, fit_u, deg)
+    err = np.mean((np.polyval(coef, mid_t) - mid_u) ** 2)
+    if err < best_err:
+        best_err, best_deg = err, deg
+coef = np.polyfit(t[:250], u[:250], best_deg)
+print("degree", best_deg, "final MSE", np.mean((np.polyval(coef, end_t) - end_u) ** 2))
+""", """
+t = sales["week"].to_numpy()
+u = sales["units"].to_numpy()
+fit_t, fit_u = t[:250], u[:250]
+end_t, end_u = t[250:], u[250:]
+best_err, best_deg = np.inf, None
+for deg in range(1, 7):
+    coef = np.polyfit(fit_t, fit_u, deg)
+    err = np.mean((np.polyval(coef, end_t) - end_u) ** 2)
+    if err < best_err:
+        best_err, best_deg = err, deg
+print("degree", best_deg, "final MSE", best_err)
+"""),
+]
+
+
+@pytest.mark.parametrize("sound,flawed", SPEC_SEARCH)
+def test_selection_on_validation_period_then_one_holdout_score_is_quiet(sound, flawed):
+    quiet(run(sound, TIMES))
+    bad = [f for f in run(flawed, TIMES) if f.severity in ("medium", "high", "critical")
+           and f.rule_id.startswith("circular_validation.")]
+    assert bad, "the flawed twin (selection on the holdout itself) must still be flagged"

@@ -223,6 +223,59 @@ def _kind(sel: Selection) -> str:
     return "the best model/setting"
 
 
+_DATA_KINDS = {"dataframe", "series", "ndarray"}
+
+
+def _line_names(m, line: int) -> set[str]:  # type: ignore[no-untyped-def]
+    """Names read on the statement that holds `line` (the whole statement, if multi-line)."""
+    stmts = [st for st in _walk(m.tree) if isinstance(st, ast.stmt)
+             and not isinstance(st, ast.For | ast.While | ast.If | ast.With | ast.Try
+                                | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+             and st.lineno <= line <= (st.end_lineno or st.lineno)]
+    return {n.id for st in stmts[-1:] for n in _walk(st)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _final_holdout_after(ev: Evidence, flow: Flow, sel: Selection) -> bool:
+    """The selection's "test" rows act as a validation set: after the pick, a model built from
+    the winner is scored on other rows - a data object none of the compared scores read,
+    directly or through what they were computed from (`val` for 2018 ranks the candidates,
+    `final` is refitted through 2018 and scored once on `hold`, 2019). The compared scores
+    then choose, and the later score measures; a later score on the same rows (refit, then
+    `best.score(X_test, y_test)` again) is still the selection's own test set."""
+    m = ev.model
+    if sel.node is None and not sel.line:
+        return False
+    chose = {t for a in m.assignments if a.line >= sel.line for t in a.targets
+             if a.line == sel.line or any(m.depends_on(t, c) for c in
+                                          {u for b in m.assignments if b.line == sel.line
+                                           for u in b.targets})}
+    if not chose:
+        return False
+    compared: set[str] = set()
+    for s in sel.scores:
+        if not s.in_cell:
+            return False
+        for n in _line_names(m, s.line):
+            compared |= {n} | m.dependencies(n)
+    for s in flow.scores:
+        if not s.in_cell or s.on != "test" or s.line <= sel.line or \
+                s.id in {x.id for x in sel.scores}:
+            continue
+        direct = _line_names(m, s.line)
+        deps = set(direct)
+        for n in direct:
+            deps |= m.dependencies(n)
+        if not deps & chose:
+            continue  # not the chosen candidate
+        fresh = [n for n in direct - compared
+                 if (f := ev.objects.get(n)) is not None and f.kind in _DATA_KINDS
+                 and n not in chose and not any(m.depends_on(n, c) for c in chose)]
+        if fresh:
+            return True
+    return False
+
+
 @rule("circular_validation.selection_on_test",
       title="Model or hyperparameter selected by its test-set score")
 def selection_on_test(ev: Evidence) -> Iterator[Finding]:
@@ -234,7 +287,8 @@ def selection_on_test(ev: Evidence) -> Iterator[Finding]:
         return
     flow = flow_of(ev)
     picks = [s for s in flow.selections if s.in_cell and s.on == "test"
-             and not _descriptive(ev, s) and not _subgroup_breakdown(flow, s)]
+             and not _descriptive(ev, s) and not _subgroup_breakdown(flow, s)
+             and not _final_holdout_after(ev, flow, s)]
     if not picks:
         return
     # one finding per cell: the explicit pick (max/argmax/`if > best`) if there is one, else
@@ -1817,6 +1871,11 @@ def _iter_size(ev: Evidence, it: ast.AST) -> int | None:
         if called_name(it) == "unique":
             return None
         return _iter_size(ev, it.args[0])
+    if isinstance(it, ast.Call) and called_name(it) == "range" and 2 <= len(it.args) <= 3:
+        bounds = [_number(a) for a in it.args]
+        if all(b is not None and float(b).is_integer() for b in bounds) and bounds[-1]:
+            return len(range(*(int(b) for b in bounds)))  # type: ignore[arg-type]
+        return None
     if isinstance(it, ast.Call) and called_name(it) == "range" and len(it.args) == 1:
         arg = it.args[0]
         n = _number(arg)
@@ -1955,10 +2014,25 @@ def best_of_many_in_sample(ev: Evidence) -> Iterator[Finding]:
     yield from _picked_from_collection(ev, reported)
 
 
-def _score_collections(m) -> set[str]:  # type: ignore[no-untyped-def]
+def _cv_scoreish(m, node: ast.AST) -> bool:  # type: ignore[no-untyped-def]
+    """An expression computing a cross-validated score: cross_val_score(...).mean(),
+    cross_validate(...)["test_score"].mean(), a metric of cross_val_predict(...)."""
+    return any(isinstance(c, ast.Call) and called_name(c) in _CV_SCORE_CALLS
+               for c in _walk(node))
+
+
+_CV_SCORE_CALLS = {"cross_val_score", "cross_validate", "cross_val_predict"}
+
+
+def _score_collections(m, scoreish=_scoreish, top_level: bool = False  # type: ignore[no-untyped-def]
+                       ) -> set[str]:
     """Names holding many scores: a comprehension whose element is a score, a loop filling a
-    dict/list with scores, and Series/arrays/sorts made from them."""
+    dict/list with scores, and Series/arrays/sorts made from them (`top_level`: only those
+    built outside any loop - one built per fold of an outer loop is nested selection)."""
     inside_fn = _in_functions(m.tree)
+    if top_level:
+        inside_fn |= {id(n) for f in _walk(m.tree) if isinstance(f, ast.For | ast.While)
+                      for n in _walk(f) if n is not f}
     found: set[str] = set()
     for node in _walk(m.tree):
         if id(node) in inside_fn:
@@ -1969,17 +2043,26 @@ def _score_collections(m) -> set[str]:  # type: ignore[no-untyped-def]
                      if isinstance(c, ast.ListComp | ast.DictComp | ast.GeneratorExp)]
             for c in comps[:1]:
                 elt = c.value if isinstance(c, ast.DictComp) else c.elt
-                if _scoreish(m, elt):
+                if scoreish(m, elt):
                     found.add(node.targets[0].id)
         elif isinstance(node, ast.For):
+            vals: dict[str, list[ast.AST]] = {}  # a score computed first, then stored
+            for st in _walk(node):
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                        isinstance(st.targets[0], ast.Name):
+                    vals.setdefault(st.targets[0].id, []).append(st.value)
+
+            def scored(v: ast.AST, vals: dict[str, list[ast.AST]] = vals) -> bool:
+                return scoreish(m, v) or (scoreish is not _scoreish and any(
+                    scoreish(m, d) for n in names_in(v) for d in vals.get(n, ())))
             for st in _walk(node):
                 if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Subscript) and \
-                        _scoreish(m, st.value) and isinstance(st.targets[0].value, ast.Name):
+                        scored(st.value) and isinstance(st.targets[0].value, ast.Name):
                     found.add(st.targets[0].value.id)
                 elif isinstance(st, ast.Call) and called_name(st) == "append" and \
                         isinstance(st.func, ast.Attribute) and \
                         isinstance(st.func.value, ast.Name) and st.args and \
-                        _scoreish(m, st.args[0]):
+                        scored(st.args[0]):
                     found.add(st.func.value.id)
     derived = {t for a in m.assignments for t in a.targets if t not in found
                and any(m.depends_on(t, f) for f in found)
@@ -1995,6 +2078,39 @@ def _picked_from_collection(ev: Evidence, reported: list[ast.AST]) -> Iterator[F
     coll = _score_collections(m)
     if not coll:
         return
+    hit = _best_reported(m, coll, reported)
+    if hit is None:
+        return
+    what = m.src(hit)
+    yield Finding(
+        explanation=(f"`{what}` (line {hit.lineno}) reports the best of a collection of scores "
+                     "computed on the same rows for many candidates, with no held-out rows, "
+                     "cross-validation or later evaluation of the chosen candidate in the cell. "
+                     "The maximum of many noisy estimates is biased upwards: it is not what the "
+                     "chosen candidate will score on new data."),
+        severity="high", confidence=0.65,
+        evidence={"lines": [hit.lineno], "values": {"selection": what}},
+        suggestion=("Choose the candidate on a development part (or inside cross-validation) "
+                    "and report its score on rows the selection never saw, or cross-validate "
+                    "the whole selection procedure."))
+
+
+def _score_column(node: ast.AST) -> bool:
+    """`ranked` or `ranked["cv_r2"]`, not `ranked["name"]` (the winner's label)."""
+    while isinstance(node, ast.Subscript):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and not (
+                set(_tokens(key.value)) & (_SCORE_TOKENS | {"cv", "mean"})):
+            return False
+        node = node.value
+    return True
+
+
+def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[no-untyped-def]
+                   sorted_names: set[str] | None = None) -> ast.AST | None:
+    """The reported expression that takes the best of a score collection: max(scores),
+    scores[argmax], sorted(...)[0], and (`sorted_names`: collections assigned from a sort)
+    `ranked.iloc[0]`."""
     imported = m._imported_names | {"np", "pd", "numpy", "pandas", "statistics"}
     index_names: set[str] = set()
     for c in m.calls:
@@ -2014,31 +2130,138 @@ def _picked_from_collection(ev: Evidence, reported: list[ast.AST]) -> Iterator[F
             base = n.value.value if isinstance(n.value, ast.Attribute) and \
                 n.value.attr in ("loc", "iloc", "at", "iat") else n.value
             by_index = _operand_root(base) in coll and bool(names_in(n.slice) & index_names)
-            top = _number(n.slice) in (0.0, -1.0) and isinstance(base, ast.Call) and \
-                called_name(base) in _ORDER_PICKS and \
-                any(names_in(a) & coll for a in [base.func, *base.args])
+            top = _number(n.slice) in (0.0, -1.0) and ((
+                isinstance(base, ast.Call) and called_name(base) in _ORDER_PICKS
+                and any(names_in(a) & coll for a in [base.func, *base.args])) or (
+                sorted_names is not None and root_name(base) in sorted_names
+                and _score_column(base)))
             if by_index or top:
                 hit = n
         if hit is not None:
             break
+    return hit
+
+
+_FOLD_ITERS = {"split", "KFold", "StratifiedKFold", "GroupKFold", "TimeSeriesSplit",
+               "RepeatedKFold", "ShuffleSplit", "LeaveOneOut", "StratifiedGroupKFold"}
+
+
+def _outer_evaluation(ev: Evidence) -> bool:
+    """Something independent of the CV-based choice measures the winner: a score on test rows
+    (the flow's test scores, predict/score on a test/holdout-named frame) or a
+    cross-validation of a search object (nested CV)."""
+    m = ev.model
+    if relevant(ev) and any(s.in_cell and s.on == "test" for s in flow_of(ev).scores):
+        return True
+    for c in m.calls:
+        if c.last in _PRED_CALLS | {"score", "evaluate"} and c.node.args:
+            root = _operand_root(c.node.args[0])
+            if root and role_of_name(root) == "test":
+                return True
+        if c.last in _CV_SCORE_CALLS and c.node.args:
+            est = c.node.args[0]
+            if any(isinstance(x, ast.Call) and called_name(x).endswith("SearchCV")
+                   for x in _walk(est)):
+                return True
+            root = root_name(est)
+            f = ev.objects.get(root) if root else None
+            if f is not None and "SearchCV" in f.type:
+                return True
+    return False
+
+
+def _n_candidates(ev: Evidence, name: str) -> int | None:
+    f = ev.objects.get(name)
+    if f is None:
+        return None
+    n = f.length if f.length is not None else (f.shape[0] if f.shape else None)
+    if f.kind == "dataframe" and f.shape:
+        n = f.shape[0]
+    return n
+
+
+@rule("circular_validation.best_cv_score_reported",
+      title="The best of many cross-validated scores reported as the performance")
+def best_cv_score_reported(ev: Evidence) -> Iterator[Finding]:
+    """Many candidates (feature sets, regions, models, settings) are each cross-validated, the
+    one with the best CV score is picked (max/idxmax/sort then [0], `if cv > best`) and that
+    same CV score is reported as the winner's performance, with no outer/nested CV and no
+    evaluation on untouched test rows. The CV score chose the winner, so the maximum of many
+    noisy CV estimates is biased upwards. High (0.7) with 5 or more candidates, medium with
+    fewer (or an unknown number). Quiet when the selection runs inside an outer fold loop or
+    a function, or a test-set / nested evaluation follows."""
+    m = ev.model
+    if m.tree is None or ev.tree is None or not any(
+            c.last in _CV_SCORE_CALLS for c in m.calls) or _outer_evaluation(ev):
+        return
+    reported = [n for e in m.reported_exprs for n in _walk(e)]
+    # max-tracking loops over cross-validated scores
+    for outer, loops, cmp, _score, root, carriers, keys, defs in _tracking_loops(m):
+        if not any(_cv_scoreish(m, d) for d in defs) or any(
+                any(isinstance(x, ast.Call) and called_name(x) in _FOLD_ITERS
+                    for x in _walk(lp.iter)) for lp in loops):
+            continue
+        if any(isinstance(p, ast.For | ast.While) and p is not outer and outer in _walk(p)
+               for p in _walk(m.tree)):
+            continue  # chosen afresh in every pass of an outer loop
+        end = getattr(outer, "end_lineno", outer.lineno)
+        shown = [n for n in reported if getattr(n, "lineno", 0) > end and (
+            (isinstance(n, ast.Name) and n.id in carriers) or (
+                isinstance(n, ast.Subscript) and root_name(n.value) == root
+                and isinstance(n.slice, ast.Constant) and n.slice.value in keys))]
+        if not shown:
+            continue
+        shown.sort(key=lambda n: not (isinstance(n, ast.Name) and n.id == root))
+        sizes = [_iter_size(ev, lp.iter) for lp in loops]
+        total: int | None = 1
+        for sz in sizes:
+            total = total * sz if (total and sz) else None
+        yield _best_cv_finding(m, shown[0], total, f"`if {m.src(cmp.test)}:` in the loop at "
+                                                   f"line {outer.lineno}")
+        return
+    coll = _score_collections(m, _cv_scoreish, top_level=True)
+    if not coll:
+        return
+    ordered = {a_t for a in m.assignments for a_t in a.targets if a_t in coll and any(
+        isinstance(x, ast.Call) and called_name(x) in _ORDER_PICKS for x in _walk(a.value))}
+    hit = _best_reported(m, coll, reported, ordered)
     if hit is None:
         return
-    what = m.src(hit)
-    yield Finding(
-        explanation=(f"`{what}` (line {hit.lineno}) reports the best of a collection of scores "
-                     "computed on the same rows for many candidates, with no held-out rows, "
-                     "cross-validation or later evaluation of the chosen candidate in the cell. "
-                     "The maximum of many noisy estimates is biased upwards: it is not what the "
-                     "chosen candidate will score on new data."),
-        severity="high", confidence=0.65,
-        evidence={"lines": [hit.lineno], "values": {"selection": what}},
-        suggestion=("Choose the candidate on a development part (or inside cross-validation) "
-                    "and report its score on rows the selection never saw, or cross-validate "
-                    "the whole selection procedure."))
+    imported = m._imported_names | {"np", "pd", "numpy", "pandas", "statistics"}
+    kinds = {("max" if "max" in c.last else "min") for c in m.calls
+             if c.last in _VALUE_PICKS and _collection_root(c, imported) in coll
+             and any(c.node is n for n in reported)}
+    if kinds == {"max", "min"}:
+        return  # the range of all candidates, none chosen
+    roots = sorted(coll & names_in(hit)) or sorted(coll)
+    sizes = [_n_candidates(ev, r) for r in roots]
+    total = max((sz for sz in sizes if sz), default=None)
+    yield _best_cv_finding(m, hit, total, f"`{m.src(hit)}`")
+
+
+def _best_cv_finding(m, hit: ast.AST, n: int | None, how: str  # type: ignore[no-untyped-def]
+                     ) -> Finding:
+    many = n is not None and n >= 5
+    count = f"{n} candidates" if n else "several candidates"
+    return Finding(
+        explanation=(f"{count[0].upper()}{count[1:]} are each cross-validated and the best is "
+                     f"kept ({how}); `{m.src(hit)}` (line {hit.lineno}) reports the winner's own "
+                     "CV score as its performance, with no outer/nested cross-validation or "
+                     "untouched test set in the cell. The CV score was used to choose, so it is "
+                     "the maximum of many noisy estimates and biased upwards"
+                     + (f" - with {n} candidates the winner's luck is a large part of it."
+                        if many else ".")),
+        severity="high" if many else "medium", confidence=0.7 if many else 0.5,
+        evidence={"lines": [hit.lineno], "values": {"candidates": n, "selection": m.src(hit)}},
+        suggestion=("Put the selection inside the cross-validation: repeat the choice within "
+                    "each outer training fold (nested CV - e.g. cross_val_score of a "
+                    "GridSearchCV, or a loop over outer.split choosing on inner folds) and "
+                    "report the outer score, or evaluate the chosen candidate once on a test "
+                    "set it never saw."))
 
 
 RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
          selection_on_validation_reported, search_best_score_reported, fitted_on_test_set,
          coefficients_fit_on_test, selection_then_test_same_data,
          cutoff_scored_on_its_calibration_data, validation_fold_is_test,
-         in_sample_fit_reported, best_of_many_in_sample]
+         in_sample_fit_reported, best_of_many_in_sample, best_cv_score_reported]
