@@ -17,6 +17,8 @@ arrays are judged from the values the kernel lists when no sample was re-read.
 from __future__ import annotations
 
 import ast
+import contextlib
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -125,7 +127,10 @@ def _judge(n_min: int, grade: int, code_skewed: bool, skew_max: float,
             return "critical", 0.7
         if grade == 1 or code_skewed:
             return "high", 0.7
-        return "high", 0.6  # too few values to check normality at all
+        # too few values to check normality at all, and nothing in them or the code says
+        # they are skewed (e.g. per-subject means of many readings, near-normal by
+        # construction): a caution, not evidence that the test is wrong
+        return "medium", 0.45
     if n_min < 8:
         if grade >= 2:
             return "high", 0.75
@@ -272,6 +277,29 @@ def _literal_size(node: ast.AST) -> int | None:
     return None
 
 
+_AGGREGATES = {"mean", "median", "nanmean", "nanmedian"}
+
+
+def _aggregated(node: ast.AST) -> bool:
+    """`df.groupby(...)[y].mean()` / `.agg("mean")` / `pivot_table(...)` (mean by default):
+    a sample of per-unit means or medians (not a summary table of mean, SD and count)."""
+    for sub in _walk(node):
+        if not isinstance(sub, ast.Call) or not isinstance(sub.func, ast.Attribute):
+            continue
+        if sub.func.attr == "pivot_table":
+            return True
+        if sub.func.attr in _AGGREGATES | {"agg", "aggregate"} and any(
+                isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and
+                x.func.attr in ("groupby", "resample") for x in _walk(sub.func.value)):
+            if sub.func.attr in _AGGREGATES:
+                return True
+            asked = {a.value for x in sub.args for a in _walk(x)
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+            if asked and asked <= _AGGREGATES:  # `.agg("mean")`, not a table with std/count
+                return True
+    return False
+
+
 def _arg_skewed(ev: Evidence, arg: ast.AST, names: set[str],
                 cols: set[tuple[str, str]]) -> str | tuple[str, str] | None:
     """The test reads a skewed generator's output (or a column holding it), untransformed;
@@ -289,6 +317,8 @@ def _arg_skewed(ev: Evidence, arg: ast.AST, names: set[str],
             if a.value is not None:
                 if _has_transform(a.value) and name in loaded:
                     return None
+                if _aggregated(a.value):
+                    return None  # per-unit means: the draws' skew does not carry over
                 strings |= _strings(a.value)
     for name in deps & names:
         if not _transformed_between(ev, name):
@@ -312,6 +342,18 @@ def _has_transform(node: ast.AST) -> bool:
             if attr in _TRANSFORMS:
                 return True
     return False
+
+
+def _log_scale(ev: Evidence, node: ast.AST) -> bool:
+    """The sample is already on a transformed (log, sqrt, rank) scale: `np.log(x)` written
+    in the argument, or a name bound only to such an expression (`lr = np.log(a / b)`)."""
+    node = _unwrap(node)
+    if isinstance(node, ast.Name):
+        found = [a.value for a in ev.model.assigned_at(node.id)]
+        if not found or any(v is None for v in found):
+            return False
+        return all(_has_transform(v) for v in found if v is not None)
+    return _has_transform(node)
 
 
 def _transformed_between(ev: Evidence, name: str) -> bool:
@@ -655,6 +697,16 @@ def _grouped_sites(ev: Evidence) -> list[_Grouped]:
         site.line = min(site.line, c.line)
         if test not in site.tests:
             site.tests.append(test)
+    for node in _walk(ev.tree):
+        # `fit.f_pvalue` / `fit.fvalue` of a one-way fit is the same F-test
+        if isinstance(node, ast.Attribute) and node.attr in ("f_pvalue", "fvalue") and \
+                isinstance(node.value, ast.Name) and node.value.id in fits and \
+                isinstance(node.ctx, ast.Load):
+            key = fits[node.value.id]
+            site = out.setdefault(key, _Grouped(node.lineno, [], *key))
+            site.line = min(site.line, node.lineno)
+            if f"{node.value.id}.{node.attr}" not in site.tests:
+                site.tests.append(f"{node.value.id}.{node.attr}")
     for name, key in fits.items():
         obj = ev.objects.get(name)
         if key in out and obj is not None:
@@ -681,6 +733,189 @@ def _within_skew(pooled: float, r2: float | None, w_min: float) -> float:
     if r2 >= 0.95:
         return 0.0
     return max(0.0, (abs(pooled) - between) / (1 - r2) ** 1.5)
+
+
+_STAT_KEYS = {"count": "n", "n": "n", "size": "n", "mean": "mean", "std": "std", "sd": "std",
+              "min": "min", "max": "max", "median": "median", "50%": "median"}
+_HEADER_TOKEN = re.compile(r"[A-Za-z_][\w.]*|\d+%")
+
+
+def _number(tok: str) -> float | None:
+    try:
+        v = float(tok.replace(",", ""))
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _printed_tables(text: str) -> list[dict[str, dict[str, float]]]:
+    """Per-row statistics of the pandas tables the cell printed whose header names a mean
+    and an SD (`groupby(g)[y].describe()`, `.agg(["count", "mean", "std", ...])`):
+    [{row label: {"n"/"mean"/"std"/"min"/"max"/"median": value}}]."""
+    out = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        header = [t for t in line.split() if t != "..."]  # columns pandas elided
+        if not header or len(header) > 12 or "mean" not in header or not (
+                "std" in header or "sd" in header) or not all(
+                _HEADER_TOKEN.fullmatch(h) for h in header):
+            continue
+        rows: dict[str, dict[str, float]] = {}
+        for row in lines[i + 1:]:
+            toks = [t for t in row.split() if t != "..."]
+            if not toks or row.startswith("["):
+                break
+            nums = [_number(t) for t in toks[-len(header):]] if len(toks) > len(header) \
+                else []
+            if not nums or any(v is None for v in nums):
+                if not rows and len(toks) == 1:
+                    continue  # the index name's own line
+                break
+            label = " ".join(toks[:-len(header)])
+            rows[label] = {_STAT_KEYS[h]: v for h, v in zip(header, nums, strict=True)
+                           if h in _STAT_KEYS and v is not None}
+        if len(rows) >= 2:
+            out.append(rows)
+    return out
+
+
+def _summarises(ev: Evidence, site: _Grouped) -> bool:
+    """The cell's code summarises the response by the factor (`df.groupby("g")["y"]...`),
+    and no other numeric column of the frame that way."""
+    obj = ev.objects.get(site.frame)
+    numeric = set(obj.ranges) if obj is not None else set()
+    named: set[str] = set()
+    for node in _walk(ev.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "groupby" and site.factor in _strings(node):
+            stmt_strings = set()
+            for stmt in ev.tree.body if ev.tree is not None else []:
+                if stmt.lineno <= node.lineno <= (stmt.end_lineno or stmt.lineno):
+                    stmt_strings = _strings(stmt)
+            named |= stmt_strings & (numeric | {site.response})
+    return named == {site.response}
+
+
+def _column_transformed(ev: Evidence, site: _Grouped) -> bool:
+    """`df["y"] = np.log(df["x"])` in this cell or an earlier one: the response is already
+    on a transformed scale."""
+    trees = [ev.tree]
+    if ev.prior_code:
+        with contextlib.suppress(SyntaxError):
+            trees.append(ast.parse(ev.prior_code))
+    for tree in trees:
+        for node in _walk(tree) if tree is not None else []:
+            if isinstance(node, ast.Assign) and _has_transform(node.value) and any(
+                    _frame_column(t) == (site.frame, site.response) for t in node.targets):
+                return True
+    return False
+
+
+def _shown_group_stats(ev: Evidence, site: _Grouped,
+                       sizes: dict[str, int]) -> list[dict[str, float]] | None:
+    """The per-group n, mean, SD (and min/max/median when shown) of the response, from a
+    printed summary whose rows are exactly the factor's levels."""
+    if ev.tree is None or not _summarises(ev, site) or _column_transformed(ev, site):
+        return None
+    obj = ev.objects.get(site.frame)
+    for table in _printed_tables(ev.text):
+        if set(table) != set(sizes):
+            continue
+        groups = []
+        for level, stats_ in table.items():
+            if "mean" not in stats_ or "std" not in stats_:
+                break
+            n = stats_.get("n", sizes[level])
+            if abs(n - sizes[level]) > 0.5:
+                break  # a different column or subset
+            groups.append({**stats_, "n": float(sizes[level])})
+            rng_ = obj.ranges.get(site.response) if obj is not None else None
+            if rng_ and "min" not in groups[-1] and isinstance(rng_[0], int | float):
+                groups[-1]["floor"] = float(rng_[0])  # the column's minimum, all groups
+        else:
+            return groups
+    return None
+
+
+def _betai(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta I_x(a, b) (continued fraction, Numerical Recipes)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _betai(b, a, 1.0 - x)
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > 1e-300 else 1e-300)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > 1e-300 else 1e-300)
+            c = 1.0 + num / c
+            c = c if abs(c) > 1e-300 else 1e-300
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-12:
+            break
+    return front * h / a
+
+
+def _f_sf(f: float, d1: float, d2: float) -> float:
+    """P(F(d1, d2) > f)."""
+    return _betai(d2 / 2, d1 / 2, d2 / (d2 + d1 * f)) if f > 0 else 1.0
+
+
+def _judge_group_stats(groups: list[dict[str, float]]
+                       ) -> tuple[str, float, str, dict[str, object]] | None:
+    """High when the printed per-group summary shows, beyond chance for groups this small,
+    variances that differ by orders of magnitude, together with a sign of a skewed,
+    multiplicative response: SDs rising with the means of a positive quantity, an SD above
+    the mean of a non-negative one, or one value carrying almost all of a group's spread."""
+    usable = [g for g in groups if g["n"] >= 3 and g["std"] > 0]
+    if len(usable) < 2 or min(g["n"] for g in groups) >= 30:
+        return None
+    lo = min(usable, key=lambda g: g["std"])
+    hi = max(usable, key=lambda g: g["std"])
+    ratio = hi["std"] / lo["std"]
+    k = len(usable)
+    p_var = min(1.0, 2 * _f_sf(ratio ** 2, hi["n"] - 1, lo["n"] - 1) * k * (k - 1) / 2)
+    if ratio < 4 or p_var >= 1e-3:
+        return None
+    signs = []
+    values: dict[str, object] = {"sd_ratio": round(ratio, 1), "variance_ratio_p":
+                                 float(f"{p_var:.2g}")}
+    mins = [g.get("min", g.get("floor")) for g in groups]
+    positive = all(m is not None and m >= 0 for m in mins)
+    ordered = sorted(usable, key=lambda g: g["mean"])
+    if k >= 3 and positive and all(a["std"] < b["std"] for a, b in itertools.pairwise(ordered)):
+        signs.append("the SD rises with the group mean (a multiplicative, right-skewed "
+                     "scale)")
+    if positive and any(g["std"] > g["mean"] > 0 for g in usable):
+        g = max(usable, key=lambda g: g["std"] / g["mean"] if g["mean"] > 0 else 0)
+        signs.append(f"an SD above the mean for a non-negative quantity (mean {g['mean']:.3g},"
+                     f" SD {g['std']:.3g}: a long right tail)")
+    for g in usable:
+        n = g["n"]
+        for side, extreme in (("largest", g.get("max")), ("smallest", g.get("min"))):
+            if extreme is None or n < 5:
+                continue
+            z = abs(extreme - g["mean"]) / g["std"]
+            if z >= 0.9 * (n - 1) / math.sqrt(n):
+                signs.append(f"a group of {n:.0f} whose {side} value ({extreme:g}) sits "
+                             f"{z:.2f} SDs from its mean, nearly the most {n:.0f} values "
+                             "allow: one value carries almost all of its spread")
+                break
+    if not signs:
+        return None
+    values["signs"] = len(signs)
+    basis = (f"group SDs from {lo['std']:.3g} to {hi['std']:.3g} ({ratio:.0f}-fold; equal "
+             f"variances would give this ratio with p={p_var:.1g}), and " +
+             "; ".join(signs[:2]))
+    confidence = 0.75 if len(signs) >= 2 else 0.65
+    return "high", confidence, basis, values
 
 
 def _grouped_findings(ev: Evidence, seen: set[int],
@@ -710,6 +945,34 @@ def _grouped_findings(ev: Evidence, seen: set[int],
                      f"{within:.1f} (or their spread grows with the group mean, which breaks "
                      "the equal-variance assumption as well)")
         else:
+            shown = _shown_group_stats(ev, site, sizes)
+            verdict = _judge_group_stats(shown) if shown else None
+            if verdict is None:
+                continue
+            severity, confidence, basis, values = verdict
+            if "anova" in nonparam_kinds:
+                severity, confidence = "low", 0.3
+            tests = " and ".join(f"`{t}`" for t in site.tests)
+            seen.add(site.line)
+            yield Finding(
+                explanation=(f"{tests} (line {site.line}) compare the means of "
+                             f"`{site.response}` across {len(sizes)} `{site.factor}` groups "
+                             f"of {n_min}-{max(sizes.values())} rows with one pooled "
+                             "within-group variance and normal errors, but the per-group "
+                             f"summary the cell printed shows {basis}. With groups this small "
+                             "the F-test's pooled error is dominated by the widest, most "
+                             "skewed group, so its p-value (significant or not) is "
+                             "unreliable."),
+                severity=severity, confidence=round(confidence, 3),
+                evidence={"lines": [site.line], "values": {
+                    "n_min": n_min, "groups": len(sizes), **values}},
+                suggestion=("Fit the ANOVA to the log of the response (`np.log(...)` in the "
+                            "formula; report ratios of geometric means) when the spread "
+                            "grows with the level, or compare the groups with a rank test "
+                            f"(`scipy.stats.kruskal(*[g['{site.response}'] for _, g in "
+                            f"{site.frame}.groupby('{site.factor}')])`) or Welch's ANOVA "
+                            "(`pingouin.welch_anova`)."),
+            )
             continue
         if within < 1 or p is None or p >= 1e-3:
             continue
@@ -752,7 +1015,8 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None:
         return
     sites = _sites(ev)
-    if not sites and "anova_lm" not in ev.code and "tukeyhsd" not in ev.code:
+    grouped = any(k in ev.code for k in ("anova_lm", "tukeyhsd", "f_pvalue", "fvalue"))
+    if not sites and not grouped:
         return
     nonparam_kinds = {spec.kind for _, _, spec in test_calls(ev.model) if not spec.parametric}
     generated: tuple[set[str], set[tuple[str, str]],
@@ -787,6 +1051,11 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
             severity, confidence = verdict
             if kind == "paired":  # normality matters for the differences
                 confidence -= 0.1
+            logged = bool(site.args) and all(_log_scale(ev, a) for a in site.args)
+            if logged and n_min >= 30 and severity in ("high", "critical"):
+                # the analyst already applied the remedy (a log scale); what skew remains
+                # at this size moves a test of the mean little
+                severity, confidence = "medium", min(confidence, 0.5)
             described = "; ".join(_describe(s) for s in sorted(
                 facts, key=lambda s: (-_grade(s), -abs(s.skew or 0.0)))[:3])
             if grade >= 2 and n_min >= 30 and kind == "correlation":
@@ -811,6 +1080,10 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
             if kind == "paired":
                 explanation += (" (A paired test assumes normal differences; samples this "
                                 "skewed rarely give normal differences.)")
+            if logged and n_min >= 30:
+                explanation += (" The samples are already log-transformed, the usual remedy; "
+                                f"with n={n_min} the remaining skew moves a test of the mean "
+                                "little, so this is worth a check, not a different test.")
         else:
             if not code_skewed:
                 continue
@@ -838,7 +1111,7 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                         "very small groups, report the raw values and an exact/permutation "
                         "test (`scipy.stats.permutation_test`)."),
         )
-    if "anova_lm" in ev.code or "tukeyhsd" in ev.code:
+    if grouped:
         yield from _grouped_findings(ev, seen, nonparam_kinds)
 
 
@@ -1952,7 +2225,16 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
                          "moderate skew shifts only a little; a skew of the differences "
                          "usually means they grow with the magnitude (regression-based limits "
                          "or log ratios then fit better).")
-            lower = _band_lower(ev, lines, s) if band else None
+            logged = _log_scale(ev, sample)
+            if severity == "high" and logged:
+                # already on the log scale (log ratios of paired measurements, log
+                # concentrations): the remedy is applied; remaining skew is a refinement
+                severity, conf = "medium", 0.5
+                extra += (" The sample is already log-transformed, the usual remedy; the "
+                          "skew that remains is worth a Q-Q plot or percentile-based limits, "
+                          "not a different analysis.")
+            # a log-scale value may be negative whatever the observed minimum
+            lower = _band_lower(ev, lines, s) if band and not logged else None
             if lower is not None and s.min is not None and s.min >= 0 and lower < 0 and \
                     s.n >= 20 and p is not None and p < 0.01:
                 # a band on a non-negative quantity whose lower limit is impossible
