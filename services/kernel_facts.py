@@ -135,9 +135,12 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         if found:
             facts["params"] = {"outcome_indicators": found}
     with contextlib.suppress(Exception):
-        separating = _class_separation(part, facts["unique"])
+        strongest: dict[str, dict[str, float]] = {}
+        separating = _class_separation(part, facts["unique"], strongest)
         if separating:
             facts.setdefault("params", {})["class_separation"] = separating
+        if strongest:
+            facts.setdefault("params", {})["separation_top"] = strongest
     if df.size <= TABLE_MAX_CELLS and all(
             getattr(t, "kind", "") in "iuf" for t in df.dtypes):
         with contextlib.suppress(Exception):
@@ -411,13 +414,24 @@ def _outcome_indicators(df: Any, unique: dict[str, int]) -> dict[str, dict[str, 
 SEPARATION_ROWS = 2000
 SEPARATION_AUC = 0.98
 MAX_SEPARATION_COLUMNS = 60
+STRONG_SEPARATION_AUC = 0.85  # `strongest`: recorded when the best column reaches this
+SEPARATION_TOP = 6  # `strongest`: this many columns per two-valued column
 
-def _class_separation(df: Any, unique: dict[str, int]) -> dict[str, dict[str, float]]:
+def _class_separation(df: Any, unique: dict[str, int],
+                      strongest: dict[str, dict[str, float]] | None = None
+                      ) -> dict[str, dict[str, float]]:
     """Numeric columns that alone rank the two classes of a two-valued column almost perfectly:
     {two-valued column: {column: ROC AUC}} for AUC >= 0.98 or <= 0.02, on at most
     SEPARATION_ROWS evenly spaced rows (rows missing either value left out). A feature that
     by itself tells the classes apart is the first thing to suspect of being recorded after
-    (or because of) the outcome."""
+    (or because of) the outcome.
+
+    `strongest`, when given, is filled with {two-valued column: {column: ROC AUC}} for the
+    SEPARATION_TOP columns that separate its classes best (either direction), only when the
+    best reaches STRONG_SEPARATION_AUC (or 1 - it): the runners-up show whether one column is
+    far ahead of the others, and the weakest recorded one bounds every column left out (the
+    `separation_top` fact; the rules pair it with a name that marks the column as measured
+    after the outcome, never on the numbers alone)."""
     import numpy as np
 
     n = len(df)
@@ -442,6 +456,7 @@ def _class_separation(df: Any, unique: dict[str, int]) -> dict[str, dict[str, fl
         pos = (col == levels[1]).to_numpy()
         known = col.notna().to_numpy()
         found: dict[str, float] = {}
+        every: dict[str, float] = {}
         for j, c in enumerate(numeric):
             if c == b:
                 continue
@@ -459,10 +474,15 @@ def _class_separation(df: Any, unique: dict[str, int]) -> dict[str, dict[str, fl
             else:
                 ranks = np.arange(1.0, xs.size + 1)
             auc = (float(ranks[p].sum()) - n1 * (n1 + 1) / 2) / (n1 * n0)
+            every[str(c)] = round(auc, 4)
             if auc >= SEPARATION_AUC or auc <= 1 - SEPARATION_AUC:
                 found[str(c)] = round(auc, 4)
         if found:
             out[str(b)] = found
+        if strongest is not None and every:
+            top = sorted(every.items(), key=lambda kv: -abs(kv[1] - 0.5))[:SEPARATION_TOP]
+            if abs(top[0][1] - 0.5) >= STRONG_SEPARATION_AUC - 0.5:
+                strongest[str(b)] = dict(top)
     return out
 
 

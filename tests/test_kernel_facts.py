@@ -386,3 +386,37 @@ lots.loc[lots.index[100], "moisture"] = np.nan  # one Brazil lot
     assert f.missing_by == {"moisture": {"origin": {"Sumatra": 12, "Brazil": 1},
                                          "grade": {"A": 7, "B": 6}}}
     assert f.levels["origin"]["Sumatra"] == 40  # the denominators a rule compares against
+
+
+def test_separation_top_records_the_strongest_few_columns_once_one_reaches_0_85() -> None:
+    import numpy as np
+    import pandas as pd
+
+    from services.kernel_facts import SEPARATION_TOP, _class_separation
+
+    rng = np.random.default_rng(9)
+    n = 5000
+    df = pd.DataFrame({"y": rng.integers(0, 2, n)})
+    df["strong"] = df.y * 2.2 + rng.normal(size=n)  # AUC about 0.94: below class_separation
+    for k in range(SEPARATION_TOP + 2):
+        df[f"weak{k}"] = df.y * 0.1 * k + rng.normal(size=n)
+    unique = {c: (2 if c == "y" else n) for c in df.columns}
+    top: dict = {}
+    assert _class_separation(df, unique, top) == {}  # nothing near-perfect
+    found = top["y"]
+    assert len(found) == SEPARATION_TOP  # bounded
+    best = max(found, key=lambda c: abs(found[c] - 0.5))
+    assert best == "strong" and 0.9 < found["strong"] < 0.98
+    # the columns left out separate no better than the weakest recorded one
+    weakest = min(abs(a - 0.5) for a in found.values())
+    assert "weak0" not in found and weakest >= 0
+    # a frame whose best column stays below 0.85 records nothing
+    top2: dict = {}
+    _class_separation(df.drop(columns="strong"), unique, top2)
+    assert top2 == {}
+
+
+def test_separation_top_is_a_frame_fact() -> None:
+    f = run_and_gather("n = len(pumps)", SEPARATED).objects["pumps"]
+    top = f.params["separation_top"]["failed"]
+    assert "shutdown_vib" in top and len(top) <= 6

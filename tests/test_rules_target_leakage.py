@@ -1514,3 +1514,272 @@ def test_encoding_that_reads_each_scored_rows_own_target_stays_critical(code: st
     f = one(run(textwrap.dedent(code) + _FIT_TAIL, SHOPS),
             "target_leakage.feature_derived_from_target")
     assert f.severity == "critical"
+
+
+# -- a previous model's prediction of the target kept as a feature ------------------------------
+
+CREDIT = """
+import io
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(31)
+n = 400
+bad = rng.integers(0, 2, n)
+num = np.column_stack([
+    rng.normal(50, 12, n),
+    np.where(bad == 1, rng.beta(5, 2, n), rng.beta(2, 5, n)).round(3),
+    rng.uniform(0, 1, n),
+])
+loans = pd.DataFrame(num, columns=["income", "vendor_model_default_status_prob", "utilisation"])
+loans["term"] = rng.choice(["36m", "60m"], n)
+loans["default_status"] = np.where(bad == 1, "charged off", "paid")
+"""
+
+
+def test_a_previous_models_score_for_the_target_popped_then_dummied_is_high():
+    found = run("""
+        d = loans.copy()
+        y = d.pop("default_status").eq("charged off").astype(int)
+        X = pd.get_dummies(d, drop_first=True, dtype=float)
+        print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=5).mean())
+    """, CREDIT)
+    f = one(found, "target_leakage.target_named_feature")
+    assert f.severity == "high" and f.confidence == 0.7
+    assert f.evidence["values"]["column"] == "vendor_model_default_status_prob"
+    assert "prediction" in f.explanation
+
+
+def test_the_same_model_without_the_previous_score_is_quiet():
+    silent(run("""
+        d = loans.drop(columns=["vendor_model_default_status_prob"])
+        y = d.pop("default_status").eq("charged off").astype(int)
+        X = pd.get_dummies(d, drop_first=True, dtype=float)
+        print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=5).mean())
+    """, CREDIT))
+
+
+def test_a_previous_score_kept_by_a_drop_list_under_a_comparison_label_is_high():
+    found = run("""
+        target = loans["default_status"] == "charged off"
+        feats = loans.drop(columns=["default_status", "term"])
+        X_tr, X_te, y_tr, y_te = train_test_split(feats, target, random_state=0)
+        rf = RandomForestClassifier(n_estimators=30, random_state=0).fit(X_tr, y_tr)
+        print(rf.score(X_te, y_te))
+    """, CREDIT)
+    f = one(found, "target_leakage.target_named_feature")
+    assert f.evidence["values"]["column"] == "vendor_model_default_status_prob"
+
+
+def test_a_drop_list_that_removes_the_previous_score_is_quiet():
+    silent(run("""
+        target = loans["default_status"] == "charged off"
+        feats = loans.drop(columns=["default_status", "term",
+                                    "vendor_model_default_status_prob"])
+        X_tr, X_te, y_tr, y_te = train_test_split(feats, target, random_state=0)
+        rf = RandomForestClassifier(n_estimators=30, random_state=0).fit(X_tr, y_tr)
+        print(rf.score(X_te, y_te))
+    """, CREDIT))
+
+
+def test_a_previous_score_selected_by_dtype_with_an_isin_label_is_high():
+    found = run("""
+        def design(frame):
+            return frame.select_dtypes("number")
+        lab = loans.default_status.isin(["charged off"]).astype(int)
+        model = LogisticRegression(max_iter=500).fit(design(loans), lab)
+        print(model.coef_)
+    """, CREDIT)
+    f = one(found, "target_leakage.target_named_feature")
+    assert "vendor_model_default_status_prob" in f.explanation
+
+
+def test_numeric_features_without_the_previous_score_are_quiet():
+    silent(run("""
+        def design(frame):
+            return frame.select_dtypes("number").drop(columns="vendor_model_default_status_prob")
+        lab = loans.default_status.isin(["charged off"]).astype(int)
+        model = LogisticRegression(max_iter=500).fit(design(loans), lab)
+        print(model.coef_)
+    """, CREDIT))
+
+
+def test_lag_words_are_whole_tokens_not_parts_of_the_target_name():
+    assert T._similar("nb_classifier_attrition_flag_1", "attrition_flag")
+    assert T._prediction_name("nb_classifier_attrition_flag_1", "attrition_flag")
+    assert not T._similar("attrition_flag_lag1", "attrition_flag")
+    assert not T._similar("attrition_flag_t1", "attrition_flag")
+    assert not T._prediction_name("attrition_flag_reason", "attrition_flag")
+
+
+# -- the strongest feature, named as measured after the outcome ----------------------------------
+
+STAYS = """
+import io
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(41)
+n = 900
+y = rng.integers(0, 2, n)
+cols = ["basket_items", "customer_age", "refund_wait_days", "days_to_close",
+        "final_invoice_eur", "page_views", "final_score"]
+orders = pd.DataFrame(np.column_stack([
+    rng.poisson(3, n) + y,
+    rng.normal(40, 12, n),
+    y * 2.2 + rng.normal(0, 1, n),          # AUC about 0.94
+    y * 2.2 + rng.normal(0, 1, n) + 5,
+    80 + 20 * (y * 2.2 + rng.normal(0, 1, n)),
+    y * 2.2 + rng.normal(0, 1, n),          # as strong, but an innocent name
+    y * 0.5 + rng.normal(0, 1, n),          # AUC about 0.64
+]), columns=cols)
+orders["returned"] = y
+"""
+
+
+def test_a_strongly_separating_refund_column_is_a_medium_note():
+    found = run("""
+        cols = ["basket_items", "customer_age", "refund_wait_days"]
+        clf = LogisticRegression(max_iter=500).fit(orders[cols], orders.returned)
+        print(clf.coef_)
+    """, STAYS)
+    f = one(found, "target_leakage.post_outcome_feature")
+    assert f.severity == "medium" and f.confidence == 0.5
+    v = f.evidence["values"]
+    assert v["column"] == "refund_wait_days" and 0.85 <= v["roc_auc"] < 0.98
+    assert v["next_best_roc_auc"] < v["roc_auc"] - 0.1
+    quiet(found)
+
+
+def test_a_days_to_close_column_kept_by_a_drop_list_is_a_medium_note():
+    found = run("""
+        X = orders.drop(columns=["returned", "refund_wait_days", "final_invoice_eur",
+                                 "page_views"])
+        print(cross_val_score(RandomForestClassifier(n_estimators=20, random_state=0), X,
+                              orders["returned"], cv=3).mean())
+    """, STAYS)
+    f = one(found, "target_leakage.post_outcome_feature")
+    assert f.evidence["values"]["column"] == "days_to_close"
+
+
+def test_a_final_amount_in_a_split_is_a_medium_note():
+    found = run("""
+        X = orders[["customer_age", "final_invoice_eur"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, orders.returned, random_state=1)
+        print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+    """, STAYS)
+    assert one(found, "target_leakage.post_outcome_feature").evidence["values"]["column"] == \
+        "final_invoice_eur"
+
+
+@pytest.mark.parametrize("code", [
+    # the same models without the post-outcome column
+    """
+    cols = ["basket_items", "customer_age"]
+    clf = LogisticRegression(max_iter=500).fit(orders[cols], orders.returned)
+    """,
+    """
+    X = orders.drop(columns=["returned", "refund_wait_days", "final_invoice_eur",
+                             "page_views", "days_to_close"])
+    print(cross_val_score(RandomForestClassifier(n_estimators=20, random_state=0), X,
+                          orders["returned"], cv=3).mean())
+    """,
+    # as strong a predictor, but an innocent name: a real predictor, not evidence of leakage
+    """
+    X = orders[["customer_age", "page_views"]]
+    X_tr, X_te, y_tr, y_te = train_test_split(X, orders.returned, random_state=1)
+    print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+    """,
+])
+def test_no_post_outcome_note_without_both_the_name_and_the_separation(code: str):
+    silent(run(code, STAYS))
+
+
+def test_a_post_outcome_name_that_barely_separates_is_silent():
+    silent(run("""
+        cols = ["customer_age", "final_score"]
+        print(LogisticRegression().fit(orders[cols], orders.returned).coef_)
+    """, STAYS))
+
+
+# -- a label that thresholds an array variable; a feature computed from that variable -----------
+
+ARRAYS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(17)
+n = 300
+heart_rate = rng.normal(80, 12, n)
+age = rng.uniform(20, 80, n)
+core_temp = 36.8 + 0.02 * (heart_rate - 80) + rng.normal(0, 0.8, n)
+skin_temp = 0.7 * core_temp + 9 + rng.normal(0, 0.05, n)
+fever = (core_temp > 38.0).astype(int)
+"""
+
+
+def test_a_noisy_image_of_the_thresholded_variable_in_a_column_stack_is_high():
+    found = run("""
+        X = np.column_stack([heart_rate, age, skin_temp])
+        print(cross_val_score(RandomForestClassifier(n_estimators=20, random_state=0), X,
+                              fever, cv=3).mean())
+    """, ARRAYS)
+    f = one(found, "target_leakage.feature_from_target_source")
+    assert f.severity == "high"
+    v = f.evidence["values"]
+    assert v["column"] == "skin_temp" and v["target_source"] == "core_temp"
+
+
+def test_the_column_stack_without_it_is_silent():
+    silent(run("""
+        X = np.column_stack([heart_rate, age])
+        print(cross_val_score(RandomForestClassifier(n_estimators=20, random_state=0), X,
+                              fever, cv=3).mean())
+    """, ARRAYS))
+
+
+def test_the_thresholded_variable_itself_in_np_c_is_critical():
+    found = run("""
+        hot = np.where(core_temp >= 38.0, 1, 0)
+        X = np.c_[heart_rate, core_temp]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, hot, random_state=0)
+        print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+    """, ARRAYS)
+    f = one(found, "target_leakage.target_in_features")
+    assert f.severity == "critical"
+
+
+def test_np_c_of_the_causes_of_the_thresholded_variable_is_silent():
+    # the label's variable is computed from these features: they predict it, they are not it
+    silent(run("""
+        hot = np.where(core_temp >= 38.0, 1, 0)
+        X = np.c_[heart_rate, age]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, hot, random_state=0)
+        print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+    """, ARRAYS))
+
+
+def test_an_exact_function_of_a_thresholded_series_in_a_dataframe_is_critical():
+    found = run("""
+        delay = pd.Series(rng.gamma(2.0, 8.0, n))
+        late = delay.gt(15)
+        feats = pd.DataFrame({"age": age, "delay_hours": delay / 60})
+        print(LogisticRegression(max_iter=500).fit(feats, late).score(feats, late))
+    """, ARRAYS)
+    f = one(found, "target_leakage.feature_from_target_source")
+    assert f.severity == "critical" and f.evidence["values"]["column"] == "delay_hours"
+
+
+def test_a_dataframe_without_the_delay_is_silent():
+    silent(run("""
+        delay = pd.Series(rng.gamma(2.0, 8.0, n))
+        late = delay.gt(15)
+        feats = pd.DataFrame({"age": age, "heart_rate": heart_rate})
+        print(LogisticRegression(max_iter=500).fit(feats, late).score(feats, late))
+    """, ARRAYS))

@@ -50,6 +50,7 @@ _TARGET_WRAPPERS = {"values", "to_numpy", "astype", "ravel", "reshape", "squeeze
                     "fillna", "to_frame", "map", "replace", "cat", "codes", "factorize",
                     "flatten", "tolist", "to_list", "array", "asarray", "log", "log1p", "sqrt",
                     "fit_transform", "transform", "get_dummies", "Categorical"}
+_COMPARE_METHODS = {"eq", "ne", "gt", "ge", "lt", "le", "isin", "between"}
 _LAG_TOKENS = {"lag", "lagged", "prev", "previous", "last", "prior", "shift", "shifted",
                "rolling", "hist", "history", "historical", "past", "yesterday", "before", "pre",
                "lastyear", "lastmonth", "ma", "ewm", "avg7", "baseline", "t1", "tminus1"}
@@ -525,6 +526,12 @@ class _Analysis:
                     return Target({strs[0]}, True, root_name(f.value), True)
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
                 else ""
+            if name in _COMPARE_METHODS and isinstance(f, ast.Attribute):
+                # df.pop("status").eq("closed"), df.score.ge(50): a test of one column, like
+                # `df.score >= 50`
+                t = self.target(f.value, pos, depth + 1)
+                if t is not None and t.array is None:
+                    return t
             if name in _TARGET_WRAPPERS:
                 inner = f.value if isinstance(f, ast.Attribute) and name in (
                     "values", "to_numpy", "astype", "ravel", "reshape", "squeeze", "copy",
@@ -1190,9 +1197,62 @@ def _similar(feature: str, target: str) -> bool:
     ft, tt = _tokens(feature), _tokens(target)
     if not tt or not ft or set(ft) & _LAG_TOKENS:
         return False
-    if re.search(r"(lag|prev|shift|_t\d|_l\d)", feature.lower()):
+    # lag-like words as whole tokens (sales_lag7, prev_price, y_t1), not inside another word
+    # (the `lag` of `Attrition_Flag`)
+    if any(re.match(r"(lag|prev|shift)", t) or re.fullmatch(r"[tl]\d+", t) for t in ft):
         return False
     return len(ft) > len(tt) and all(t in ft for t in tt)
+
+
+# words that mark a column as a model's output for the target it names
+# (`Naive_Bayes_Classifier_<target>_1`, `<target>_prob`, `predicted_<target>`)
+_PREDICTION_TOKENS = {"pred", "preds", "predicted", "prediction", "predictions", "prob", "proba",
+                      "probability", "probabilities", "posterior", "score", "scores", "scored",
+                      "classifier", "model", "logit", "propensity", "naive", "bayes", "yhat",
+                      "fitted", "estimate", "estimated"}
+
+
+# name tokens of a quantity only measured at or after the outcome: a length of stay, a
+# discharge, a time to the event, a refund, a final/closing value, a resolution, a follow-up
+_POST_TOKENS = {"los", "discharge", "discharged", "refund", "refunded", "refunds", "final",
+                "outcome", "resolution", "resolved", "closed", "closure", "closing", "post",
+                "after", "followup", "settlement", "settled", "payout", "chargeback",
+                "chargebacks", "cancellation", "cancelled", "canceled", "exit", "termination",
+                "terminated", "death", "died", "postop", "posttreatment", "aftermath"}
+_POST_PHRASES = (("length", "of", "stay"), ("days", "to"), ("time", "to"), ("follow", "up"),
+                 ("end", "of"), ("total", "follow"))
+
+
+def _post_outcome_name(name: str) -> str | None:
+    """The words of `name` that mark it as measured at or after the outcome, else None."""
+    toks = _tokens(name)
+    hit = [t for t in toks if t in _POST_TOKENS]
+    for ph in _POST_PHRASES:
+        for i in range(len(toks) - len(ph) + 1):
+            if toks[i:i + len(ph)] == ph:
+                hit.append(" ".join(ph))
+    return ", ".join(dict.fromkeys(hit)) or None
+
+
+def _strongest(ev: Evidence, frame: str | None, target: str) -> dict[str, float]:
+    """The few columns that separate the classes of `target` best (`separation_top` of the
+    frame's facts, recorded when the best reaches ROC AUC 0.85)."""
+    return {c: a for c, a in _frame_param(ev, frame, target, "separation_top").items()
+            if isinstance(a, int | float)}
+
+
+def _any_auc(ev: Evidence, frame: str | None, target: str, col: str) -> float | None:
+    for found in (_separating(ev, frame, target), _strongest(ev, frame, target)):
+        if isinstance(found.get(col), int | float):
+            return float(found[col])
+    return None
+
+
+def _prediction_name(feature: str, target: str) -> bool:
+    """`feature` names `target` in full and a model's output word (a previous model's score or
+    posterior for the target, kept in the extract)."""
+    ft = set(_tokens(feature))
+    return bool(ft & _PREDICTION_TOKENS) and _similar(feature, target)
 
 
 def _x_columns(an: _Analysis, pair: Pair) -> list[str] | None:
@@ -1206,6 +1266,28 @@ def _x_columns(an: _Analysis, pair: Pair) -> list[str] | None:
         cols = an.frame_facts(r.id)
         if cols is not None:
             return cols
+        # no facts for X itself (the kernel's time budget ran out): the columns of the frame
+        # it is built from (`X = pd.get_dummies(df)`, `X = df.drop(columns=...)`) that the
+        # code keeps in it
+        node, pos = r, pair.pos
+        for _ in range(4):
+            a = an.last_assign(node.id, pos)
+            if a is None or not isinstance(a[1], ast.expr):
+                break
+            value = a[1]
+            srcs = [root_name(value)]
+            if isinstance(value, ast.Call) and value.args:  # pd.get_dummies(df, ...)
+                srcs.append(root_name(value.args[0]))
+            src = next((x for x in srcs if x and x != node.id and an.frame_facts(x)),
+                       next((x for x in srcs if x and x != node.id and x not in an.m.aliases),
+                            None))
+            if not src:
+                break
+            base = an.frame_facts(src)
+            if base is not None:
+                kept = [c for c in base[:200] if an.contains(r, c, pair.pos, None)[0] is True]
+                return kept or None
+            node, pos = ast.Name(id=src), a[0]
     if isinstance(r, ast.Subscript):
         strs = an._strs(r.slice, pair.pos)
         if strs is not None and len(strs) > 1:
@@ -1287,6 +1369,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
     for pair in an.pairs():
         tgt = an.target(pair.y, pair.pos)
         if tgt is None:
+            hits += _variable_label_hits(an, pair, seen)
             continue
         if tgt.array is not None:
             hit = _array_hit(an, pair, tgt)
@@ -1430,9 +1513,39 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                         reported.add(c)
                         hits.append(_Hit(kind, c, t, pair, how,
                                          {key: value, "x_line": _x_line(an, pair)}))
+        # the column that separates the classes far better than any other, named as a
+        # quantity measured at/after the outcome (length of stay, discharge, refund, final_*)
+        for t in sorted(targets):
+            top = _strongest(ev, tgt.frame, t)
+            if not top:
+                continue
+            ranked = sorted(top.items(), key=lambda kv: -abs(kv[1] - 0.5))
+            feats = [(k, a) for k, a in ranked if k != t and has(k)[0]]
+            if not feats:
+                continue
+            c, auc = feats[0]  # the feature that separates the classes best
+            strength = max(auc, 1 - auc)
+            # the best other feature: a recorded column among the features, or - for a feature
+            # the kernel left out - the weakest recorded column, which bounds it
+            others = [max(a, 1 - a) for _, a in feats[1:]]
+            if x_cols is None or any(k not in top and k != t for k in x_cols):
+                weakest = ranked[-1][1]
+                others.append(max(weakest, 1 - weakest) if len(ranked) > 1 else strength)
+            runner = max(others, default=0.5)
+            words = _post_outcome_name(c)
+            if c in reported or c in targets or strength < 0.85 or strength - runner < 0.1 or \
+                    not words or any((k, c) in seen for k in _STRONGER):
+                continue
+            ans, how = has(c)
+            if ans:
+                seen.add(("post", c))
+                reported.add(c)
+                hits.append(_Hit("post", c, t, pair, how,
+                                 {"auc": auc, "runner_up": runner, "words": words,
+                                  "x_line": _x_line(an, pair)}))
         # columns named after the target
         if x_cols:
-            for t in targets:
+            for t in sorted(targets):
                 for c in x_cols:
                     if c in reported or ("named", c) in seen or not _similar(c, t):
                         continue
@@ -1441,9 +1554,193 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                     if any(_computed(an.refs(d.value, d.pos)) for d in an.coldefs.get(c, ())):
                         continue  # computed in view: judged by its definition, not its name
                     seen.add(("named", c))
-                    hits.append(_Hit("named", c, t, pair, "name"))
+                    hits.append(_Hit("named", c, t, pair, "name",
+                                     {"prediction": _prediction_name(c, t),
+                                      "auc": _any_auc(ev, tgt.frame, t, c)}))
     hits += _formula_hits(an, seen)
     return hits
+
+
+_LABEL_WRAPPERS = {"astype", "ravel", "reshape", "copy", "to_numpy", "squeeze", "flatten",
+                   "asarray", "array", "int", "int_", "float"}
+_CMP_METHODS = {"gt": ast.Gt, "ge": ast.GtE, "lt": ast.Lt, "le": ast.LtE}
+
+
+def _variable_label(an: _Analysis, y: ast.AST, pos: int) -> tuple[str, str, int, int] | None:
+    """A label that is a threshold of one array/Series variable, not of a frame column
+    (`flooded = (peak_q > bankfull).astype(int)`, `y = np.where(score >= 50, 1, 0)`,
+    `late = delay.gt(15)`): (label variable, source variable, label line, label pos)."""
+    label = None
+    node, npos = y, pos
+    for _ in range(8):
+        if isinstance(node, ast.Name):
+            a = an.last_assign(node.id, npos)
+            if a is None:
+                return None
+            label = label or node.id
+            value = a[1]
+            if isinstance(value, _Elt):
+                value = value.array_for_split()
+                if value is None:
+                    return None
+                label = None
+            node, npos, line = value, a[0], a[2].lineno
+            continue
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+                else ""
+            if name in _CMP_METHODS and isinstance(f, ast.Attribute) and len(node.args) == 1:
+                node = ast.Compare(left=f.value, ops=[_CMP_METHODS[name]()],
+                                   comparators=[node.args[0]])
+                break
+            if name == "where" and len(node.args) == 3 and all(
+                    isinstance(_literal(a), int | float | bool) for a in node.args[1:]):
+                node = node.args[0]
+                continue
+            if name in _LABEL_WRAPPERS:
+                inner = f.value if isinstance(f, ast.Attribute) and name not in (
+                    "asarray", "array", "int_") else (node.args[0] if node.args else None)
+                if inner is None or (isinstance(f, ast.Attribute) and isinstance(
+                        f.value, ast.Name) and f.value.id in an.m.aliases and
+                        name in ("astype", "copy", "ravel", "reshape")):
+                    return None
+                node = inner
+                continue
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and \
+                _literal(node.right) == 1:
+            node = node.left
+            continue
+        break
+    if label is None or not isinstance(node, ast.Compare) or len(node.ops) != 1 or \
+            not isinstance(node.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE) or \
+            _is_random_call(node) or any(_is_random_call(c) for c in _calls(node)):
+        return None
+    srcs = []
+    for v in an._read_vars(node):
+        facts = an.ev.objects.get(v)
+        a = an.last_assign(v, npos)
+        if facts is not None and facts.kind not in ("ndarray", "series"):
+            continue  # a scalar threshold (bankfull = 14.5), a frame
+        if facts is None and (a is None or not isinstance(a[1], ast.expr) or (isinstance(
+                a[1], ast.Constant | ast.UnaryOp | ast.BinOp) and not an._read_vars(a[1]))):
+            continue
+        srcs.append(v)
+    if len(srcs) != 1 or srcs[0] == label or an._is_frame(srcs[0]):
+        return None
+    return label, srcs[0], line, npos
+
+
+def _stack_columns(an: _Analysis, x: ast.AST, pos: int) -> list[tuple[str, ast.expr]] | None:
+    """The column expressions of a feature matrix stacked from variables in view
+    (`np.column_stack([a, b])`, `np.c_[a, b]`, `np.vstack([a, b]).T`, `np.stack([a, b],
+    axis=1)`, `pd.DataFrame({"a": a, "b": b})`): [(name, expression)], None when unknown."""
+    node = x
+    for _ in range(6):
+        if isinstance(node, ast.Name):
+            a = an.last_assign(node.id, pos)
+            if a is None:
+                return None
+            value = a[1]
+            if isinstance(value, _Elt):
+                value = value.array_for_split()
+                if value is None:
+                    return None
+            node, pos = value, a[0]
+            continue
+        if isinstance(node, ast.Attribute) and node.attr in ("T", "values"):
+            inner = node.value
+            if node.attr == "T" and not (isinstance(inner, ast.Call) and _call_name(inner) in (
+                    "vstack", "array", "row_stack")):
+                return None
+            node = inner
+            continue
+        if isinstance(node, ast.Call) and _call_name(node) in ("to_numpy", "astype", "copy") \
+                and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+            continue
+        break
+    elts: list[ast.expr] | None = None
+    names: list[str] = []
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+            node.value.attr == "c_":
+        elts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    elif isinstance(node, ast.Call):
+        name = _call_name(node)
+        arg = node.args[0] if node.args else None
+        if name in ("column_stack", "hstack", "vstack", "array", "row_stack", "stack") and \
+                isinstance(arg, ast.List | ast.Tuple):
+            if name == "stack" and _literal(_kw(node, "axis"), 0) not in (1, -1):
+                return None
+            elts = list(arg.elts)
+        elif name == "DataFrame" and isinstance(arg, ast.Dict):
+            if any(not (isinstance(k, ast.Constant) and isinstance(k.value, str))
+                   for k in arg.keys):
+                return None
+            names = [k.value for k in arg.keys]  # type: ignore[union-attr]
+            elts = list(arg.values)
+        elif name == "DataFrame" and arg is not None:
+            return _stack_columns(an, arg, pos + 1)
+    if elts is None or any(isinstance(e, ast.Starred) for e in elts):
+        return None
+    return [(names[i] if names else ast.unparse(e)[:40], e) for i, e in enumerate(elts)]
+
+
+def _call_name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _draws_after(an: _Analysis, e: ast.AST, v: str, pos: int, depth: int = 0) -> bool:
+    """Whether the computation of `e` from the variable `v` draws random numbers on the way
+    (`stage = f(q) + rng.normal(…)`); the draws that made `v` itself do not count."""
+    if _is_random_call(e) or any(_is_random_call(c) for c in _calls(e)):
+        return True
+    if depth >= 3:
+        return False
+    for w in an._read_vars(e):
+        if w == v:
+            continue
+        a = an.last_assign(w, pos)
+        if a is not None and isinstance(a[1], ast.expr) and an.reads_var(a[1], v, a[0]) and \
+                _draws_after(an, a[1], v, a[0], depth + 1):
+            return True
+    return False
+
+
+def _variable_label_hits(an: _Analysis, pair: Pair, seen: set) -> list[_Hit]:
+    """The label is a threshold of a variable (`flooded = peak_q > bankfull`) and the feature
+    matrix is stacked from variables: the variable itself among the columns ("source"), or a
+    column computed from it ("sibling", the latent-source logic of the frame path)."""
+    lab = _variable_label(an, pair.y, pair.pos)
+    if lab is None:
+        return []
+    label, v, t_line, _ = lab
+    cols = _stack_columns(an, pair.x, pair.pos)
+    if not cols:
+        return []
+    out: list[_Hit] = []
+    present = []
+    for name, e in cols:
+        if _pass_through_name(e) == v:
+            if ("source", name) not in seen:
+                seen.add(("source", name))
+                out.append(_Hit("source", name, label, pair, "code",
+                                {"target_expr": label, "x_line": _x_line(an, pair)}))
+            continue
+        if an.reads_var(e, v, pair.pos) and ("sibling", name) not in seen:
+            line = getattr(e, "lineno", 0)
+            via = _pass_through_name(e)
+            a = an.last_assign(via, pair.pos) if via else None
+            in_cell = a[0] >= an.cell_start if a is not None else pair.pos >= an.cell_start
+            if a is not None:
+                line = a[2].lineno
+            present.append((name, via if via and via != name else v, line, in_cell,
+                            _draws_after(an, e, v, pair.pos), "code"))
+    if any(k == "source" for k in (h.kind for h in out)):
+        return out
+    return out + _sibling_hits(an, pair, label, v, t_line, present, len(cols), seen, set())
 
 
 def _y_desc(an: _Analysis, pair: Pair) -> str:
@@ -1727,16 +2024,62 @@ def target_named_feature(ev: Evidence) -> Iterator[Finding]:
     for h in _analyse(ev):
         if h.kind != "named":
             continue
+        auc = h.extra.get("auc")
+        values: dict = {"column": h.col, "target": h.target}
+        conf = 0.6
+        if h.extra.get("prediction"):
+            text = (f"Feature `{h.col}` names the target `{h.target}` together with a model's "
+                    "output word (prediction, probability, score, classifier): it reads as a "
+                    f"previous model's prediction of `{h.target}` kept in the data, and it is "
+                    f"passed to `{h.pair.call}` (line {h.pair.line}). A model fed another "
+                    "model's answer is scored on that answer (a score fitted on these very "
+                    "labels leaks them).")
+            conf = 0.7
+        else:
+            text = (f"Feature `{h.col}` is named after the target `{h.target}` and is "
+                    f"passed to `{h.pair.call}` (line {h.pair.line}). Columns like this "
+                    "are often recorded after, or derived from, the outcome; check that it "
+                    "is known at prediction time.")
+        if isinstance(auc, int | float):
+            text += (f" On its own it ranks the classes of `{h.target}` with ROC AUC "
+                     f"{auc:.3f} (kernel, row sample).")
+            values["roc_auc"] = auc
         yield Finding(
-            explanation=f"Feature `{h.col}` is named after the target `{h.target}` and is "
-                        f"passed to `{h.pair.call}` (line {h.pair.line}). Columns like this "
-                        "are often recorded after, or derived from, the outcome; check that it "
-                        "is known at prediction time.",
-            severity="high", confidence=0.6,
-            evidence={"lines": [h.pair.line], "values": {"column": h.col,
-                                                         "target": h.target}},
-            suggestion=f"If `{h.col}` is only known once `{h.target}` is, drop it from the "
-                       "features.")
+            explanation=text, severity="high", confidence=conf,
+            evidence={"lines": [h.pair.line], "values": values},
+            suggestion=f"If `{h.col}` is only known once `{h.target}` is (or was fitted on "
+                       "it), drop it from the features.")
+
+
+@rule("target_leakage.post_outcome_feature",
+      title="The strongest feature is named as a quantity measured after the outcome")
+def post_outcome_feature(ev: Evidence) -> Iterator[Finding]:
+    """A feature that on its own separates the classes of the target strongly (ROC AUC >= 0.85
+    or <= 0.15 on the kernel's row sample), at least 0.1 ahead of every other column, and whose
+    name marks it as measured at or after the outcome (length of stay, discharge, days_to_*,
+    refund, final_*, resolution, closed, follow-up, post_*). Either alone is no evidence: many
+    real predictors reach AUC 0.9, and names are only names. Medium 0.5."""
+    for h in _analyse(ev):
+        if h.kind != "post":
+            continue
+        auc = float(h.extra["auc"])
+        runner = float(h.extra["runner_up"])
+        yield Finding(
+            explanation=(f"Feature `{h.col}` separates the classes of `{h.target}` far better "
+                         f"than any other column: ROC AUC {auc:.3f} on its own (kernel, row "
+                         f"sample; the next best column reaches {runner:.2f}), and its name "
+                         f"({h.extra['words']}) marks it as measured at or after the outcome. "
+                         f"It is passed to `{h.pair.call}` (line {h.pair.line}; {h.how}). If "
+                         f"it is only known once `{h.target}` has happened (or is driven by "
+                         "it), the model reads the outcome and its score will not hold at "
+                         "prediction time."),
+            severity="medium", confidence=0.5,
+            evidence={"lines": _lines(h),
+                      "values": {"column": h.col, "target": h.target, "roc_auc": auc,
+                                 "next_best_roc_auc": runner, "known_from": h.how}},
+            suggestion=(f"Check when `{h.col}` is recorded relative to `{h.target}`; if after, "
+                        "drop it and refit on what is known at prediction time (compare the "
+                        "score with and without it)."))
 
 
 @rule("target_leakage.outcome_only_feature",
@@ -2041,6 +2384,7 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
 
 
 RULES = [target_in_features, feature_derived_from_target, feature_from_target_source,
+         post_outcome_feature,
          target_named_feature,
          outcome_only_feature, feature_separates_classes, centered_window_feature,
          whole_period_aggregate]
