@@ -2283,3 +2283,61 @@ def test_percent_changes_and_model_effects_above_100_are_quiet(code: str) -> Non
 ])
 def test_shares_of_a_whole_above_100_are_still_flagged(code: str) -> None:
     assert one(check(gather_p(code)), PROP).severity in ("high", "critical")
+
+
+# -- a row of a per-feature Series named after a feature is not that quantity -----------------
+
+FEATURES = SETUP + """
+feats = pd.DataFrame({"AUC": rng.uniform(0.05, 0.95, 300), "accuracy": rng.uniform(0, 1, 300),
+                      "prob_default": rng.uniform(0, 1, 300)})
+target = (3 * feats.AUC - 2 * feats.accuracy + rng.normal(size=300) > 0.5).astype(int)
+broken = pd.DataFrame({"model": ["a", "b"], "probability": [0.4, 1.3]})
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # sklearn: a coefficient Series indexed by the feature names
+    """
+    clf = LogisticRegression(C=10).fit(feats, target)
+    coef = pd.Series(clf.coef_.ravel(), index=feats.columns)
+    coef.sort_values().round(3)
+    """,
+    # statsmodels: the params of an OLS printed
+    """
+    res = sm.OLS(target.astype(float), sm.add_constant(feats)).fit()
+    print((res.params * 7).round(3))
+    """,
+    # a dict of coefficients by feature, shown as a Series
+    """
+    reg = LogisticRegression(C=50).fit(feats.to_numpy(), target)
+    by_feature = dict(zip(feats.columns, reg.coef_[0]))
+    pd.Series(by_feature).round(2)
+    """,
+])
+def test_a_feature_named_like_a_metric_in_a_per_feature_series_is_quiet(code: str) -> None:
+    ev = gather(code, FEATURES)
+    # a row named like a bounded metric shows a value outside [0, 1]
+    assert re.search(r"(?m)^(AUC|accuracy|prob_default)\s+(-|[1-9])", ev.text), ev.text
+    found = check(ev)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == PROB_ID], H.describe(found)
+
+
+@pytest.mark.parametrize("code", [
+    # metrics with no model coefficients shown: the row names the quantity
+    """
+    m = pd.Series({"AUC": 0.5 - 0.77, "accuracy": 0.81})
+    m
+    """,
+    # the column itself holds an impossible probability
+    """
+    print(broken[["probability"]].max())
+    """,
+    """
+    summary = pd.Series({"accuracy": (41 - 93) / 300, "f1": 0.7}).round(3)
+    print(summary)
+    """,
+])
+def test_a_metric_row_out_of_range_is_still_blocked(code: str) -> None:
+    f = one(check(gather(code, FEATURES)), PROB_ID)
+    assert f.severity == "critical"

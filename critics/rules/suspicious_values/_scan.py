@@ -214,9 +214,15 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
     out: list[_Obs] = []
     sites = _report_sites(code.model.tree)
     has_test, has_corr = code.has_test, code.has_corr
+    per_feature = _shows_per_feature_estimates(code)
     for tn in _text_numbers(text):
         found = _label_quantity(tn.label)
         if found is None:
+            continue
+        if per_feature and not tn.in_list and _SERIES_ROW.fullmatch(tn.line):
+            # a bare 'name   value' row while the cell shows a fitted model's coefficients
+            # per feature: the row label is a feature's name ('AUC', 'prob_default'), the
+            # value its coefficient
             continue
         quantity, strong = found
         if tn.formula:
@@ -277,6 +283,18 @@ def _text_observations(ev: Evidence, code: _Code) -> list[_Obs]:
                             + (f" (row {lab})" if lab else ""), context=row_ctx or ctx,
                             label_train=(row_ctx or ctx) == "train", multi=len(values) > 1))
     return out
+
+
+# a pandas Series row: an index label, two or more blanks, one number, nothing else
+_SERIES_ROW = re.compile(r"[^\s:=][^:=]*?\s{2,}[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)")
+def _shows_per_feature_estimates(code: _Code) -> bool:
+    """The cell shows (prints or displays) something read from a fitted model's
+    per-feature estimates: `pd.Series(model.coef_.ravel(), index=X.columns)`, `.params`,
+    `feature_importances_`."""
+    return any(_reads_signed(code, e, 0) or any(
+        isinstance(x, ast.Attribute) and x.attr in ("feature_importances_",
+                                                     "importances_mean")
+        for x in _walk(e)) for e in code.model.reported_exprs)
 
 
 # attributes of fitted models that hold signed estimates (coefficients, loadings, t values)
