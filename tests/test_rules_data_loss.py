@@ -1946,3 +1946,133 @@ def test_sound_spread_or_complete_losses_stay_quiet() -> None:
         print(f"{len(sales) - len(merged)} of {len(sales)} sales have no store record")
         merged.groupby("region")["amount"].mean()
     """, SHOPS), MERGE))
+
+
+# -- a count of the unparsed rows, or a second parse filling the first's NaN, is not silent ---
+
+PARSE_TWICE = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(4)
+n = 400
+vals = rng.normal(50, 8, n).round(2)
+text = [f"{v}" if i % 5 else f"{v}".replace(".", ",") for i, v in enumerate(vals)]
+assays = pd.DataFrame({"plate": rng.choice(["p1", "p2", "p3"], n), "reading": text})
+dose_mg = [str(d) if i % 3 else "" for i, d in enumerate(rng.integers(5, 50, n))]
+dose_alt = [str(d) if not i % 3 else "" for i, d in enumerate(rng.integers(5, 50, n))]
+meds = pd.DataFrame({"ward": rng.choice(["A", "B"], n), "dose_mg": dose_mg,
+                     "dose_alt": [s if i % 12 else "?" for i, s in enumerate(dose_alt)]})
+meds_ok = meds.assign(dose_alt=dose_alt)
+stamps = [f"2024-03-{1 + i % 28:02d}" if i % 2 else f"03/{1 + i % 28:02d}/2024"
+          for i in range(n)]
+visits = pd.DataFrame({"clinic": rng.choice(["north", "south"], n), "when": stamps,
+                       "mins": rng.gamma(3, 10, n)})
+odd = visits.assign(when=[s if i % 4 else f"{1 + i % 28:02d}.03.2024"
+                          for i, s in enumerate(stamps)])
+"""
+
+
+def test_unparsed_count_through_a_mask_name_is_a_report() -> None:
+    flawed = """
+        conc = pd.to_numeric(assays["reading"], errors="coerce")
+        assays["conc"] = conc
+        assays.groupby("plate").conc.mean()
+    """
+    assert one(run(flawed, PARSE_TWICE), DROPNA).severity == "high"
+    # the mask of unparsed values, counted and printed under a word the text rule ignores
+    silent(check(RULES, run_and_gather("""
+        conc = pd.to_numeric(assays["reading"], errors="coerce")
+        unreadable = conc.isna()
+        print("unreadable:", unreadable.sum(), "| read:", (~unreadable).sum())
+        assays["conc"] = conc
+        assays.groupby("plate").conc.mean()
+    """, PARSE_TWICE), DROPNA))
+
+
+def test_assert_on_the_unparsed_share_is_a_check() -> None:
+    silent(check(RULES, run_and_gather("""
+        conc = pd.to_numeric(assays.reading, errors="coerce")
+        bad = np.isnan(conc.to_numpy())
+        assert bad.mean() < 0.3, bad.mean()
+        print(np.nanmean(conc), conc.median())
+    """, PARSE_TWICE), DROPNA))
+    silent(check(RULES, run_and_gather("""
+        conc = pd.to_numeric(assays.reading.str.replace(",", "."), errors="coerce")
+        assert not conc.isna().any()
+        print(conc.mean(), conc.std())
+    """, PARSE_TWICE), DROPNA))
+    # a numpy count of the NaN, printed
+    silent(check(RULES, run_and_gather("""
+        conc = pd.to_numeric(assays.reading, errors="coerce").to_numpy()
+        print("nan:", np.count_nonzero(np.isnan(conc)), "of", conc.size)
+        print(np.nanmean(conc))
+    """, PARSE_TWICE), DROPNA))
+
+
+def test_second_parse_filling_the_first_is_not_a_loss() -> None:
+    # two columns of the same dose, each filling the other's gaps: nothing is left NaN
+    quiet(run("""
+        a = pd.to_numeric(meds_ok["dose_mg"], errors="coerce")
+        b = pd.to_numeric(meds_ok["dose_alt"], errors="coerce")
+        meds_ok["dose"] = a.fillna(b)
+        meds_ok.groupby("ward").dose.mean()
+    """, PARSE_TWICE))
+    # two date formats combined
+    quiet(run("""
+        iso = pd.to_datetime(visits["when"], format="%Y-%m-%d", errors="coerce")
+        us = pd.to_datetime(visits["when"], format="%m/%d/%Y", errors="coerce")
+        visits["day"] = iso.combine_first(us)
+        visits.set_index("day").resample("W")["mins"].agg(["size", "median"])
+    """, PARSE_TWICE))
+    # where(notna, other)
+    quiet(run("""
+        a = pd.to_numeric(meds_ok.dose_mg, errors="coerce")
+        b = pd.to_numeric(meds_ok.dose_alt, errors="coerce")
+        dose = a.where(a.notna(), b)
+        print(dose.mean(), dose.quantile([0.1, 0.9]))
+    """, PARSE_TWICE))
+
+
+def test_fill_that_still_leaves_values_unparsed_is_caught() -> None:
+    # a third format neither parse covers: a quarter of the visits stay NaT
+    f = one(run("""
+        iso = pd.to_datetime(odd["when"], format="%Y-%m-%d", errors="coerce")
+        us = pd.to_datetime(odd["when"], format="%m/%d/%Y", errors="coerce")
+        odd["day"] = iso.combine_first(us)
+        odd.set_index("day").resample("W")["mins"].agg(["size", "median"])
+    """, PARSE_TWICE), DROPNA)
+    assert "fill on line" in f.explanation and f.evidence["values"]["fraction_lost"] > 0.2
+    # the fallback column has '?' entries: about 1 in 36 doses stays NaN after the fill
+    found = check(RULES, run_and_gather("""
+        a = pd.to_numeric(meds["dose_mg"], errors="coerce")
+        b = pd.to_numeric(meds["dose_alt"], errors="coerce")
+        meds["dose"] = a.fillna(b)
+        meds.groupby("ward").dose.mean()
+    """, PARSE_TWICE), DROPNA)
+    assert found and all(f.severity in ("low", "medium") for f in found)
+    # a constant fill is imputation, not a second reading: the coercion is still judged
+    assert one(run("""
+        conc = pd.to_numeric(assays["reading"], errors="coerce")
+        assays["conc"] = conc
+        assays["conc_filled"] = conc.fillna(0)
+        assays.groupby("plate").conc.mean()
+    """, PARSE_TWICE), DROPNA).severity == "high"
+
+
+TRIAL_LABS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(2)
+patients = pd.DataFrame({"pid": [f"P{i:04d}" for i in range(300)],
+                         "arm": rng.choice(["drug", "placebo"], 300)})
+labs = pd.DataFrame({"pid": [f"P{i:04d}" if i % 2 else f"p-{i}" for i in range(300)],
+                     **{f"marker_{k}": rng.normal(size=300) for k in range(25)}})
+"""
+
+
+def test_table_shape_footer_is_not_a_report_of_the_loss() -> None:
+    # the displayed frame ends in "[2 rows x 25 columns]": pandas' footer, not a count of
+    # the patients the merge lost
+    f = one(run("""
+        both = patients.merge(labs, on="pid")
+        both.groupby("arm").mean(numeric_only=True)
+    """, TRIAL_LABS), MERGE)
+    assert f.severity == "high"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import weakref
+from collections.abc import Set as AbstractSet
 
 from ...ast_cache import walk as _walk
 from ...code_model import called_name as _call_last
@@ -109,8 +110,9 @@ class _Ctx:
         cached = self._nan_counts if nan_aware else self._counts
         if cached is not None:
             return cached
-        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items if _is_count_node(n)
-                       and (not nan_aware or _counts_nan(n))}
+        masks = self.missing_masks()
+        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items
+                       if _is_count_node(n, masks) and (not nan_aware or _counts_nan(n, masks))}
         out: list[set[str]] = []
         if nan_aware:
             self._nan_counts = out
@@ -158,10 +160,7 @@ class _Ctx:
         for names in self.reported_counts(nan_aware=drop.kind == "coerce"):
             if not related or names & related:
                 return True
-        for line in self.ev.text[:30_000].splitlines()[:500]:
-            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
-                return True
-        return False
+        return _text_reports(self.ev)
 
     def _merge_checked(self, drop: _Drop) -> bool:
         """A merge's loss is reported by a count of an input next to a count of the result
@@ -182,10 +181,21 @@ class _Ctx:
             for c in self.walk.of(ast.Call):
                 if _call_last(c) == "isin" and inputs <= _names(c):
                     return True
-        for line in self.ev.text[:30_000].splitlines()[:500]:
-            if _REPORT_TEXT.search(line) and _INT_RE.search(line):
-                return True
-        return False
+        return _text_reports(self.ev)
+
+    def missing_masks(self) -> set[str]:
+        """Names bound to a missing-value mask (`unparsed = df.ts.isna()`, `ok =
+        np.isfinite(x)`): their sum, share, `any()` or `all()` counts NaN."""
+        out: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for name, assigns in self.name_assigns.items():
+                if name not in out and assigns and all(
+                        _is_missing_mask(a.value, out) for a in assigns):
+                    out.add(name)
+                    grew = True
+        return out
 
     # -- rebinding -------------------------------------------------------------------------
 
@@ -212,30 +222,67 @@ class _Ctx:
                    for st in self.name_assigns.get(name, ()))
 
 
-def _is_count_node(sub: ast.AST) -> bool:
+def _is_missing_mask(node: ast.AST, masks: AbstractSet[str]) -> bool:
+    """`df.x.isna()`, `~np.isfinite(x)`, `a.isna() | b.isna()`, or a mask name combined."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.Invert):
+        return _is_missing_mask(node.operand, masks)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr | ast.BitAnd):
+        return _is_missing_mask(node.left, masks) or _is_missing_mask(node.right, masks)
+    if isinstance(node, ast.Name):
+        return node.id in masks
+    return isinstance(node, ast.Call) and _call_last(node) in _MISSING_CALLS
+
+
+def _is_count_node(sub: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
     if isinstance(sub, ast.Call):
         last = _call_last(sub)
         if last == "len" or last in _COUNT_METHODS:
             return True
         if last in ("sum", "mean") and isinstance(sub.func, ast.Attribute):
             return any(isinstance(x, ast.Compare | ast.UnaryOp) or (
-                isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS)
+                isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS) or (
+                isinstance(x, ast.Name) and x.id in masks)
                 for x in _walk(sub.func.value))
+        if last in ("any", "all") and isinstance(sub.func, ast.Attribute):
+            # `assert not s.isna().any()`, `assert mask.all()`: a check that none is missing
+            return _is_missing_mask(sub.func.value, masks)
+        if last in ("sum", "any", "all", "count_nonzero") and sub.args and \
+                isinstance(sub.func, ast.Attribute | ast.Name):
+            return _is_missing_mask(sub.args[0], masks)  # np.sum(np.isnan(x)), any(mask)
         return False
     return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
 
 
-def _counts_nan(node: ast.AST) -> bool:
+def _counts_nan(node: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
     """A count that can show how many values are NaN: `isna().sum()`, `notna().mean()`,
-    `count()`, `info()`, `len(x.dropna())`; not a share over a threshold of the values
-    left (`(x.dropna() > limit).mean()`)."""
+    `count()`, `info()`, `len(x.dropna())`, the sum or `any()` of a name bound to such a
+    mask (`unparsed.sum()`, `assert not unparsed.any()`); not a share over a threshold of
+    the values left (`(x.dropna() > limit).mean()`)."""
     last = _call_last(node) if isinstance(node, ast.Call) else None
     if last in ("count", "info", "value_counts"):
         return True
     inner = {_call_last(x) for x in _walk(node) if isinstance(x, ast.Call)}
-    if last in ("sum", "mean"):
-        return bool(inner & _MISSING_CALLS)
+    if last in ("sum", "mean", "any", "all", "count_nonzero"):
+        return bool(inner & _MISSING_CALLS) or any(
+            isinstance(x, ast.Name) and x.id in masks for x in _walk(node))
     return bool(inner & (_MISSING_CALLS | {"dropna", "count"}))
+
+
+# pandas' own shape footers ("[4 rows x 6 columns]", "Length: 212, dtype: ..."): the display
+# of a result, not a line saying how many rows went
+_SHAPE_FOOTER = re.compile(r"^\s*\[\d[\d,]* rows x \d[\d,]* columns\]\s*$|"
+                           r"^\s*(?:Name: .*, )?Length: \d+, dtype: \w+\s*$")
+
+
+def _text_reports(ev: Evidence) -> bool:
+    """The cell's output says how many rows went: a line with a count and a word for it
+    (dropped, missing, kept, rows…), not a table's shape footer."""
+    for line in ev.text[:30_000].splitlines()[:500]:
+        if _SHAPE_FOOTER.match(line):
+            continue
+        if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+            return True
+    return False
 
 
 def _shown_earlier(ev: Evidence, drop: _Drop) -> bool:

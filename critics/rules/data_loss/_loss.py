@@ -200,6 +200,8 @@ def _coerce_loss(ctx: _Ctx, drop: _Drop) -> _Loss:
     worst = max(counts, key=lambda k: counts[k] or 0)
     n = counts[worst] or 0
     how = f"NaN count of `{drop.target}{'.' + worst if worst else ''}` after coercion"
+    if drop.filled:
+        how += f" and the fill on line {drop.filled}"
     if len(keys) > 1:
         how += " (" + ", ".join(f"{k}: {counts[k]}" for k in keys[:6]) + ")"
     if less:

@@ -123,6 +123,7 @@ class _Drop:
     parsed_from: str | None = None  # the column parsed (its own NaN are not the parse's)
     sides: list[tuple[ast.AST, list[str]]] = field(default_factory=list)  # merge: (input, keys)
     nested: bool = False  # skipped: appended into a container inside the name (`d[k].append`)
+    filled: int | None = None  # coerce: line where another parse or column fills its NaN
 
 
 def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
@@ -204,6 +205,7 @@ class _Sites:
         self.drops += self._swallowed_in_loops()
         self.drops += self._swallowing_parsers()
         self.drops.sort(key=lambda d: d.line)
+        self._follow_fills()
         self._mark_coerced()
 
     # -- records skipped by an exception handler ---------------------------------------------
@@ -523,6 +525,30 @@ class _Sites:
                                  inline, via=fn))
         return out
 
+    def _follow_fills(self) -> None:
+        """`iso = pd.to_datetime(s, format=A, errors="coerce")`, `alt = ...format=B...`, then
+        `df["ts"] = iso.fillna(alt)` (or `combine_first`, `where(notna, other)`): the second
+        parse fills the first's NaN, so what is lost is what stays NaN in the combined value;
+        the coercion is judged where the values are combined. A fill with a constant is
+        imputation, not a second reading, and is left alone."""
+        for d in self.drops:
+            if d.kind != "coerce" or d.parse or not d.target or d.inline_summary or \
+                    d.target == d.source or not (isinstance(d.stmt, ast.Assign) and isinstance(
+                        d.stmt.targets[0], ast.Name)):
+                continue
+            for st in self.walk.of(ast.Assign):
+                if st.lineno <= d.line or len(st.targets) != 1:
+                    continue
+                if not any(_fills_with(n, d.target) for n in self.walk.own.get(id(st), ())
+                           if isinstance(n, ast.Call)):
+                    continue
+                col, target = _coerced_into(st, None)
+                if target is None:
+                    break
+                d.target, d.columns = target, ([col] if col else [])
+                d.in_place, d.filled = target == d.source, st.lineno
+                break
+
     def _mark_coerced(self) -> None:
         coerces = [d for d in self.drops if d.kind == "coerce"]
         for d in self.drops:
@@ -536,6 +562,24 @@ class _Sites:
                         # dropna is where the loss shows; an inline `.dropna()` in one
                         # summary leaves the NaN in the frame for every other summary
                         c.kind = "coerce_then_dropped"
+
+
+_FILLS = {"fillna", "combine_first", "where", "mask"}
+
+
+def _fills_with(call: ast.Call, name: str) -> bool:
+    """`name.fillna(other)`, `other.fillna(name)`, `name.combine_first(other)`,
+    `name.where(name.notna(), other)`: NaN of one value filled from another non-constant."""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in _FILLS:
+        return False
+    recv = call.func.value
+    args = list(call.args) + [k.value for k in call.keywords if k.arg in ("value", "other")]
+    if call.func.attr in ("where", "mask"):
+        args = args[1:]
+    if not args or any(isinstance(a, ast.Constant) or _num(a) is not None for a in args):
+        return False
+    return (isinstance(recv, ast.Name) and recv.id == name) or any(
+        isinstance(a, ast.Name) and a.id == name for a in args)
 
 
 def _continues(h: ast.ExceptHandler) -> bool:
