@@ -1299,3 +1299,162 @@ def test_ids_with_prefixes_unrelated_to_the_predictor_are_not_read_as_units():
         print(table["PR(>F)"])
     """, WHEELS.replace('f"{salting}-{w}"', 'f"{chr(ord(salting[0]) + w)}-{w}"'))
     assert not [f for f in found if f.rule_id == "pseudoreplication.cluster_assigned_model"]
+
+
+# -- panels: units observed once per period, whatever the unit column is called -----------------
+
+LOCATIONS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(41)
+weeks = pd.date_range("2022-01-03", periods=12, freq="W-MON")
+rows = []
+for i in range(24):                   # 24 locations (plain numbers), loyalty scheme per location
+    loc, scheme, base = 3100 + 7 * i, int(i % 3 == 0), rng.normal(200, 30)
+    for w in weeks:
+        rows.append((loc, w, scheme, base + 4 * scheme + rng.normal(0, 8)))
+sales = pd.DataFrame(rows, columns=["loc_code", "week", "scheme", "revenue"])
+"""
+
+PROVIDERS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(42)
+quarters = pd.period_range("2019Q1", "2022Q4", freq="Q")
+rows = []
+for h in range(30):                   # 30 hospitals by CMS number, 16 quarters each
+    ccn, program, lvl = f"{140000 + 11 * h}", ["none", "bundled"][h % 2], rng.normal(12, 2)
+    for q in quarters:
+        rows.append((ccn, q, program, lvl + rng.normal(0, 0.8)))
+stays = pd.DataFrame(rows, columns=["ccn", "quarter", "program", "los_days"])
+"""
+
+BASINS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(43)
+rows = []
+for b in range(27):                   # 27 basins with 4-digit codes, one land use each
+    code, use, lvl = f"07{b:02d}", ["forest", "farm", "urban"][b % 3], rng.normal(2, 0.5)
+    for y in range(2010, 2020):
+        for mth in range(1, 13, 3):
+            rows.append((code, f"{y}-{mth:02d}", use, lvl + rng.normal(0, 0.3)))
+flows = pd.DataFrame(rows, columns=["basin", "yyyymm", "land_use", "nitrate"])
+"""
+
+
+def test_numpy_masks_over_plain_location_codes_of_a_panel_are_a_medium_note():
+    # `loc_code` is a plain number: only the 24 x 12 location-week grid says it is a unit
+    f = clustered("""
+        y = sales["revenue"].to_numpy()
+        on = sales["scheme"].to_numpy() == 1
+        print(stats.mannwhitneyu(y[on], y[~on]))
+    """, LOCATIONS)
+    v = f.evidence["values"]
+    assert f.severity == "medium" and v["cluster_column"] == "loc_code"
+    assert v["clusters"] == 24 and "once per `week`" in f.explanation
+
+
+def test_numpy_masks_over_tract_months_keyed_by_geoid_are_critical():
+    f = clustered("""
+        s = sales.rename(columns={"loc_code": "tract_geoid"})
+        y = s["revenue"].to_numpy()
+        on = s["scheme"].to_numpy() == 1
+        print(stats.mannwhitneyu(y[on], y[~on]))
+    """, LOCATIONS)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+    assert f.evidence["values"]["cluster_column"] == "tract_geoid"
+
+
+def test_numpy_masks_over_tract_means_keyed_by_geoid_are_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        s = sales.rename(columns={"loc_code": "tract_geoid"})
+        per = s.groupby("tract_geoid").agg(scheme=("scheme", "first"), y=("revenue", "mean"))
+        on = per["scheme"].to_numpy() == 1
+        print(stats.mannwhitneyu(per.y.to_numpy()[on], per.y.to_numpy()[~on]))
+    """, LOCATIONS))
+
+
+def test_numpy_masks_over_location_means_are_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        per = sales.groupby("loc_code")[["scheme", "revenue"]].mean()
+        y = per["revenue"].to_numpy()
+        on = per["scheme"].to_numpy() == 1
+        print(stats.mannwhitneyu(y[on], y[~on]))
+    """, LOCATIONS))
+
+
+def test_one_week_of_the_panel_is_one_row_per_location_and_quiet():
+    quiet(run([CLUSTERED, REPEATED], """
+        y = sales.loc[sales.week == sales.week.max(), ["scheme", "revenue"]]
+        print(stats.ttest_ind(y.revenue[y.scheme == 1], y.revenue[y.scheme == 0]))
+    """, LOCATIONS))
+
+
+def test_helper_function_over_hospital_quarters_is_reported():
+    f = clustered("""
+        def arm(frame, name):
+            return frame.loc[frame["program"] == name, "los_days"]
+
+        t, p = stats.ttest_ind(arm(stays, "bundled"), arm(stays, "none"), equal_var=False)
+        print(f"t = {t:.2f}, p = {p:.2g}")
+    """, PROVIDERS)
+    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "ccn"
+
+
+def test_helper_function_over_a_pivot_per_hospital_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        per = stays.pivot_table(index=["ccn", "program"], values="los_days").reset_index()
+
+        def arm(frame, name):
+            return frame.loc[frame["program"] == name, "los_days"]
+
+        t, p = stats.ttest_ind(arm(per, "bundled"), arm(per, "none"), equal_var=False)
+        print(f"t = {t:.2f}, p = {p:.2g}")
+    """, PROVIDERS))
+
+
+def test_anova_comprehension_over_basin_months_with_date_labels_is_reported():
+    f = clustered("""
+        groups = [g.nitrate.values for _, g in flows.groupby("land_use")]
+        print(stats.f_oneway(*groups))
+    """, BASINS)
+    assert f.severity == "medium" and f.evidence["values"]["cluster_column"] == "basin"
+
+
+def test_anova_comprehension_over_basin_means_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        means = flows.groupby(["basin", "land_use"], as_index=False).nitrate.mean()
+        groups = [g.nitrate.values for _, g in means.groupby("land_use")]
+        print(stats.f_oneway(*groups))
+    """, BASINS))
+
+
+def test_ols_over_hospital_quarters_with_clustered_errors_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        import statsmodels.formula.api as smf
+        fit = smf.ols("los_days ~ C(program)", data=stays).fit(
+            cov_type="cluster", cov_kwds={"groups": stays["ccn"]})
+        print(fit.pvalues)
+    """, PROVIDERS))
+
+
+def test_mixed_model_over_location_weeks_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.mixedlm("revenue ~ scheme", sales, groups=sales["loc_code"]).fit()
+        print(fit.pvalues)
+    """, LOCATIONS))
+
+
+def test_a_column_without_a_time_axis_is_not_read_as_a_panel_unit():
+    # the same rows without the week column: `loc_code` is just a number, not known as a unit
+    quiet(run([CLUSTERED], """
+        s = sales.drop(columns="week")
+        y = s["revenue"].to_numpy()
+        on = s["scheme"].to_numpy() == 1
+        print(stats.mannwhitneyu(y[on], y[~on]))
+    """, LOCATIONS))

@@ -1130,9 +1130,49 @@ def _autocorrelated_fits(ev: Evidence) -> Iterator[Finding]:
 _ID_LABEL = re.compile(r"^[A-Za-z][A-Za-z_ -]{0,12}[_ -]?\d{1,4}$")  # ST01, H3, plate_4, cage 12
 
 
+# administrative codes of geographic or institutional units (`county_fips`, `geoid`,
+# `state_fips`, `tract_geoid`): the unit, under its official code
+_AREA_CODE = re.compile(
+    r"(?i)^(?:(?:county|state|tract|district|city|place|municipality|region|school|"
+    r"hospital|facility|plant|store|site|msa|cbsa|puma|block_?group)_?)?"
+    r"(?:fips|geoid|cbsa|msa|puma|nces|ipeds|unitid|ccn|npi)(?:_?(?:id|code|no))?$")
+# the period axis of a panel: units observed once per month, week, wave…
+_PERIOD_COLUMN = re.compile(
+    r"(?i)^(?:quarter|qtr|wave|round|visit|session|cycle|fy|fiscal_year|fiscal_month|"
+    r"yearmonth|year_month|ym|yyyymm|month_start|week_start|period_start|survey_year|"
+    r"survey_wave|calendar_month|month_year)$")
+_DATE_LABEL = re.compile(
+    r"(?i)^(?:\d{4}(?:[-/.]?(?:\d{1,2}|q[1-4]|w\d{1,2}))?(?:[-/.]\d{1,2})?(?:[ t]\S+)?|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?:[ -]?\d{2,4})?)$")
+
+
 def _cluster_named(col: str) -> bool:
     return bool(_GROUP_NAME.match(col) or _CLUSTER_ID.match(col) or _UNIT_ID.match(col)
-                or _OBJECT_UNIT.match(col))
+                or _OBJECT_UNIT.match(col) or _AREA_CODE.match(col))
+
+
+def _panel_period(f: ObjectFacts, a: str, nest: dict[str, Any], compared: Iterable[str]
+                  ) -> tuple[str, int] | None:
+    """(period column, periods) when the levels of `a` are the units of a balanced panel:
+    every `a` level has exactly T rows (kernel `nesting` min_rows = rows / levels) and a
+    time axis of the frame (a datetime/period column, a column named like a month, week or
+    wave, or one whose level labels read as dates: `2018-07`, `2019Q1`) has exactly T
+    distinct values, T >= 3: each unit observed once per period, whatever its column is
+    called (`51001`, `county_fips`)."""
+    k, rows, low = nest.get("levels", 0), nest.get("rows", 0), nest.get("min_rows", 0)
+    if k < 4 or not rows or rows % k or low != rows // k or low < 3:
+        return None
+    per = rows // k
+    compared = set(compared)
+    for t, dtype in f.dtypes.items():
+        if t == a or t in compared or f.unique.get(t) != per:
+            continue
+        labels = list(f.levels.get(t, {}))
+        if "datetime" in dtype or "period" in dtype or _TIME_COLUMN.search(t) or \
+                _PERIOD_COLUMN.match(t) or (
+                    len(labels) >= 3 and all(_DATE_LABEL.match(str(x)) for x in labels)):
+            return t, per
+    return None
 
 
 def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = ()) -> bool:
@@ -1157,9 +1197,10 @@ def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = (
 def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[str], bool]
                      ) -> Iterator[tuple[str, list[str], int, int, float, bool, dict[str, Any]]]:
     """Columns `a` of frame `f` that one of the `compared` columns is constant within (kernel
-    `nesting`), with at least 3 levels and 3 rows per level, named like a unit or labelled
-    like unit ids: (a, the compared columns it nests in, levels, rows, rows per level,
-    named like a unit, its nesting fact)."""
+    `nesting`), with at least 3 levels and 3 rows per level, named like a unit, labelled
+    like unit ids or the units of a balanced panel (`_panel_period`): (a, the compared
+    columns it nests in, levels, rows, rows per level, named like a unit — None when only
+    the panel's shape says so —, its nesting fact)."""
     compared = set(compared)
     for a, nest in f.nesting.items():
         if not isinstance(nest, dict) or skip(a):
@@ -1170,7 +1211,9 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
             continue
         named, labels = _cluster_named(a), _id_labels(f, a, split)
         if not (named or labels):
-            continue
+            if _panel_period(f, a, nest, compared) is None:
+                continue
+            named = None  # only the panel's shape says `a` is a unit
         per = rows / k
         if per < 3 or nest.get("min_rows", 0) < 2:
             continue
@@ -1186,9 +1229,15 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
 
     m = ev.model
 
+    defs = {d.name: d for d in ast.walk(ev.tree) if isinstance(d, ast.FunctionDef)} \
+        if ev.tree is not None else {}
+
     def appended(name: str) -> list[ast.AST]:
         # samples.append(g.y) inside a loop over df.groupby("arm")
         found: list[ast.AST] = []
+        if name in defs:  # a helper of the cell: `arm(df, "a")` returns df.loc[df.g == name]
+            found += [r.value for r in ast.walk(defs[name])
+                      if isinstance(r, ast.Return) and r.value is not None]
         for c in m.calls:
             if c.method in ("append", "extend") and c.receiver_root == name:
                 found += list(c.node.args) + [it for _, it in loops_around(ev, c.node)]
@@ -1197,15 +1246,16 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
     nodes: list[ast.AST] = list(args) + [it for _, it in loops_around(ev, call.node)]
     # stop at the nearest frame the rows come from
     return _trace(m, nodes, stop=lambda name: _frame_facts(ev, name) is not None,
-                  more=appended)
+                  more=appended, keep=set(defs))
 
 
 def _trace(m: CodeModel, nodes: list[ast.AST], stop: Callable[[str], bool] | None = None,
-           more: Callable[[str], list[ast.AST]] | None = None
+           more: Callable[[str], list[ast.AST]] | None = None,
+           keep: set[str] | frozenset[str] = frozenset()
            ) -> tuple[list[ast.AST], list[str]]:
     """`nodes` and every value assigned to the names they read, transitively (at most 60
     expressions; names where `stop` holds are not followed, `more` adds expressions per
-    name), and the names reached."""
+    name, imported names are skipped unless in `keep`), and the names reached."""
     seen: set[str] = set()
     names: list[str] = []
     i = 0
@@ -1213,7 +1263,8 @@ def _trace(m: CodeModel, nodes: list[ast.AST], stop: Callable[[str], bool] | Non
         node = nodes[i]
         i += 1
         for n in _walk(node):
-            if not isinstance(n, ast.Name) or n.id in seen or n.id in m.aliases:
+            if not isinstance(n, ast.Name) or n.id in seen or (
+                    n.id in m.aliases and n.id not in keep):
                 continue
             seen.add(n.id)
             names.append(n.id)
@@ -1248,8 +1299,12 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
     column occurs with one level of the compared column). Critical (0.85) for a cluster
     column named like a unit or group (stand, cage, school, plate…) with >= 5 rows per
     cluster and fewer clusters than half the rows tested; high (0.7) when only its level
-    labels read as unit ids (`ST01`…); quiet when the cluster column is used on the way
-    (aggregated, grouped, filtered on) or the rows were reduced to one value per key."""
+    labels read as unit ids (`ST01`…); medium (0.5) when only the frame's shape says the
+    column holds units — a balanced panel, each level (`51001`, 3107) observed once per
+    month/week/quarter — since plain codes may as well label cells of a design; quiet when
+    the cluster column is used on the way (aggregated, grouped, filtered on), the rows were
+    reduced to one value per key, or a panel's samples hold no more rows than it has units
+    (one period)."""
     if ev.tree is None:
         return
     for call, full, args in _independent_tests(ev):
@@ -1268,26 +1323,37 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
             if not f.nesting or _unit_column(f) is not None:
                 continue  # a subject-like column: repeated_units reports it
             used = _mentioned(nodes, f.dtypes)
-            for a, split, k, rows, per, named, _ in _nested_clusters(f, used, used.__contains__):
+            for a, split, k, rows, per, named, nest in _nested_clusters(
+                    f, used, used.__contains__):
                 tested = sum(ns) if ns else None
                 clusters = round(tested / per) if tested else k
+                panel = _panel_period(f, a, nest, used)
+                if panel is not None and tested is not None and tested <= k:
+                    continue  # no more rows than panel units: one period each, at most
                 if named and per >= 5 and tested is not None and clusters <= tested / 2:
                     sev, conf = "critical", 0.85
+                elif named is None:
+                    # a balanced grid of plain numbers or codes x periods: the codes may be
+                    # the units the treatment was assigned to, or mere labels of cells
+                    sev, conf = "medium", 0.5
                 else:
                     sev, conf = "high", 0.7 if tested is not None else 0.6
                 cand = (sev == "critical", conf, frame, a, split[0], k, rows, per, clusters,
-                        sev)
+                        sev, panel)
                 if best is None or cand[:2] > best[:2]:
                     best = cand
         if best is None:
             continue
-        _, conf, frame, a, b, k, rows, per, clusters, sev = best
+        _, conf, frame, a, b, k, rows, per, clusters, sev, panel = best
         test = full.rsplit(".", 1)[-1]
         n_txt = (f"n = {', '.join(map(str, ns))} rows" if ns else "its rows")
+        panel_txt = (f" (a panel: each `{a}` observed once per `{panel[0]}`, {panel[1]} "
+                     "periods)" if panel is not None else "")
         yield Finding(
             explanation=(f"`{test}` (line {call.line}) compares the `{b}` groups of `{frame}` "
                          f"with {n_txt} as replicates, but `{b}` is constant within each of "
-                         f"the {k} `{a}` levels ({rows} rows, about {per:.0f} per `{a}`): "
+                         f"the {k} `{a}` levels ({rows} rows, about {per:.0f} per `{a}`"
+                         f"{panel_txt}): "
                          f"`{b}` was applied to or observed on whole `{a}` units, so the "
                          f"comparison has about {clusters} independent replicates, not "
                          f"{sum(ns) if ns else rows}. Rows of one `{a}` share its conditions, "
@@ -1395,9 +1461,11 @@ def cluster_assigned_model(ev: Evidence) -> Iterator[Finding]:
     group or unit (batch, pond, plate, school…) with >= 3 rows per cluster, and the nested
     predictor is the model's only one or its coefficient is read by name; high (0.7) when
     only the cluster labels read as ids, or other predictors are constant within clusters
-    too; medium (0.5) without inference or when a predictor varying within the clusters may
-    be the one of interest. Quiet with the cluster in the model, `groups=`,
-    cluster-robust errors, a mixed model / GEE in the cell, or one row per cluster."""
+    too; medium (0.5) without inference, when a predictor varying within the clusters may
+    be the one of interest, or when only a balanced panel's shape says the cluster column
+    holds units (plain codes observed once per period). Quiet with the cluster in the
+    model, `groups=`, cluster-robust errors, a mixed model / GEE in the cell, or one row per
+    cluster."""
     yield from _cluster_model_findings(ev)
 
 
@@ -1443,6 +1511,8 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                     sev, conf = "medium", 0.5
                 elif named and interest:
                     sev, conf = "critical", 0.85
+                elif named is None:  # only the panel's shape says `a` is a unit
+                    sev, conf = "medium", 0.5
                 else:
                     sev, conf = "high", 0.7
                 cand = (sev == "critical", conf, frame, a, b, k, rows, per,
