@@ -1449,6 +1449,14 @@ _TRAIN_ONLY_ENCODINGS = {
         lookup = dict(zip(uniq, sums / cnt))
         te["store_enc"] = te.store.map(lookup).fillna(tr.revenue.mean())
     """,
+    # pandas named aggregation read back by attribute, leave-one-out on the training rows
+    "pandas_named_agg_attribute": """
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+        tr, te = tr.copy(), te.copy()
+        st = tr.groupby("store").agg(tot=("revenue", "sum"), k=("revenue", "size"))
+        tr["store_enc"] = (tr.store.map(st.tot) - tr.revenue) / (tr.store.map(st.k) - 1)
+        te["store_enc"] = te.store.map(st.tot / st.k).fillna(tr.revenue.median())
+    """,
     # sklearn's TargetEncoder (cross-fitted on the training rows)
     "sklearn_target_encoder": """
         from sklearn.preprocessing import TargetEncoder
@@ -1488,6 +1496,12 @@ _LEAKY_ENCODINGS = {
     "pandas_loo_before_split": """
         g = shops.groupby("store")["revenue"]
         shops["store_enc"] = (g.transform("sum") - shops.revenue) / (g.transform("count") - 1)
+        tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+    """,
+    # a per-store summary over all rows, leave-one-out on every row, then the split
+    "named_agg_loo_before_split": """
+        st = shops.groupby("store").agg(tot=("revenue", "sum"), k=("revenue", "size"))
+        shops["store_enc"] = (shops.store.map(st.tot) - shops.revenue) / (shops.store.map(st.k) - 1)
         tr, te = train_test_split(shops, test_size=0.3, random_state=0)
     """,
     # the test rows' encoding reads their own target

@@ -372,6 +372,13 @@ class _Analysis:
                 if strs is not None and len(strs) != 1:
                     strs = None
             if strs is not None and len(strs) == 1 and root_name(node.value):
+                grouped = self._group_summary(node.value, pos, depth)
+                if grouped is not None:
+                    # s = df.groupby(g)[y].agg(["sum", "count"]); s["sum"]: a statistic per
+                    # group of y, not a column of rows
+                    for c in grouped:
+                        self._add(out, c, True, lagged)
+                    return
                 self._add(out, strs[0], agg, lagged)
                 self._refs(node.value, pos, out, agg, lagged, depth)
                 return
@@ -386,7 +393,11 @@ class _Analysis:
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and self._is_frame(node.value.id) and \
                     node.attr not in NON_COLUMN_ATTRS and not node.attr.startswith("_"):
-                self._add(out, node.attr, agg, lagged)
+                grouped = self._group_summary(node.value, pos, depth)
+                for c in grouped or ():
+                    self._add(out, c, True, lagged)
+                if grouped is None:
+                    self._add(out, node.attr, agg, lagged)
                 return
             self._refs(node.value, pos, out, agg, lagged, depth)
             return
@@ -417,6 +428,34 @@ class _Analysis:
             return
         for child in ast.iter_child_nodes(node):
             self._refs(child, pos, out, agg, lagged, depth)
+
+    def _group_summary(self, node: ast.AST, pos: int, depth: int) -> set[str] | None:
+        """The columns a frame named in the code summarises by group, when it was assigned
+        from a group aggregation that reads no column row by row
+        (`s = tr.groupby("store")["revenue"].agg(["sum", "count"])`)."""
+        if not isinstance(node, ast.Name) or depth >= 3:
+            return None
+        a = self.last_assign(node.id, pos)
+        if a is None or not isinstance(a[1], ast.Call) or \
+                "groupby" not in _chain_methods(a[1]):
+            return None
+        sub = self.refs(a[1], a[0], depth + 1)
+        named: set[str] = set()
+        for c in _calls(a[1]):
+            if isinstance(c.func, ast.Attribute) and c.func.attr in ("agg", "aggregate"):
+                # .agg(tot=("revenue", "sum")) / .agg({"revenue": ["sum", "count"]})
+                for k in c.keywords:
+                    if isinstance(k.value, ast.Tuple) and k.value.elts and \
+                            isinstance(k.value.elts[0], ast.Constant) and \
+                            isinstance(k.value.elts[0].value, str):
+                        named.add(k.value.elts[0].value)
+                for arg in c.args:
+                    if isinstance(arg, ast.Dict):
+                        named |= {k.value for k in arg.keys if isinstance(k, ast.Constant)
+                                  and isinstance(k.value, str)}
+        if sub.row or sub.lagged or not (sub.agg | named):
+            return None
+        return set(sub.agg) | named
 
     def _module_reduction(self, call: ast.Call) -> bool:
         """`np.bincount(codes, weights=y)`, `np.mean(y)`, `np.nansum(y)`: a numpy function that
