@@ -1458,3 +1458,130 @@ def test_a_column_without_a_time_axis_is_not_read_as_a_panel_unit():
         on = s["scheme"].to_numpy() == 1
         print(stats.mannwhitneyu(y[on], y[~on]))
     """, LOCATIONS))
+
+
+# -- tests of counts (chi-square, Fisher, proportions z-test) over cluster-assigned rows ---------
+
+READING = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.proportion import proportions_ztest
+rng = np.random.default_rng(61)
+rows = []
+for c in range(16):                   # 16 classrooms, the reading method assigned per classroom
+    method, lvl = ["phonics", "whole_language"][c % 2], rng.normal(0, 0.8)
+    for _ in range(int(rng.integers(20, 30))):
+        rows.append((f"R{c:02d}", method, bool(rng.random() < 1 / (1 + np.exp(-lvl)))))
+pupils = pd.DataFrame(rows, columns=["classroom", "method", "passed"])
+pupils["pupil_no"] = np.arange(len(pupils))
+"""
+
+# the same pupils, the method drawn for each pupil: the rows are the randomised units
+PUPILS_RANDOMISED = READING + """
+pupils["method"] = rng.choice(["phonics", "whole_language"], len(pupils))
+"""
+
+
+def test_chi2_of_a_crosstab_over_pupils_of_method_classrooms_is_critical():
+    f = clustered("""
+        table = pd.crosstab(pupils.method, pupils.passed)
+        chi2, p, dof, expected = stats.chi2_contingency(table)
+        print(f"chi2={chi2:.2f} p={p:.4f}")
+    """, READING)
+    v = f.evidence["values"]
+    assert f.severity == "critical" and v["cluster_column"] == "classroom"
+    assert v["clusters"] == 16 and "counts of its" in f.explanation
+
+
+def test_chi2_of_classroom_pass_rates_is_silent():
+    # one pass rate per classroom, compared across the 16 classrooms
+    found = run([CLUSTERED, REPEATED], """
+        rates = pupils.groupby(["classroom", "method"], as_index=False)["passed"].mean()
+        table = pd.crosstab(rates.method, rates.passed > 0.5)
+        print(stats.fisher_exact(table))
+    """, READING)
+    silent(found)
+
+
+def test_chi2_when_each_pupil_was_randomised_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        table = pd.crosstab(pupils.method, pupils.passed)
+        chi2, p, dof, expected = stats.chi2_contingency(table)
+        print(f"chi2={chi2:.2f} p={p:.4f}")
+    """, PUPILS_RANDOMISED))
+
+
+WARDS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(62)
+rows = []
+for c in range(10):                   # 10 wards of 8 patients
+    for m in range(8):
+        protocol = PROTOCOL
+        rows.append((f"W{c}", protocol, bool(rng.random() < 0.3 + 0.1 * (c % 3))))
+stays = pd.DataFrame(rows, columns=["ward", "protocol", "infection"])
+"""
+FISHER = """
+    counts = stays.groupby(["protocol", "infection"]).size().unstack(fill_value=0)
+    odds, p = stats.fisher_exact(counts.to_numpy())
+    print(f"OR={odds:.2f} p={p:.4f}")
+"""
+
+
+def test_fisher_on_groupby_size_unstack_over_ward_patients_is_reported():
+    # the infection-control protocol adopted per ward
+    f = clustered(FISHER, WARDS.replace("PROTOCOL", '["usual", "bundle"][c % 2]'))
+    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "ward"
+
+
+def test_fisher_when_the_protocol_was_drawn_per_patient_is_silent():
+    # each patient randomised within the wards: the patients are the units
+    silent(run([CLUSTERED, REPEATED], FISHER,
+               WARDS.replace("PROTOCOL", '["usual", "bundle"][m % 2]')))
+
+
+def test_proportions_ztest_of_counts_summed_from_pupils_is_reported():
+    f = clustered("""
+        arms = ["phonics", "whole_language"]
+        passes = np.array([pupils.loc[pupils.method == a, "passed"].sum() for a in arms])
+        sizes = np.array([(pupils.method == a).sum() for a in arms])
+        z, p = proportions_ztest(passes, sizes)
+        print(f"z={z:.2f} p={p:.4f}")
+    """, READING)
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "classroom"
+
+
+def test_proportions_ztest_when_each_pupil_was_randomised_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        arms = ["phonics", "whole_language"]
+        passes = np.array([pupils.loc[pupils.method == a, "passed"].sum() for a in arms])
+        sizes = np.array([(pupils.method == a).sum() for a in arms])
+        z, p = proportions_ztest(passes, sizes)
+        print(f"z={z:.2f} p={p:.4f}")
+    """, PUPILS_RANDOMISED))
+
+
+def test_pivot_table_size_in_a_helper_over_pupils_is_reported():
+    f = clustered("""
+        def pass_table(frame):
+            return frame.pivot_table(index="method", columns="passed", aggfunc="size",
+                                     fill_value=0)
+
+        tab = pass_table(pupils)
+        print(stats.chi2_contingency(tab).pvalue)
+    """, READING)
+    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "classroom"
+
+
+def test_pivot_table_of_classroom_majorities_is_silent():
+    silent(run([CLUSTERED, REPEATED], """
+        per_class = pupils.groupby("classroom").agg(method=("method", "first"),
+                                                    rate=("passed", "mean"))
+        per_class["majority"] = per_class.rate > 0.5
+        tab = per_class.pivot_table(index="method", columns="majority", aggfunc="size",
+                                    fill_value=0)
+        print(stats.chi2_contingency(tab).pvalue)
+    """, READING))

@@ -1220,11 +1220,12 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
         yield a, split, k, rows, per, named, nest
 
 
-def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
-                    ) -> tuple[list[ast.AST], list[str]]:
+def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr],
+                    through_tables: bool = False) -> tuple[list[ast.AST], list[str]]:
     """The expressions the test's samples are computed from (the arguments, the values
     assigned to the names they read, what was appended to them, and the iterables of the
-    loops around those), and the names reached."""
+    loops around those), and the names reached; with `through_tables`, frames without
+    nesting facts (a crosstab of counts) are followed to the rows they count."""
     from ._columns import loops_around
 
     m = ev.model
@@ -1245,8 +1246,11 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr]
 
     nodes: list[ast.AST] = list(args) + [it for _, it in loops_around(ev, call.node)]
     # stop at the nearest frame the rows come from
-    return _trace(m, nodes, stop=lambda name: _frame_facts(ev, name) is not None,
-                  more=appended, keep=set(defs))
+    def stop(name: str) -> bool:
+        f = _frame_facts(ev, name)
+        return f is not None and (not through_tables or bool(f.nesting))
+
+    return _trace(m, nodes, stop=stop, more=appended, keep=set(defs))
 
 
 def _trace(m: CodeModel, nodes: list[ast.AST], stop: Callable[[str], bool] | None = None,
@@ -1287,6 +1291,58 @@ def _mentioned(nodes: list[ast.AST], columns: dict[str, str]) -> set[str]:
     return out
 
 
+# tests of counts: chi-square / exact tests of a contingency table, z-tests of proportions
+_COUNT_KINDS = ("contingency", "proportion")
+_PAIRED_COUNTS = ("mcnemar", "cochrans_q")
+
+
+def _counting_tests(ev: Evidence) -> list[tuple[CallSite, str, list[ast.expr]]]:
+    """Tests of counts computed from rows (`chi2_contingency(pd.crosstab(df.a, df.b))`,
+    `fisher_exact(table)`, `proportions_ztest(count, nobs)`), with every argument; paired
+    tables (McNemar) are left out."""
+    out: list[tuple[CallSite, str, list[ast.expr]]] = []
+    for call, full, spec in test_calls(ev.model):
+        if spec.kind not in _COUNT_KINDS or full.rsplit(".", 1)[-1] in _PAIRED_COUNTS:
+            continue
+        args = [a.value if isinstance(a, ast.Starred) else a for a in call.node.args]
+        args += [k.value for k in call.node.keywords if k.arg is not None]
+        if args:
+            out.append((call, full, args))
+    return out
+
+
+def _count_total(ev: Evidence, call: CallSite) -> int | None:
+    """The number of rows a test of counts counts, from the kernel's facts: the sum of the
+    table (a small frame or Series whose every cell is listed in its `tails`), or of the
+    `nobs` of a proportions test."""
+    def total(node: ast.AST | None) -> float | None:
+        if not isinstance(node, ast.Name):
+            return None
+        f = ev.objects.get(node.id)
+        if f is None:
+            return None
+        if f.values and f.kind != "dataframe":
+            return float(sum(f.values))
+        rows = f.shape[0] if f.shape else f.length
+        if not f.tails or not rows:
+            return None
+        out = 0.0
+        for col in f.tails.values():
+            cells = {v: r for v, r in [*col.get("top", []), *col.get("bottom", [])]}
+            if col.get("step", 1) != 1 or sum(cells.values()) != rows:
+                return None  # not every cell listed
+            out += sum(v * r for v, r in cells.items())
+        return out
+
+    node = call.kwarg("nobs") if call.kwarg("nobs") is not None else (
+        call.arg(1) if call.last.startswith("proportions_") else None)
+    if node is None:
+        node = call.arg(0) if call.arg(0) is not None else (
+            call.kwarg("observed") or call.kwarg("table"))
+    t = total(node)
+    return round(t) if t is not None and t > 0 else None
+
+
 @rule("pseudoreplication.cluster_assigned_treatment",
       title="Groups assigned to whole clusters, compared over the clusters' members")
 def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
@@ -1307,14 +1363,19 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
     (one period)."""
     if ev.tree is None:
         return
-    for call, full, args in _independent_tests(ev):
+    counting = {id(c.node) for c, _, _ in _counting_tests(ev)}
+    for call, full, args in [*_independent_tests(ev), *_counting_tests(ev)]:
+        counts = id(call.node) in counting
         plain = [a.value if isinstance(a, ast.Starred) else a for a in args]
-        nodes, names = _sample_sources(ev, call, plain)
-        if any(_reduced(n) for n in nodes):
+        nodes, names = _sample_sources(ev, call, plain, through_tables=counts)
+        if not counts and any(_reduced(n) for n in nodes):
             continue  # means per key: the clusters may already be the replicates
         frames = [(n, f) for n in names if (f := _frame_facts(ev, n)) is not None]
         ns = [s.n for s in ev.samples if s.line == call.line and s.call == full]
-        if not ns:  # `ttest_ind(*samples)`: the collection's members, read by name
+        total = _count_total(ev, call) if counts else None
+        if counts:
+            ns = []  # the samples of a test of counts are its tables, not rows
+        elif not ns:  # `ttest_ind(*samples)`: the collection's members, read by name
             packed = {a.value.id for a in args if isinstance(a, ast.Starred)
                       and isinstance(a.value, ast.Name)}
             ns = [s.n for s in ev.samples if s.line == 0 and s.expr.split("[", 1)[0] in packed]
@@ -1325,11 +1386,14 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
             used = _mentioned(nodes, f.dtypes)
             for a, split, k, rows, per, named, nest in _nested_clusters(
                     f, used, used.__contains__):
-                tested = sum(ns) if ns else None
+                tested = sum(ns) if ns else total
                 clusters = round(tested / per) if tested else k
+                clusters = min(k, clusters) if counts else clusters
                 panel = _panel_period(f, a, nest, used)
                 if panel is not None and tested is not None and tested <= k:
                     continue  # no more rows than panel units: one period each, at most
+                if counts and (named is None or (tested is not None and tested < 2 * k)):
+                    continue  # counts of about one row per cluster, or plain codes
                 if named and per >= 5 and tested is not None and clusters <= tested / 2:
                     sev, conf = "critical", 0.85
                 elif named is None:
@@ -1346,7 +1410,9 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
             continue
         _, conf, frame, a, b, k, rows, per, clusters, sev, panel = best
         test = full.rsplit(".", 1)[-1]
-        n_txt = (f"n = {', '.join(map(str, ns))} rows" if ns else "its rows")
+        n_txt = (f"n = {', '.join(map(str, ns))} rows" if ns else
+                 f"the counts of its {total} rows" if total else
+                 "counts of its rows" if id(call.node) in counting else "its rows")
         panel_txt = (f" (a panel: each `{a}` observed once per `{panel[0]}`, {panel[1]} "
                      "periods)" if panel is not None else "")
         yield Finding(
@@ -1356,13 +1422,21 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
                          f"{panel_txt}): "
                          f"`{b}` was applied to or observed on whole `{a}` units, so the "
                          f"comparison has about {clusters} independent replicates, not "
-                         f"{sum(ns) if ns else rows}. Rows of one `{a}` share its conditions, "
+                         f"{sum(ns) if ns else total or rows}. Rows of one `{a}` share its "
+                         "conditions, "
                          "so the p-value counting rows is far too small (pseudoreplication)."),
             severity=sev, confidence=conf,
             evidence={"lines": [call.line],
                       "values": {"frame": frame, "compared_column": b, "cluster_column": a,
                                  "clusters": k, "rows": rows, "n_per_sample": ns}},
-            suggestion=(f"Test at the level `{b}` was assigned: average to one value per "
+            suggestion=(f"Test at the level `{b}` was assigned: compute one rate or count "
+                        f"per `{a}` (`{frame}.groupby(['{a}', '{b}'])[outcome].mean()`) and "
+                        f"compare those {k} per-`{a}` rates between the `{b}` groups "
+                        "(Welch t-test or Mann-Whitney), or model the rows with the clusters "
+                        f"(a logistic GEE or mixed model with groups=`{a}`, or a cluster-"
+                        "adjusted Rao-Scott chi-square)."
+                        if id(call.node) in counting else
+                        f"Test at the level `{b}` was assigned: average to one value per "
                         f"`{a}` (`{frame}.groupby(['{a}', '{b}'], as_index=False).mean("
                         f"numeric_only=True)`) and compare those {k} means, or keep the rows "
                         f"and model the clusters (`smf.mixedlm('y ~ {b}', {frame}, "
