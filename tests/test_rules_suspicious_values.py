@@ -2341,3 +2341,143 @@ def test_a_feature_named_like_a_metric_in_a_per_feature_series_is_quiet(code: st
 def test_a_metric_row_out_of_range_is_still_blocked(code: str) -> None:
     f = one(check(gather(code, FEATURES)), PROB_ID)
     assert f.severity == "critical"
+
+
+# -- -1 "never happened" codes in counts / durations; rates of rows over people above 100 % ---
+
+MINUS_ONE = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+n = 800
+called = rng.random(n) < 0.6
+tickets = pd.DataFrame({
+    "queue": rng.choice(["billing", "tech", "sales"], n),
+    "minutes_to_callback": np.where(called, rng.integers(3, 240, n), -1),
+    "n_refills": np.where(rng.random(n) < 0.3, -1, rng.poisson(3, n) + 1),
+    "stock_level": np.where(rng.random(n) < 0.3, -1, rng.integers(0, 50, n)),
+    "days_late": np.where(rng.random(n) < 0.3, -1, rng.integers(0, 30, n)),
+})
+"""
+
+
+def _minus_one(code: str) -> list[Finding]:
+    return [x for x in H.run(RULES, code, MINUS_ONE) if x.rule_id == RULE_SENTINEL]
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: named aggregations with a median, shown as a table
+    """
+    t = tickets.groupby("queue").agg(calls=("queue", "size"),
+                                     median_wait=("minutes_to_callback", "median"))
+    t
+    """,
+    # numpy over the column's values, printed in an f-string
+    """
+    m = np.mean(tickets["minutes_to_callback"].to_numpy())
+    print(f"average time to callback: {m:.1f} min")
+    """,
+    # a comprehension over groups on a count column
+    """
+    refills = {q: g["n_refills"].mean() for q, g in tickets.groupby("queue")}
+    print(refills)
+    """,
+])
+def test_a_minus_one_code_in_a_count_or_duration_is_flagged(code: str) -> None:
+    fs = _minus_one(code)
+    assert fs and "-1" in fs[0].explanation and "every other value is >= 0" in \
+        fs[0].explanation, H.describe(fs)
+    assert fs[0].severity in ("high", "critical")
+
+
+@pytest.mark.parametrize("code", [
+    # the code filtered out before the summary
+    """
+    t = tickets[tickets["minutes_to_callback"] >= 0].groupby("queue").agg(
+        calls=("queue", "size"), median_wait=("minutes_to_callback", "median"))
+    t
+    """,
+    # the code replaced by NaN
+    """
+    v = tickets["minutes_to_callback"].replace(-1, np.nan).to_numpy()
+    print(f"average time to callback: {np.nanmean(v):.1f} min")
+    """,
+    # a column whose name says nothing about counting from zero, and a signed one
+    """
+    lv = {q: g["stock_level"].mean() for q, g in tickets.groupby("queue")}
+    late = tickets.groupby("queue")["days_late"].mean()
+    print(lv, late)
+    """,
+])
+def test_minus_one_handled_or_in_other_columns_stays_quiet(code: str) -> None:
+    assert not _minus_one(code)
+
+
+BOOKINGS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+members = pd.DataFrame({"member_id": np.arange(600),
+                        "plan": rng.choice(["basic", "plus", "family"], 600, p=[.6, .3, .1])})
+# one row per booked class: family plans book several classes
+k = np.where(members["plan"].eq("family"), rng.integers(1, 5, 600),
+             (rng.random(600) < 0.3).astype(int))
+bookings = members.loc[members.index.repeat(k), ["member_id", "plan"]].reset_index(drop=True)
+earlier = bookings.sample(frac=0.9, random_state=1)
+"""
+
+
+def _bookings(code: str) -> list[Finding]:
+    return [x for x in H.run(RULES, code, BOOKINGS) if x.rule_id == PROP]
+
+
+@pytest.mark.parametrize("code", [
+    # grouped sizes divided, formatted as percentages
+    """
+    rate = bookings.groupby("plan").size() / members.groupby("plan").size()
+    print(rate.map("{:.0%}".format))
+    """,
+    # two count tables side by side, the rate named as an activation
+    """
+    t = pd.DataFrame({"members": members.groupby("plan").size(),
+                      "booked": bookings.groupby("plan").size()})
+    t["activation"] = t["booked"] / t["members"]
+    print(t.round(3))
+    """,
+    # scalars from len(), an f-string percentage
+    """
+    fam_rows = len(bookings[bookings["plan"] == "family"])
+    fam_members = len(members[members["plan"] == "family"])
+    act = fam_rows / fam_members
+    basic = len(bookings[bookings["plan"] == "basic"]) / len(members[members["plan"] == "basic"])
+    print(f"family {act:.1%}, basic {basic:.1%}")
+    """,
+])
+def test_a_rate_of_rows_over_people_above_100_is_flagged(code: str) -> None:
+    fs = _bookings(code)
+    assert fs and "count of rows over a count of units" in fs[0].explanation, H.describe(fs)
+    assert fs[0].severity in ("high", "critical")
+
+
+@pytest.mark.parametrize("code", [
+    # each member counted once
+    """
+    rate = (bookings.drop_duplicates("member_id").groupby("plan").size()
+            / members.groupby("plan").size())
+    print(rate.map("{:.0%}".format))
+    """,
+    # bookings per member: a ratio of rows over people, not shown as a rate
+    """
+    t = pd.DataFrame({"members": members.groupby("plan").size(),
+                      "booked": bookings.groupby("plan").size()})
+    t["per_member"] = t["booked"] / t["members"]
+    print(t.round(2))
+    """,
+    # this period over an earlier one, shown in percent: all values near 100 %
+    """
+    wk = bookings.groupby("plan").size() / earlier.groupby("plan").size()
+    print(wk.map("{:.0%}".format))
+    """,
+])
+def test_rates_counted_once_or_ratios_of_counts_stay_quiet(code: str) -> None:
+    found = H.run(RULES, code, BOOKINGS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == PROP], H.describe(found)

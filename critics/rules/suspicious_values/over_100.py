@@ -298,6 +298,7 @@ def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
         strong = kind == "proportion"
         hits.append((strong, top / limit, key, line, top, over, len(values), limit, where))
     hits += _labelled_proportions(text)
+    hits += _count_ratio_hits(ev, set(keys))
     if not hits:
         return
     strong, _, key, line, top, over, n, limit, where = max(hits)
@@ -339,3 +340,165 @@ def _labelled_proportions(text: str) -> list[_Hit]:
             out.append((True, tn.value / 100, tn.label, 0, tn.value, 1, 1, 100.0,
                         f"the printed value '{tn.line[:60]}'"))
     return out
+
+
+# -- a rate of counted rows over counted people, shown as a percentage above 100 % --------------
+
+_COUNT_CALLS = {"size", "count", "nunique", "len", "value_counts"}
+_COUNT_AGG_NAMES = {"size", "count", "nunique"}
+# rates of a whole by name: each counted unit converts, stays, churns or responds at most once
+_RATE_WORDS = {"conversion", "conv", "cvr", "retention", "retained", "churn", "ctr",
+               "activation", "adoption", "redemption", "uptake", "signup", "response",
+               "attendance", "participation", "enrolment", "enrollment", "winrate"}
+_PERCENT_FORMAT_RE = re.compile(r"\{[^{}\n]*:[^{}\n'\"]*%\}")
+
+
+def _count_columns(tree: ast.AST) -> set[str]:
+    """Columns the cell fills with a count of rows: a `pd.DataFrame({"n": g.size()})`
+    entry, `df["n"] = g.size()`, a named aggregation `n=("id", "size")` / `n="count"`."""
+    out: set[str] = set()
+    for node in _of(tree, ast.Dict):
+        for k, v in zip(node.keys, node.values, strict=False):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str) and _is_count(v, tree):
+                out.add(k.value)
+    for node in _of(tree, ast.Assign):
+        for t in node.targets:
+            if isinstance(t, ast.Subscript) and _is_count(node.value, tree):
+                out |= _target_key(t)
+    for node in _of(tree, ast.Call):
+        if _call_last(node) in ("agg", "aggregate"):
+            for kw in node.keywords:
+                v = kw.value
+                if isinstance(v, ast.Tuple) and len(v.elts) == 2:
+                    v = v.elts[1]
+                if kw.arg and isinstance(v, ast.Constant) and v.value in _COUNT_AGG_NAMES:
+                    out.add(kw.arg)
+    return out
+
+
+def _is_count(node: ast.AST, tree: ast.AST, columns: set[str] | None = None,
+              depth: int = 0) -> bool:
+    """The expression is a number of rows / distinct values: `g.size()`, `.count()`,
+    `.nunique()`, `len(x)`, `x.shape[0]`, a name bound once to one, or a column the cell
+    fills with counts."""
+    if depth > 3:
+        return False
+    if isinstance(node, ast.Call):
+        last = _call_last(node)
+        if last in _COUNT_CALLS:
+            return True
+        if last in ("reindex", "fillna", "astype", "rename", "sort_index") and isinstance(
+                node.func, ast.Attribute):
+            return _is_count(node.func.value, tree, columns, depth + 1)
+        return False
+    if isinstance(node, ast.Subscript):
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            return True
+        return columns is not None and isinstance(node.slice, ast.Constant) and \
+            node.slice.value in columns
+    if isinstance(node, ast.Attribute) and columns is not None and node.attr in columns:
+        return True
+    if isinstance(node, ast.Name):
+        bound = [a.value for a in _of(tree, ast.Assign) if len(a.targets) == 1 and
+                 isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
+        return len(bound) == 1 and _is_count(bound[0], tree, columns, depth + 1)
+    return False
+
+
+def _count_ratio(value: ast.AST, tree: ast.AST, columns: set[str]) -> bool:
+    """The expression divides one count of rows by another (`a.groupby(g).size() /
+    b.groupby(g).size()`, `t["orders"] / t["users"]`, `n_events.div(n_users)`), possibly
+    reshaped (`.unstack()`)."""
+    for b in _walk(value):
+        if isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) and \
+                _is_count(b.left, tree, columns) and _is_count(b.right, tree, columns):
+            return True
+        if isinstance(b, ast.Call) and _call_last(b) in ("div", "divide", "truediv") and \
+                isinstance(b.func, ast.Attribute) and b.args and \
+                _is_count(b.func.value, tree, columns) and _is_count(b.args[0], tree, columns):
+            return True
+    return False
+
+
+def _count_ratio_hits(ev: Evidence, seen: set[str]) -> list[_Hit]:
+    """A ratio of two counts of rows shown as a rate of a whole (formatted as a percentage
+    in the cell, or named conversion / retention / churn...) whose kernel values mostly lie
+    in [0, 1] (median below 0.8, or 1 for a rate word) yet exceed 1: the numerator counts
+    rows (events, line items, visits) and the denominator people, so some units are counted
+    more than once. Quiet for changes relative to a base, names that say the ratio is not a
+    share (per, vs, index, growth...), rates per 1,000."""
+    tree = ev.tree
+    if tree is None or ("/" not in ev.code and "div" not in ev.code):
+        return []
+    percent_shown = bool(_PERCENT_FORMAT_RE.search(ev.code))
+    columns = _count_columns(tree)
+    found: list[tuple[str, int, bool, float, list[float], list[float]]] = []
+    for node in _of(tree, ast.Assign):
+        if not _count_ratio(node.value, tree, columns) or _relative_change(node.value):
+            continue
+        scaled = _percent_scaled(node.value)
+        if scaled is None:
+            continue
+        for t in node.targets:
+            for key in _target_key(t):
+                toks = set(_tokens(key))
+                if key in seen or toks & _PERCENT_EXCLUDE:
+                    continue
+                rate_word = bool(toks & _RATE_WORDS)
+                if not (percent_shown or scaled or rate_word):
+                    continue
+                tops, mids = _kernel_values(ev, key, holder=isinstance(t, ast.Name))
+                if not tops:
+                    continue
+                limit = 100.0 if scaled else 1.0
+                found.append((key, node.lineno, rate_word, limit, tops,
+                              [m / limit for m in mids] or [max(tops) / limit]))
+    out: list[_Hit] = []
+    for key, line, rate_word, limit, tops, mids in found:
+        mid = sorted(mids)[len(mids) // 2]
+        # a single value (a scalar): its typical level is that of the cell's other ratios
+        others = sorted(m for k, *_, ms in found if k != key for m in ms)
+        if len(mids) < 2 and others:
+            mid = others[len(others) // 2]
+        top = max(tops)
+        if top <= limit * 1.005 or mid > (1.0 if rate_word else 0.8):
+            continue
+        over = sum(v > limit * 1.005 for v in tops)
+        out.append((rate_word, top / limit, key, line, top * (100 / limit), over,
+                    len(tops), 100.0,
+                    f"the values of `{key}` (a count of rows over a count of units, shown "
+                    "as a percentage)"))
+    return out
+
+
+def _kernel_values(ev: Evidence, key: str, holder: bool) -> tuple[list[float], list[float]]:
+    """(values to test against the limit, values giving the typical level) the kernel holds
+    for a variable (Series values, a scalar, every column of a DataFrame) or a column."""
+    tops: list[float] = []
+    mids: list[float] = []
+    f = ev.objects.get(key) if holder else None
+    if f is not None:
+        if f.kind in ("series", "ndarray", "sequence") and f.values:
+            tops = [float(v) for v in f.values if isinstance(v, int | float)]
+            mids = list(tops)
+        elif f.kind == "scalar" and isinstance(f.value, int | float) and \
+                not isinstance(f.value, bool):
+            tops = mids = [float(f.value)]
+        elif f.kind == "dataframe":
+            for col, rng in (f.ranges or {}).items():
+                q = ((f.tails or {}).get(col) or {}).get("q") or []
+                if rng and len(q) == 3:
+                    tops.append(float(rng[1]))
+                    mids.append(float(q[1]))
+    elif not holder:
+        for g in ev.objects.values():
+            if g.kind == "dataframe" and key in (g.ranges or {}):
+                q = ((g.tails or {}).get(key) or {}).get("q") or []
+                if len(q) == 3:
+                    top_rows = ((g.tails or {}).get(key) or {}).get("top") or []
+                    tops = [float(v) for v, _ in top_rows] or [float(g.ranges[key][1])]
+                    mids = [float(q[1])]
+                    break
+    tops = [v for v in tops if v == v and abs(v) != float("inf")]
+    mids = [v for v in mids if v == v and abs(v) != float("inf")]
+    return tops, mids

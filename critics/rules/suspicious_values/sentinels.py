@@ -240,6 +240,38 @@ def _negative_code_of(tails: dict | None) -> tuple[float, str] | None:
     return None
 
 
+# names of quantities that are counted or measured from zero up: a -1 among them is a code
+_FROM_ZERO_TOKENS = {"count", "counts", "n", "num", "number", "qty", "quantity", "amount",
+                     "orders", "visits", "items", "sessions", "purchases", "clicks", "logins",
+                     "spend", "spent", "paid", "revenue", "price", "cost", "size", "weight",
+                     "height", "length", "distance", "since", "to", "till"}
+
+
+def _minus_one_code(col: str, tails: dict | None, n: int) -> tuple[float, str] | None:
+    """(-1, "min") when the kernel's tails show -1 as a spike under values that are all
+    >= 0 in a column named as a duration, count or amount (`days_to_paid`, `n_orders`,
+    `minutes_since_login`): "never happened" / "not applicable" written as -1. Evidence:
+    at least 10 rows and 5 % of the column hold -1, at least three times as many as the
+    next value, the largest value is 3 or more (not a -1/0/1 code), the name is not a
+    signed quantity (delay, change, offset...)."""
+    t = tails or {}
+    bottom, top = t.get("bottom") or [], t.get("top") or []
+    if len(bottom) < 2 or not top or n <= 0:
+        return None
+    code, rows = float(bottom[0][0]), int(bottom[0][1])
+    after, after_rows = float(bottom[1][0]), int(bottom[1][1])
+    if code != -1.0 or after < 0 or float(top[0][0]) < 3:
+        return None
+    if rows < 10 or rows / n < 0.05 or rows < 3 * after_rows:
+        return None
+    toks = set(_tokens(col))
+    if toks & _SIGNED_TOKENS:
+        return None
+    if _duration_key(col) is not None or _physical_key(col) or toks & _FROM_ZERO_TOKENS:
+        return code, "min"
+    return None
+
+
 def _bulk_values(ev: Evidence, site: _SummarySite) -> list[float]:
     """What the cell's own summaries of the column came to: the kernel's values of the
     names the summary is assigned to (count outputs left out), or a printed describe /
@@ -469,7 +501,8 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
         rng = facts.ranges[col]
         tails = facts.tails.get(col) if facts.tails else None
         n = (facts.rows or 0) - int(facts.missing.get(col, 0) or 0)
-        found = _sentinel_of(col, rng) or _negative_code_of(tails)
+        found = _sentinel_of(col, rng) or _negative_code_of(tails) or _minus_one_code(
+            col, tails, n)
         tail: _Tail | None = None
         zero = False
         zero_by, status = "", None
@@ -516,6 +549,10 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
                 tail.after >= 0:
             why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
                    f"{_num(tail.after)}): a negative code below non-negative measurements")
+        elif tail is not None and code == -1.0 and tail.after >= 0:
+            why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
+                   f"{_num(tail.after)}): `{col}` cannot be negative (it counts or measures "
+                   "from zero), so -1 stands for 'never happened' / 'not applicable'")
         elif tail is not None and tail.apart:
             why = (f"{rows_txt}, and the next {'largest' if side == 'max' else 'smallest'} "
                    f"value is only {_num(tail.after)}"
@@ -547,6 +584,13 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
                      f"{moved:.1f}x {'above' if side == 'max' else 'away from'} the mean "
                      "without them: the reported summary is not a summary of the "
                      "measurements.")
+        if not zero and code == -1.0 and tail is not None and tail.after >= 0 and \
+                tail.share >= 0.5 and any(set(s.method.split()) & (_LOCATION | _MEAN_LIKE)
+                                          for s in group):
+            severity, conf = "critical", 0.85
+            shift = (f" With {tail.share:.0%} of the rows at -1, the median is -1 itself and "
+                     "the mean is less than half of what the real values average: the "
+                     "reported summary is not a summary of the measurements.")
         what = ("a value that exports also write for missing or not-applicable entries"
                 if zero else "a placeholder code that exports write for missing, unknown or "
                 "overflowed values")
