@@ -1797,3 +1797,157 @@ def test_a_dataframe_without_the_delay_is_silent():
         feats = pd.DataFrame({"age": age, "heart_rate": heart_rate})
         print(LogisticRegression(max_iter=500).fit(feats, late).score(feats, late))
     """, ARRAYS))
+
+
+# -- a column the setup draws from the label variable, named as a consequence of the outcome ------
+
+ADMISSIONS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score, train_test_split
+rng = np.random.default_rng(77)
+n = 900
+gpa = rng.normal(3.2, 0.4, n)
+essays = rng.integers(1, 6, n)
+admit = rng.binomial(1, 1 / (1 + np.exp(-(3 * (gpa - 3.2) + 0.3 * (essays - 3)))))
+scholarship = np.where(admit == 1, rng.binomial(1, 0.6, n), 0)
+tier = np.where(admit == 1, "A", rng.choice(["B", "C"], n))
+rate = pd.Series({"A": 1.0, "B": 0.85, "C": 0.6})[tier].to_numpy()
+aid_award = np.round(4000 * rate * rng.normal(1, 0.12, n), 2)
+interview = np.where(admit == 1, rng.normal(7, 1.5, n), rng.normal(6, 1.5, n)).round(1)
+apps = pd.DataFrame({"gpa": gpa.round(2), "essays": essays, "interview_score": interview,
+                     "scholarship_awarded": scholarship, "aid_award_usd": aid_award,
+                     "campus_visit_contract": rng.binomial(1, 0.3, n),
+                     "admitted": admit})
+"""
+
+_DRAWN_CONSEQUENCE = {
+    # sklearn: a 0/1 column drawn only for the admitted, kept through drop()
+    "sklearn_np_where": """
+        X = apps.drop(columns=["admitted", "aid_award_usd"])
+        X_tr, X_te, y_tr, y_te = train_test_split(X, apps["admitted"], random_state=0)
+        m = LogisticRegression(max_iter=1000).fit(X_tr, y_tr)
+        print(m.score(X_te, y_te))
+    """,
+    # statsmodels formula: an amount looked up through a tier fixed by the label, logged in
+    # the cell
+    "statsmodels_formula_lookup": """
+        apps["log_aid"] = np.log(apps["aid_award_usd"])
+        fit = smf.logit("admitted ~ gpa + essays + log_aid", data=apps).fit(disp=0)
+        print(fit.prsquared)
+    """,
+    # a list of columns and cross-validation
+    "cross_val_column_list": """
+        cols = ["gpa", "essays", "aid_award_usd"]
+        gb = GradientBoostingClassifier(random_state=0)
+        print(cross_val_score(gb, apps[cols], apps.admitted, cv=5).mean())
+    """,
+}
+
+_DRAWN_SOUND = {
+    "sklearn_np_where": """
+        X = apps[["gpa", "essays", "interview_score"]]
+        X_tr, X_te, y_tr, y_te = train_test_split(X, apps["admitted"], random_state=0)
+        m = LogisticRegression(max_iter=1000).fit(X_tr, y_tr)
+        print(m.score(X_te, y_te))
+    """,
+    "statsmodels_formula_lookup": """
+        fit = smf.logit("admitted ~ gpa + essays + interview_score", data=apps).fit(disp=0)
+        print(fit.prsquared)
+    """,
+    # a consequence-like name on a column that is not drawn from the label
+    "cross_val_column_list": """
+        cols = ["gpa", "essays", "campus_visit_contract"]
+        gb = GradientBoostingClassifier(random_state=0)
+        print(cross_val_score(gb, apps[cols], apps.admitted, cv=5).mean())
+    """,
+}
+
+
+@pytest.mark.parametrize("key", list(_DRAWN_CONSEQUENCE))
+def test_column_drawn_from_the_label_named_as_its_consequence_is_medium(key: str):
+    import textwrap
+    found = run(textwrap.dedent(_DRAWN_CONSEQUENCE[key]), ADMISSIONS)
+    f = one(found, "target_leakage.post_outcome_feature")
+    assert f.severity == "medium" and f.confidence == 0.5
+    assert f.evidence["values"]["label_variable"] == "admit"
+    quiet(found)
+
+
+@pytest.mark.parametrize("key", list(_DRAWN_SOUND))
+def test_label_drawn_marker_or_an_undrawn_consequence_name_is_quiet(key: str):
+    import textwrap
+    found = run(textwrap.dedent(_DRAWN_SOUND[key]), ADMISSIONS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == "target_leakage.post_outcome_feature"]
+
+
+# -- dummies of a text column computed from the target ------------------------------------------
+
+TICKETS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestClassifier
+rng = np.random.default_rng(8)
+n = 600
+tickets = pd.DataFrame({"channel": rng.choice(["chat", "mail", "phone"], n),
+                        "wait_min": rng.gamma(2, 6, n).round(1)})
+tickets["escalated"] = (rng.random(n) < 0.2 + 0.01 * tickets.wait_min).astype(int)
+tickets["queue_after"] = np.where(tickets["escalated"] == 1,
+                                  rng.choice(["tier2", "tier3"], n), "tier1")
+"""
+
+
+def test_dummies_of_a_text_column_computed_from_the_target_are_reported():
+    found = run("""
+        X = pd.get_dummies(tickets.drop(columns=["escalated"]), dtype=float)
+        rf = RandomForestClassifier(random_state=0).fit(X, tickets.escalated)
+    """, TICKETS)
+    f = one(found, DERIVED)
+    assert f.evidence["values"]["column"] == "queue_after"
+    assert "dummy" in f.explanation
+
+
+def test_dummies_of_a_text_column_known_before_the_outcome_are_quiet():
+    silent(run("""
+        X = pd.get_dummies(tickets[["channel", "wait_min"]], dtype=float)
+        rf = RandomForestClassifier(random_state=0).fit(X, tickets.escalated)
+    """, TICKETS))
+
+
+# -- a sibling of the label through the variable its source column copies ----------------------
+
+ASSAY = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(12)
+n = 300
+dose = rng.uniform(0, 1, (n, 5))
+log_ec50 = 1.0 - 2 * dose[:, 0] + rng.normal(0, 0.8, n)
+emax = 100 / (1 + np.exp(log_ec50)) + rng.normal(0, 3, n)
+assay = pd.DataFrame(dose, columns=[f"d{i}" for i in range(5)])
+assay["emax_pct"] = emax.round(1)
+assay["log_ec50"] = log_ec50.round(3)
+assay["potent"] = (assay["log_ec50"] < 0.5).astype(int)
+"""
+
+
+def test_feature_from_the_variable_the_label_source_copies_is_reported():
+    found = run("""
+        X = assay.drop(columns=["log_ec50", "potent"])
+        print(cross_val_score(LogisticRegression(max_iter=500), X, assay.potent, cv=5).mean())
+    """, ASSAY)
+    f = one(found, "target_leakage.feature_from_target_source")
+    assert f.evidence["values"]["column"] == "emax_pct" and f.severity == "high"
+
+
+def test_without_the_sibling_of_the_label_source_is_quiet():
+    silent(run("""
+        X = assay.drop(columns=["log_ec50", "potent", "emax_pct"])
+        print(cross_val_score(LogisticRegression(max_iter=500), X, assay.potent, cv=5).mean())
+    """, ASSAY))

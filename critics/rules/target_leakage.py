@@ -706,6 +706,21 @@ class _Analysis:
             return v, d.line
         return None
 
+    def copied_var(self, col: str, pos: int) -> str | None:
+        """The variable column `col` is a copy of (`df["ln_ic50"] = ln_ic50.round(3)`,
+        `pd.DataFrame({"won": won})`), when that variable is assigned in the code."""
+        defs = [d for d in self.coldefs.get(col, []) if d.pos < pos]
+        if not defs:
+            return None
+        d = defs[-1]
+        v = _pass_through_name(d.value)
+        if v is None or self._is_frame(v) or self.reassigned_after(v, d.pos):
+            return None
+        a = self.last_assign(v, d.pos)
+        if a is None or not isinstance(a[1], ast.expr) or isinstance(a[1], ast.Constant):
+            return None
+        return v
+
     def reads_var(self, node: ast.AST, var: str, pos: int, depth: int = 0) -> bool:
         """Whether an expression reads `var`, directly or through variables assigned from
         it."""
@@ -1273,6 +1288,58 @@ def _post_outcome_name(name: str) -> str | None:
     return ", ".join(dict.fromkeys(hit)) or None
 
 
+# further words of a quantity that only exists once the outcome has happened (a treatment
+# started because of it, a contract, a reward or a payment it triggers, a benefit fixed by it),
+# used only for a column the code itself draws from the label
+_CONSEQUENCE_TOKENS = _POST_TOKENS | {
+    "started", "initiated", "initiation", "commenced", "fu", "reward", "rewards", "rewarded",
+    "benefit", "benefits", "checkoff", "contract", "contracts", "contracted", "award",
+    "awarded", "awards", "paid", "payment", "payments", "prescribed", "dispensed", "admitted",
+    "readmitted", "enrolled", "claimed", "granted", "approved", "issued", "filed", "state",
+    "status", "disbursed", "redeemed", "converted", "hired", "signed"}
+_PRE_TOKENS = {"pre", "before", "prior", "baseline", "lag", "lagged", "prev", "previous",
+               "historic", "historical", "screening", "enrolment", "enrollment"}
+
+
+def _consequence_name(name: str) -> str | None:
+    """The words of `name` that mark it as a consequence of the outcome, unless it is named as
+    measured before it (pre_/baseline_/prior_)."""
+    toks = _tokens(name)
+    if set(toks) & _PRE_TOKENS:
+        return None
+    hit = [t for t in toks if t in _CONSEQUENCE_TOKENS]
+    post = _post_outcome_name(name)
+    if post:
+        hit += post.split(", ")
+    return ", ".join(dict.fromkeys(hit)) or None
+
+
+def _label_drawn(an: _Analysis, target: str, pos: int) -> dict[str, tuple[str, int, bool, str]]:
+    """Columns the code draws from the variable the target column copies (`won` for
+    `"union_won": won`; `checkoff = np.where(won == 1, rng.binomial(1, .55, n), 0)`,
+    `benefit = pia * factor[claim_age]` with `claim_age = np.where(at62 == 1, 62, ...)`), and
+    columns computed from those: col -> (label variable, line, in_cell, seed column)."""
+    v = an.copied_var(target, pos)
+    if v is None:
+        return {}
+    seeds: dict[str, tuple[str, int, bool, str]] = {}
+    for c, defs in an.coldefs.items():
+        if c == target:
+            continue
+        for d in defs:
+            if d.pos < pos and an.reads_var(d.value, v, d.pos, depth=-2):
+                seeds[c] = (v, d.line, d.in_cell, c)
+                break
+    out = dict(seeds)
+    for c, (via, line, in_cell, _random) in an.derived_from(set(seeds), pos).items():
+        if c != target and c not in out:
+            root = via
+            while root not in seeds and root in out and out[root][3] != root:
+                root = out[root][3]
+            out[c] = (v, line, in_cell, root if root in seeds else via)
+    return out
+
+
 def _strongest(ev: Evidence, frame: str | None, target: str) -> dict[str, float]:
     """The few columns that separate the classes of `target` best (`separation_top` of the
     frame's facts, recorded when the best reaches ROC AUC 0.85)."""
@@ -1394,6 +1461,20 @@ def _sibling_hits(an: _Analysis, pair: Pair, target: str, source: str, target_li
     return out
 
 
+def _dummied(an: _Analysis, frame: str | None, col: str, names: list[str]) -> bool:
+    """A text column of `frame` expanded into indicator columns (`pd.get_dummies`:
+    `col_level` for its levels) among the fitted feature names."""
+    if "get_dummies" not in an.ev.code and "OneHotEncoder" not in an.ev.code:
+        return False
+    facts = an.ev.objects.get(frame) if frame else None
+    levels = (getattr(facts, "levels", None) or {}).get(col) if facts is not None else None
+    dtype = an.frame_dtypes(frame).get(col, "") if frame else ""
+    if not levels and not (dtype.startswith(("object", "category", "str", "bool"))):
+        return False
+    want = {f"{col}_{lv}" for lv in levels} if levels else set()
+    return any(n in want or (not want and n.startswith(col + "_")) for n in names)
+
+
 def _analyse(ev: Evidence) -> list[_Hit]:
     cached = ev.__dict__.get("_nbcritic_target_leakage")
     if cached is not None:
@@ -1425,6 +1506,9 @@ def _analyse(ev: Evidence) -> list[_Hit]:
         def has(col: str, pair: Pair = pair, tgt: Target = tgt,
                 est_cols: list[str] | None = est_cols) -> tuple[bool | None, str]:
             if est_cols is not None and (col in est_cols or len(est_cols) < 60):
+                if col not in est_cols and _dummied(an, tgt.frame, col, est_cols):
+                    return True, (f"kernel: `{pair.estimator}.feature_names_in_` holds its "
+                                  "dummy columns")
                 return col in est_cols, f"kernel: `{pair.estimator}.feature_names_in_`"
             return an.contains(pair.x, col, pair.pos, tgt.frame)
 
@@ -1498,6 +1582,18 @@ def _analyse(ev: Evidence) -> list[_Hit]:
             if has(s)[0] or ("source", s) in seen:
                 continue  # the source itself is a feature: reported as "source"
             siblings = an.derived_from({s}, pair.pos)
+            # the source column is itself a copy of a variable (`df["ln_ic50"] = ln_ic50`):
+            # columns computed from that variable are siblings too
+            lat_s = an.copied_var(s, pair.pos)
+            if lat_s is not None:
+                for c, defs in an.coldefs.items():
+                    if c in targets or c == s or c in siblings:
+                        continue
+                    for d in defs:
+                        if d.pos < pair.pos and an.reads_var(d.value, lat_s, d.pos):
+                            siblings[c] = (lat_s, d.line, d.in_cell,
+                                           an.refs(d.value, d.pos).random)
+                            break
             present_sib = []
             for c, (via, line, in_cell, random) in siblings.items():
                 if c in targets or c in derived or c in reported or c == s:
@@ -1582,6 +1678,24 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                 hits.append(_Hit("post", c, t, pair, how,
                                  {"auc": auc, "runner_up": runner, "words": words,
                                   "x_line": _x_line(an, pair)}))
+        # columns the code draws from the label itself, named as a consequence of the outcome
+        for t in sorted(targets):
+            for c, (v, line, in_cell, seed) in _label_drawn(an, t, pair.pos).items():
+                if c in reported or c in targets or \
+                        any((k, c) in seen for k in (*_STRONGER, "post")):
+                    continue
+                words = _consequence_name(c) or _consequence_name(seed)
+                if not words:
+                    continue
+                ans, how = has(c)
+                if ans and ("drawn", c) not in seen:
+                    seen.add(("drawn", c))
+                    reported.add(c)
+                    hits.append(_Hit("drawn", c, t, pair, how,
+                                     {"label_var": v, "line": line, "in_cell": in_cell,
+                                      "seed": seed, "words": words,
+                                      "auc": _any_auc(ev, tgt.frame, t, c),
+                                      "x_line": _x_line(an, pair)}))
         # columns named after the target
         if x_cols:
             for t in sorted(targets):
@@ -1870,6 +1984,15 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
             # a regressor the kernel sees set only for rows of one class of the response
             data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
             frame = root_name(data) if data is not None else None
+            for d, (v, line, in_cell, seed) in _label_drawn(an, t, pair.pos).items():
+                words = _consequence_name(d) or _consequence_name(seed)
+                if d in rhs_vars and d != t and words and \
+                        not any((k, d) in seen for k in (*_STRONGER, "drawn")):
+                    seen.add(("drawn", d))
+                    out.append(_Hit("drawn", d, t, pair, "formula",
+                                    {"label_var": v, "line": line, "in_cell": in_cell,
+                                     "seed": seed, "words": words,
+                                     "auc": _any_auc(an.ev, frame, t, d)}))
             for d, shares in _indicators(an.ev, frame, t).items():
                 if d in rhs_vars and d != t and not any((k, d) in seen for k in (
                         "target", "derived", "indicator")):
@@ -2099,6 +2222,10 @@ def post_outcome_feature(ev: Evidence) -> Iterator[Finding]:
     refund, final_*, resolution, closed, follow-up, post_*). Either alone is no evidence: many
     real predictors reach AUC 0.9, and names are only names. Medium 0.5."""
     for h in _analyse(ev):
+        if h.kind == "drawn":
+            # a column the code draws from the label, named as a consequence of the outcome
+            yield _drawn_finding(h)
+            continue
         if h.kind != "post":
             continue
         auc = float(h.extra["auc"])
@@ -2119,6 +2246,37 @@ def post_outcome_feature(ev: Evidence) -> Iterator[Finding]:
             suggestion=(f"Check when `{h.col}` is recorded relative to `{h.target}`; if after, "
                         "drop it and refit on what is known at prediction time (compare the "
                         "score with and without it)."))
+
+
+def _drawn_finding(h: _Hit) -> Finding:
+    """The code that built the data draws a feature from the label variable itself
+    (`np.where(won == 1, draw, 0)`, `label * ...`, a value looked up by a quantity fixed by
+    the label) and the feature's name marks it as something that follows the outcome (a
+    treatment started, a contract clause, a reward state, a benefit fixed at claiming).
+    Class-conditional draws are also how simulated markers are written, so the draw alone is
+    no evidence; with the name it is worth a check. Medium 0.5."""
+    x = h.extra
+    where = f"line {x['line']}" if x.get("in_cell") else "an earlier cell"
+    via = f" (through `{x['seed']}`)" if x.get("seed") and x["seed"] != h.col else ""
+    text = (f"Feature `{h.col}`{via} is drawn from `{x['label_var']}`, the variable the "
+            f"target `{h.target}` copies (defined {'at ' if x.get('in_cell') else 'in '}"
+            f"{where}): its values depend on the outcome itself, and its name "
+            f"({x['words']}) marks it as something that happens once the outcome is known. "
+            f"It is passed to `{h.pair.call}` (line {h.pair.line}; "
+            f"{h.how}), so the model can read the label through it and its score will not "
+            "hold at prediction time.")
+    values: dict = {"column": h.col, "target": h.target, "label_variable": x["label_var"],
+                    "known_from": h.how}
+    if isinstance(x.get("auc"), int | float):
+        text += (f" On its own it ranks the classes of `{h.target}` with ROC AUC "
+                 f"{x['auc']:.3f} (kernel, row sample).")
+        values["roc_auc"] = x["auc"]
+    return Finding(
+        explanation=text, severity="medium", confidence=0.5,
+        evidence={"lines": _lines(h), "values": values},
+        suggestion=(f"Check when `{h.col}` is recorded relative to `{h.target}`; if it "
+                    "follows the outcome, drop it and refit on what is known at prediction "
+                    "time (compare the score with and without it)."))
 
 
 @rule("target_leakage.outcome_only_feature",
