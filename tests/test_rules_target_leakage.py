@@ -1901,11 +1901,29 @@ tickets["queue_after"] = np.where(tickets["escalated"] == 1,
 """
 
 
-def test_dummies_of_a_text_column_computed_from_the_target_are_reported():
-    found = run("""
+@pytest.mark.parametrize("code", [
+    """
         X = pd.get_dummies(tickets.drop(columns=["escalated"]), dtype=float)
         rf = RandomForestClassifier(random_state=0).fit(X, tickets.escalated)
-    """, TICKETS)
+    """,
+    # named columns, drop_first, a held-out split
+    """
+        from sklearn.model_selection import train_test_split
+        X = pd.get_dummies(tickets.drop(columns="escalated"), columns=["channel", "queue_after"],
+                           drop_first=True, dtype=int)
+        X_tr, X_te, y_tr, y_te = train_test_split(X, tickets["escalated"], random_state=1)
+        rf = RandomForestClassifier(random_state=0).fit(X_tr, y_tr)
+        print(rf.score(X_te, y_te))
+    """,
+    # the dummies joined back onto the numeric columns
+    """
+        X = tickets[["wait_min"]].join(pd.get_dummies(tickets["queue_after"],
+                                                      prefix="queue_after", dtype=float))
+        rf = RandomForestClassifier(random_state=0).fit(X, tickets.escalated)
+    """,
+])
+def test_dummies_of_a_text_column_computed_from_the_target_are_reported(code: str):
+    found = run(code, TICKETS)
     f = one(found, DERIVED)
     assert f.evidence["values"]["column"] == "queue_after"
     assert "dummy" in f.explanation
@@ -1937,11 +1955,42 @@ assay["potent"] = (assay["log_ec50"] < 0.5).astype(int)
 """
 
 
-def test_feature_from_the_variable_the_label_source_copies_is_reported():
-    found = run("""
+ASSAY_DICT = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(13)
+n = 300
+d0, d1 = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
+log_ec50 = 1.0 - 2 * d0 + rng.normal(0, 0.8, n)
+emax = 100 / (1 + np.exp(log_ec50)) + rng.normal(0, 3, n)
+assay = pd.DataFrame({"d0": d0, "d1": d1, "emax_pct": emax.round(1),
+                      "log_ec50": np.round(log_ec50, 3)})
+assay["potent"] = np.where(assay["log_ec50"] < 0.5, 1, 0)
+"""
+
+
+@pytest.mark.parametrize("code,setup", [
+    ("""
         X = assay.drop(columns=["log_ec50", "potent"])
         print(cross_val_score(LogisticRegression(max_iter=500), X, assay.potent, cv=5).mean())
-    """, ASSAY)
+    """, ASSAY),
+    # columns built from a dict of variables, a label from np.where, a held-out split
+    ("""
+        X_tr, X_te, y_tr, y_te = train_test_split(assay[["d0", "d1", "emax_pct"]],
+                                                  assay["potent"], random_state=0)
+        rf = RandomForestClassifier(random_state=0).fit(X_tr, y_tr)
+        print(rf.score(X_te, y_te))
+    """, ASSAY_DICT),
+    # the features picked with a comprehension
+    ("""
+        feats = [c for c in assay.columns if c not in ("log_ec50", "potent")]
+        rf = RandomForestClassifier(random_state=0).fit(assay[feats], assay.potent)
+    """, ASSAY_DICT),
+])
+def test_feature_from_the_variable_the_label_source_copies_is_reported(code: str, setup: str):
+    found = run(code, setup)
     f = one(found, "target_leakage.feature_from_target_source")
     assert f.evidence["values"]["column"] == "emax_pct" and f.severity == "high"
 
@@ -1951,3 +2000,10 @@ def test_without_the_sibling_of_the_label_source_is_quiet():
         X = assay.drop(columns=["log_ec50", "potent", "emax_pct"])
         print(cross_val_score(LogisticRegression(max_iter=500), X, assay.potent, cv=5).mean())
     """, ASSAY))
+
+
+def test_without_the_sibling_of_the_label_source_dict_setup_is_quiet():
+    silent(run("""
+        feats = [c for c in assay.columns if c not in ("log_ec50", "potent", "emax_pct")]
+        rf = RandomForestClassifier(random_state=0).fit(assay[feats], assay.potent)
+    """, ASSAY_DICT))
