@@ -32,7 +32,13 @@ holdout8's misses were being fixed, by an author who did not read the rules, and
 after its first look was measured. `holdout10/` is a tenth, written the same way while
 holdout9's misses were being fixed, and `holdout11/` an eleventh, while holdout10's were.
 `holdout12/` is a twelfth, written after holdout11's first look by an author who read neither
-the rules nor any earlier split.
+the rules nor any earlier split. `holdout13/` to `holdout18/` were written the same way (outside
+the repository, by authors who read neither the rules nor any earlier split), each in its own
+voice so the shapes of the flaws differ: a company data analyst's long weekly-notebook cells
+(13), a research scientist's numpy/scipy analyses for a paper (14), Kaggle-style notebooks (15),
+an applied economist's statsmodels formula work (16), a bioinformatician's matrices (17), and a
+product analyst's event logs and A/B readouts (18). Each was measured once, at its first look,
+before its misses were fixed (bench/README.md).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -62,7 +68,8 @@ FAMILIES: tuple[str, ...] = (
 
 REGISTERED_SPLITS: tuple[str, ...] = (
     "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
-    "holdout8", "holdout9", "holdout10", "holdout11", "holdout12",
+    "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14",
+    "holdout15", "holdout16", "holdout17", "holdout18",
 )
 
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
