@@ -2481,3 +2481,121 @@ def test_rates_counted_once_or_ratios_of_counts_stay_quiet(code: str) -> None:
     found = H.run(RULES, code, BOOKINGS)
     quiet(found)
     assert not [f for f in found if f.rule_id == PROP], H.describe(found)
+
+
+# -- a modelled rate (not a 0/1 outcome) fitted by least squares, shown outside [0, 1] --------
+
+RATE_SETUP = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from scipy.special import logit, expit
+from sklearn.linear_model import LinearRegression
+rng = np.random.default_rng(5)
+n = 120
+shops = pd.DataFrame({
+    "price_gap": rng.uniform(-5, 5, n),
+    "tenure_m": rng.uniform(1, 60, n),
+    "region": rng.choice(["north", "south"], n),
+})
+shops["churn_rate"] = np.clip(0.01 + 0.004 * shops.price_gap + 0.0008 * (60 - shops.tenure_m)
+                              + rng.normal(0, 0.002, n), 0.002, 0.2)
+ads = pd.DataFrame({"spend_k": rng.uniform(1, 40, n), "slot": rng.integers(1, 6, n)})
+ads["conversion_rate"] = np.clip(0.002 + 0.0009 * ads.spend_k - 0.0012 * ads.slot
+                                 + rng.normal(0, 0.0005, n), 0.0005, 0.5)
+"""
+
+RATE_FLAWED = {
+    # formula OLS, predictions assigned into a scenario grid, summarised per region
+    "formula_assign_groupby_agg": """
+        m = smf.ols("churn_rate ~ price_gap + tenure_m", data=shops).fit()
+        grid = pd.DataFrame({"region": ["north"] * 3 + ["south"] * 3,
+                             "price_gap": [-9, -6, 0, 2, 4, 9], "tenure_m": [60, 60, 30, 20, 5, 1]})
+        out = grid.assign(churn_hat=m.predict(grid))
+        out["lost_customers"] = out["churn_hat"] * 1200
+        tab = out.groupby("region").agg(lowest_churn=("churn_hat", "min"),
+                                        highest_churn=("churn_hat", "max"),
+                                        lost=("lost_customers", "sum"))
+        tab.round(4)
+    """,
+    # sklearn least squares, predicted rates in a frame column that is printed
+    "sklearn_frame_column": """
+        reg = LinearRegression().fit(ads[["spend_k", "slot"]], ads["conversion_rate"])
+        plan = pd.DataFrame({"spend_k": [0.5, 10.0, 60.0], "slot": [5, 2, 1]})
+        plan["conversion_rate_hat"] = reg.predict(plan[["spend_k", "slot"]])
+        print(plan.round(4).to_string(index=False))
+    """,
+    # array OLS, the range of the projected rate printed in an f-string
+    "array_ols_fstring": """
+        X = sm.add_constant(ads[["spend_k", "slot"]])
+        fit = sm.OLS(ads.conversion_rate, X).fit()
+        proj = fit.predict(sm.add_constant(pd.DataFrame({"spend_k": [0.2, 80.0],
+                                                          "slot": [5, 1]})))
+        print(f"projected conversion rate from {proj.min():.4f} to {proj.max():.4f}")
+    """,
+}
+
+RATE_SOUND = {
+    # the rate modelled on the logit scale and mapped back
+    "formula_assign_groupby_agg": """
+        m = smf.ols("logit(churn_rate) ~ price_gap + tenure_m", data=shops).fit()
+        grid = pd.DataFrame({"region": ["north"] * 3 + ["south"] * 3,
+                             "price_gap": [-9, -6, 0, 2, 4, 9], "tenure_m": [60, 60, 30, 20, 5, 1]})
+        out = grid.assign(churn_hat=expit(m.predict(grid)))
+        out["lost_customers"] = out["churn_hat"] * 1200
+        tab = out.groupby("region").agg(lowest_churn=("churn_hat", "min"),
+                                        highest_churn=("churn_hat", "max"),
+                                        lost=("lost_customers", "sum"))
+        tab.round(4)
+    """,
+    # the same linear model, asked only inside the range where it stays in (0, 1)
+    "sklearn_frame_column": """
+        reg = LinearRegression().fit(ads[["spend_k", "slot"]], ads["conversion_rate"])
+        plan = pd.DataFrame({"spend_k": [10.0, 20.0, 30.0], "slot": [2, 2, 1]})
+        plan["conversion_rate_hat"] = reg.predict(plan[["spend_k", "slot"]])
+        print(plan.round(4).to_string(index=False))
+    """,
+    # a binomial GLM (logit link) on the rate
+    "array_ols_fstring": """
+        X = sm.add_constant(ads[["spend_k", "slot"]])
+        fit = sm.GLM(ads.conversion_rate, X, family=sm.families.Binomial()).fit()
+        proj = fit.predict(sm.add_constant(pd.DataFrame({"spend_k": [0.2, 80.0],
+                                                          "slot": [5, 1]})))
+        print(f"projected conversion rate from {proj.min():.4f} to {proj.max():.4f}")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(RATE_FLAWED))
+def test_linear_model_of_a_rate_projected_outside_0_1(idiom: str) -> None:
+    ev = run_and_gather(RATE_FLAWED[idiom], RATE_SETUP)
+    f = one(check(ev), LPM_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+    assert "rate" in f.explanation
+    assert any(v < 0 or v > 1 for v in f.evidence["values"]["predictions_outside_0_1"])
+
+
+def test_linear_rate_projection_names_a_negative_total_computed_from_it() -> None:
+    f = one(check(run_and_gather(RATE_FLAWED["formula_assign_groupby_agg"], RATE_SETUP)),
+            LPM_ID)
+    assert "lost" in f.evidence["values"].get("derived_negative", {}), f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(RATE_SOUND))
+def test_linear_model_of_a_rate_sound_twins_stay_quiet(idiom: str) -> None:
+    found = check(run_and_gather(RATE_SOUND[idiom], RATE_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]
+
+
+def test_linear_model_of_an_unbounded_quantity_in_0_1_is_not_a_rate() -> None:
+    # a [0, 1]-valued response whose name says nothing about a rate: not judged
+    code = """
+        shops["score"] = shops["churn_rate"]
+        m = smf.ols("score ~ price_gap + tenure_m", data=shops).fit()
+        grid = pd.DataFrame({"price_gap": [-9, 9], "tenure_m": [60, 1]})
+        grid["score_hat"] = m.predict(grid)
+        print(grid.round(4))
+    """
+    found = check(run_and_gather(code, RATE_SETUP))
+    assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]

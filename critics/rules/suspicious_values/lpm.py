@@ -26,7 +26,7 @@ _LPM_SKLEARN = {"LinearRegression", "Ridge", "Lasso", "ElasticNet", "RidgeCV", "
                 "ElasticNetCV", "BayesianRidge"}
 _LPM_WORDS = {"p", "prob", "probs", "proba", "probability", "probabilities", "chance",
               "chances", "likelihood", "risk", "risks", "propensity", "share", "pct",
-              "percent", "phat", "rate", "odds_of"}
+              "percent", "phat", "rate", "odds_of", "pd", "pds"}
 _LPM_PASS = {"round", "head", "tail", "to_string", "to_frame", "to_numpy", "tolist",
              "sort_values", "nlargest", "nsmallest", "describe", "max", "min", "item",
              "float", "squeeze", "reset_index", "rename", "astype", "print", "display",
@@ -50,15 +50,54 @@ def _binary_facts(facts: ObjectFacts | None, col: str) -> bool:
     return rng is not None and [float(rng[0]), float(rng[1])] == [0.0, 1.0]
 
 
-def _binary_response(ev: Evidence, node: ast.AST | None, depth: int = 0) -> str | None:
-    """The name of a 0/1 response expression (`df["y"]`, `df.y`, `y`), by the kernel facts."""
+# a modelled rate / probability response: a non-binary column the kernel shows inside [0, 1]
+# whose name says it is a rate (default_rate, pd, churn_rate, conversion, share…)
+_RATE_RESPONSE_WORDS = {"rate", "rates", "pd", "pds", "prob", "probs", "probability", "proba",
+                        "share", "shares", "proportion", "prop", "fraction", "frac", "churn",
+                        "conversion", "conv", "ctr", "cvr", "default", "incidence",
+                        "prevalence", "ratio"}
+
+
+def _rate_facts(facts: ObjectFacts | None, col: str) -> list[float] | None:
+    """[min, max] of a non-binary column inside [0, 1] (kernel facts), else None."""
+    if facts is None or (facts.unique.get(col) or 0) <= 2:
+        return None
+    rng = facts.ranges.get(col)
+    if rng is None and col in facts.tails:
+        t = facts.tails[col]
+        rng = [t["bottom"][0][0], t["top"][0][0]] if t.get("top") and t.get("bottom") else None
+    if rng is None or not (float(rng[0]) >= 0.0 and float(rng[1]) <= 1.0):
+        return None
+    return [float(rng[0]), float(rng[1])]
+
+
+def _rate_name(name: str) -> bool:
+    return bool(set(_tokens(name)) & _RATE_RESPONSE_WORDS)
+
+
+def _response_facts(facts: ObjectFacts | None, col: str, name: str) -> str | None:
+    """How the kernel shows the response bounded: "holds only 0 and 1" (a 0/1 outcome) or
+    "is a rate between a and b" (a rate / probability named as one), else None."""
+    if _binary_facts(facts, col):
+        return "holds only 0 and 1: a linear probability model"
+    rng = _rate_facts(facts, col) if _rate_name(name) else None
+    if rng is not None:
+        return (f"is a rate / probability (the kernel shows it between {_fmt(rng[0])} and "
+                f"{_fmt(rng[1])}), fitted on its own scale with no link keeping it in [0, 1]")
+    return None
+
+
+def _bounded_response(ev: Evidence, node: ast.AST | None,
+                      depth: int = 0) -> tuple[str, str] | None:
+    """(name, how bounded) of a 0/1 or [0, 1]-rate response expression (`df["y"]`, `df.y`,
+    `y`), by the kernel facts."""
     if node is None or depth > 3:
         return None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr in ("astype", "to_numpy", "ravel"):
-        return _binary_response(ev, node.func.value, depth + 1)
+        return _bounded_response(ev, node.func.value, depth + 1)
     if isinstance(node, ast.Attribute) and node.attr == "values":
-        return _binary_response(ev, node.value, depth + 1)
+        return _bounded_response(ev, node.value, depth + 1)
     frame, col = None, None
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
             isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
@@ -67,16 +106,21 @@ def _binary_response(ev: Evidence, node: ast.AST | None, depth: int = 0) -> str 
         frame, col = node.value.id, node.attr
     if frame is not None and col is not None:
         facts = ev.objects.get(frame) or ev.before.get(frame)
-        return f"{frame}.{col}" if _binary_facts(facts, col) else None
+        how = _response_facts(facts, col, col)
+        return (f"{frame}.{col}", how) if how else None
     if isinstance(node, ast.Name):
         facts = ev.objects.get(node.id) or ev.before.get(node.id)
-        return node.id if _binary_facts(facts, "") else None
+        how = _response_facts(facts, "", node.id)
+        return (node.id, how) if how else None
     return None
 
 
-def _lpm_fits(ev: Evidence, code: _Code) -> dict[str, tuple[str, int, str]]:
-    """{name holding a linear model fitted on a 0/1 response: (response, line, how)}."""
+def _lpm_fits(ev: Evidence, code: _Code,
+              bounded: dict[str, str] | None = None) -> dict[str, tuple[str, int, str]]:
+    """{name holding a linear model fitted on a 0/1 (or [0, 1] rate) response: (response,
+    line, how)}; how each response is bounded is filled into `bounded` {response: how}."""
     tree = code.model.tree
+    bnd: dict[str, str] = {} if bounded is None else bounded
     roots: list[tuple[ast.Call, str, str]] = []  # (call, response, how)
     for call in _of(tree, ast.Call):
         last = _call_last(call)
@@ -89,15 +133,18 @@ def _lpm_fits(ev: Evidence, code: _Code) -> dict[str, tuple[str, int, str]]:
                     and isinstance(data, ast.Name)):
                 continue
             lhs = f.value.split("~", 1)[0].strip()
-            if re.fullmatch(r"\w+", lhs) and _binary_facts(
-                    ev.objects.get(data.id) or ev.before.get(data.id), lhs):
+            bounded = _response_facts(ev.objects.get(data.id) or ev.before.get(data.id),
+                                      lhs, lhs) if re.fullmatch(r"\w+", lhs) else None
+            if bounded:
+                bnd[f"{data.id}.{lhs}"] = bounded
                 roots.append((call, f"{data.id}.{lhs}", f"`{last}` (least squares)"))
         elif last in _LPM_ARRAY:
             y = call.args[0] if call.args else next(
                 (k.value for k in call.keywords if k.arg == "endog"), None)
-            resp = _binary_response(ev, y)
-            if resp:
-                roots.append((call, resp, f"`{last}` (least squares)"))
+            hit = _bounded_response(ev, y)
+            if hit:
+                bnd[hit[0]] = hit[1]
+                roots.append((call, hit[0], f"`{last}` (least squares)"))
         elif last == "fit" and isinstance(call.func, ast.Attribute) and len(call.args) >= 2:
             est = call.func.value
             cls = _call_last(est) if isinstance(est, ast.Call) else None
@@ -109,8 +156,10 @@ def _lpm_fits(ev: Evidence, code: _Code) -> dict[str, tuple[str, int, str]]:
                     if binds and isinstance(binds[-1][1], ast.Call):
                         cls = _call_last(binds[-1][1])  # type: ignore[arg-type]
             if cls in _LPM_SKLEARN:
-                resp = _binary_response(ev, call.args[1])
-                if resp:
+                hit = _bounded_response(ev, call.args[1])
+                resp = hit[0] if hit else None
+                if hit:
+                    bnd[hit[0]] = hit[1]
                     roots.append((call, resp, f"`{cls}`"))
                     if isinstance(est, ast.Name):
                         roots.append((est, resp, f"`{cls}`"))  # type: ignore[arg-type]
@@ -290,6 +339,81 @@ def _lpm_caveat(tree: ast.AST, preds: set[str], models: dict) -> bool:  # type: 
     return False
 
 
+_AGG_POINT = {"min", "max", "mean", "median", "first", "last", "nanmin", "nanmax", "nanmean"}
+_AGG_TOTAL = {"sum", "nansum", "cumsum"}
+
+
+def _pred_columns_of_frames(code: _Code, models: dict, preds: set[str],  # type: ignore[type-arg]
+                            ev: Evidence) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """({frame: columns holding predictions}, {frame: columns computed from them by
+    multiplication}): `f = d.assign(p=m.predict(X))`, `f["p"] = m.predict(X)`,
+    `f["el"] = f["p"] * lgd * ead`."""
+    tree = code.model.tree
+    point = {n for n in preds
+             if (ev.objects.get(n) is None or ev.objects[n].kind != "dataframe")}
+    direct: dict[str, set[str]] = {}
+    derived: dict[str, set[str]] = {}
+    for st in _of(tree, ast.Assign):
+        for t in st.targets:
+            if isinstance(t, ast.Name):
+                cols = [k.arg for x in _walk(st.value) if isinstance(x, ast.Call)
+                        and _call_last(x) == "assign" for k in x.keywords
+                        if k.arg and _is_lpm_prediction(k.value, models, point)]
+                if cols:
+                    direct.setdefault(t.id, set()).update(cols)
+            elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                    isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                frame, col = t.value.id, t.slice.value
+                if _is_lpm_prediction(st.value, models, point):
+                    direct.setdefault(frame, set()).add(col)
+                elif isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult) and \
+                        any(isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name)
+                            and x.value.id == frame and isinstance(x.slice, ast.Constant)
+                            and x.slice.value in direct.get(frame, ())
+                            for x in _walk(st.value)):
+                    derived.setdefault(frame, set()).add(col)
+    return direct, derived
+
+
+def _aggregated_hits(ev: Evidence, code: _Code, models: dict,  # type: ignore[type-arg]
+                     preds: set[str]) -> tuple[list[tuple[str, float, bool, int]],
+                                               list[tuple[str, float]]]:
+    """Named aggregations of prediction columns (`g.agg(min_p=("p", "min"))`) shown outside
+    [0, 1], and totals of columns computed from them (`("el", "sum")`) shown below 0."""
+    direct, derived = _pred_columns_of_frames(code, models, preds, ev)
+    if not direct:
+        return [], []
+    text = ev.text
+    hits: list[tuple[str, float, bool, int]] = []
+    neg: list[tuple[str, float]] = []
+    for st in _of(code.model.tree, ast.Assign):
+        if len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
+            continue
+        out = st.targets[0].id
+        if out not in code.model.reported_names:
+            continue
+        facts = ev.objects.get(out)
+        for x in _walk(st.value):
+            if not (isinstance(x, ast.Call) and _call_last(x) in ("agg", "aggregate")):
+                continue
+            src = _root(x.func)
+            for k in x.keywords:
+                if not (k.arg and isinstance(k.value, ast.Tuple) and len(k.value.elts) == 2
+                        and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                                for e in k.value.elts)) or k.arg not in text:
+                    continue
+                col, fn = (e.value for e in k.value.elts)  # type: ignore[attr-defined]
+                if col in direct.get(src, ()) and fn in _AGG_POINT:
+                    for v in _frame_facts_range(facts, k.arg):
+                        if (v > 1 or v < 0) and _shown_in_text(text, v):
+                            hits.append((k.arg, v, _lpm_label(k.arg, col), st.lineno))
+                elif col in derived.get(src, ()) and fn in _AGG_TOTAL | _AGG_POINT:
+                    for v in _frame_facts_range(facts, k.arg)[:1]:
+                        if v < 0 and _shown_in_text(text, v):
+                            neg.append((k.arg, v))
+    return hits, neg
+
+
 @rule("suspicious_values.lpm_probability_out_of_range",
       title="Linear-model 'probabilities' of a 0/1 outcome outside [0, 1]")
 def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
@@ -305,7 +429,8 @@ def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
                                         "ElasticNet")):
         return
     code = _scan(ev).code
-    models = _lpm_fits(ev, code)
+    bounded: dict[str, str] = {}
+    models = _lpm_fits(ev, code, bounded)
     if not models:
         return
     tree = code.model.tree
@@ -359,26 +484,44 @@ def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
                     for val in _fstring_values(a, i, ev.stdout, anchored=ai == 0):
                         if val > 1 or val < 0:
                             hits.append((ast.unparse(v.value), val, label, call.lineno))
+    # per-group summaries of a prediction column: `.agg(min_p=("p", "min"))`
+    derived: list[tuple[str, float]] = []
+    if not hits:
+        hits, derived = _aggregated_hits(ev, code, models, preds)
     if not hits:
         return
-    labelled = any(h[2] for h in hits)
-    caveat = _lpm_caveat(tree, preds, models)
     resp, fit_line, how = next(iter(models.values()))
+    bound_how = bounded.get(resp, "holds only 0 and 1: a linear probability model")
+    is_rate = not bound_how.startswith("holds")  # the response is itself a named rate
+    labelled = is_rate or any(h[2] for h in hits)
+    caveat = _lpm_caveat(tree, preds, models)
     vals = sorted({round(h[1], 4) for h in hits})
     shown = ", ".join(_fmt(v) for v in vals[:4]) + ("…" if len(vals) > 4 else "")
     severity, conf = ("critical", 0.85) if labelled and not caveat else ("medium", 0.6)
     yield Finding(
         explanation=f"A linear model ({how}, line {fit_line}) is fitted to `{resp}`, which "
-                    f"the kernel shows holds only 0 and 1: a linear probability model. Its "
+                    f"{'' if is_rate else 'the kernel shows '}"
+                    f"{bound_how}. Its "
                     f"predictions are not bounded, and the cell shows predicted values "
                     f"{shown} for `{hits[0][0]}`"
-                    + (" presented as probabilities" if labelled else "")
-                    + " - outside [0, 1], so they are not probabilities.",
+                    + (" presented as rates" if is_rate else
+                       " presented as probabilities" if labelled else "")
+                    + " - outside [0, 1], so they are not "
+                    + ("rates" if is_rate else "probabilities")
+                    + ("".join(f"; `{c}`, computed from them, is shown at {_fmt(v)}"
+                               for c, v in derived[:2]))
+                    + ".",
         severity=severity, confidence=conf,
         evidence={"lines": sorted({fit_line} | {h[3] for h in hits}),
-                  "values": {"response": resp, "predictions_outside_0_1": vals[:6]}},
-        suggestion="Model a 0/1 outcome with a logistic (or probit) regression "
+                  "values": {"response": resp, "predictions_outside_0_1": vals[:6],
+                             **({"derived_negative": dict(derived[:4])} if derived else {})}},
+        suggestion=("Model a rate on the logit scale (OLS on `logit(rate)` mapped back with "
+                    "`expit`) or with a binomial / fractional-logit GLM so projections stay in "
+                    "[0, 1]; if the linear fit is kept, floor the projections and say how many "
+                    "fell outside [0, 1] and how that changes any total computed from them.")
+        if is_rate else
+                   ("Model a 0/1 outcome with a logistic (or probit) regression "
                    "(`smf.logit(...)`, `LogisticRegression`, `predict_proba`) so predicted "
                    "probabilities stay in [0, 1]; if the linear model is kept for its "
                    "coefficients, do not report its predictions as probabilities (or clip "
-                   "them and say how many fell outside [0, 1]).")
+                   "them and say how many fell outside [0, 1])."))
