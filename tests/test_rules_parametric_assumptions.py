@@ -1553,3 +1553,74 @@ def test_four_per_group_drawn_from_a_skewed_generator_stays_high():
         print(stats.ttest_ind(a, b))
         """))
     assert f.severity in ("high", "critical")
+
+
+# -- one sample moderately skewed, the other normal: a concern, not decisive (n 8-30) ---------
+
+_LONE = "[12, 13, 12.5, 13.5, 14, 12.8, 13.2, 15, 16.5, 21]"  # skew 1.68, Shapiro p 0.0076
+_NORMAL = "[61, 55, 58, 64, 59, 57, 62, 60, 56, 63]"  # skew 0, Shapiro p 0.89
+_SKEWED_TOO = "[3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.8, 4.2, 5.9]"  # skew 1.9, p 0.003
+
+
+def test_lone_moderately_skewed_sample_is_medium_scipy_arrays():
+    f = only(check(f"""
+        tension_a = np.array({_LONE}); tension_b = np.array({_NORMAL})
+        print(stats.ttest_ind(tension_a, tension_b, equal_var=False).pvalue)
+    """))
+    assert f.severity == "medium" and "one of the samples" in f.explanation
+
+
+def test_both_samples_skewed_stays_high_scipy_arrays():
+    f = only(check(f"""
+        tension_a = np.array({_LONE}); tension_b = np.array({_SKEWED_TOO})
+        print(stats.ttest_ind(tension_a, tension_b, equal_var=False).pvalue)
+    """))
+    assert f.severity == "high"
+
+
+def test_lone_moderately_skewed_column_is_medium_statsmodels_frame():
+    found = check(f"""
+        from statsmodels.stats.weightstats import ttest_ind
+        fx = pd.DataFrame({{"site": ["north"] * 10 + ["south"] * 10,
+                           "nitrate": {_LONE} + {_NORMAL}}})
+        t, p, dof = ttest_ind(fx.loc[fx.site == "north", "nitrate"],
+                              fx.loc[fx.site == "south", "nitrate"])
+        print(round(p, 4))
+    """)
+    quiet(found)
+    assert one(found, RULE_ID).severity == "medium"
+
+
+def test_both_columns_skewed_stays_high_statsmodels_frame():
+    f = one(check(f"""
+        from statsmodels.stats.weightstats import ttest_ind
+        fx = pd.DataFrame({{"site": ["north"] * 10 + ["south"] * 10,
+                           "nitrate": {_LONE} + {_SKEWED_TOO}}})
+        t, p, dof = ttest_ind(fx.loc[fx.site == "north", "nitrate"],
+                              fx.loc[fx.site == "south", "nitrate"])
+        print(round(p, 4))
+    """), RULE_ID)
+    assert f.severity == "high"
+
+
+def _loop(last_pair: str) -> str:
+    return f"""
+        batches = {{"viscosity": (rng.normal(40, 3, 10), rng.normal(41, 3, 10)),
+                   "density": (rng.normal(1.1, 0.05, 10), rng.normal(1.1, 0.05, 10)),
+                   "ph": {last_pair}}}
+        out = {{}}
+        for prop, (old, new) in batches.items():
+            out[prop] = stats.ttest_ind(old, new, equal_var=False).pvalue
+        print(out)
+    """
+
+
+def test_lone_skewed_sample_in_a_loop_of_tests_is_medium():
+    found = check(_loop(f"(np.array({_NORMAL}), np.array({_LONE}))"))
+    quiet(found)
+    assert one(found, RULE_ID).severity == "medium"
+
+
+def test_both_skewed_in_a_loop_of_tests_stays_high():
+    f = one(check(_loop(f"(np.array({_SKEWED_TOO}), np.array({_LONE}))")), RULE_ID)
+    assert f.severity == "high"
