@@ -2007,3 +2007,99 @@ def test_without_the_sibling_of_the_label_source_dict_setup_is_quiet():
         feats = [c for c in assay.columns if c not in ("log_ec50", "potent", "emax_pct")]
         rf = RandomForestClassifier(random_state=0).fit(assay[feats], assay.potent)
     """, ASSAY_DICT))
+
+
+# -- the numerator of the rate the target is, among the features (part-whole leak) ----------
+
+_FARMS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(7)
+n = 240
+farms = pd.DataFrame({
+    "area_ha": rng.uniform(5, 120, n).round(1),
+    "rain_mm": rng.normal(600, 90, n).round(0),
+    "n_kg_ha": rng.uniform(40, 180, n).round(0),
+})
+farms["production_t"] = (farms["area_ha"] * np.exp(1.0 + 0.001 * farms["rain_mm"]
+                         + rng.normal(0, 0.4, n))).round(2)
+farms["yield_t_ha"] = (farms["production_t"] / farms["area_ha"]).round(3)
+"""
+
+_FARMS_SK = """
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+farms["log_yield"] = np.log(farms["yield_t_ha"])
+X = farms[[{feats}]]
+y = farms["log_yield"]
+X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+reg = LinearRegression().fit(X_tr, y_tr)
+print(reg.score(X_te, y_te))
+"""
+
+_INSURE = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.model_selection import cross_val_score
+rng = np.random.default_rng(3)
+n = 300
+pol = pd.DataFrame({
+    "policy_years": rng.uniform(0.2, 5, n).round(2),
+    "driver_age": rng.integers(18, 80, n),
+})
+pol["claims_eur"] = (pol["policy_years"] * rng.gamma(2, 300, n)).round(0)
+"""
+
+_INSURE_CELL = """
+pol = pol.assign(loss_rate=pol["claims_eur"] / pol["policy_years"])
+pol["log_claims"] = np.log1p(pol["claims_eur"])
+feats = [{feats}]
+gb = GradientBoostingRegressor(random_state=0)
+print(cross_val_score(gb, pol[feats], pol["loss_rate"], cv=5).mean())
+"""
+
+_TOWNS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(11)
+n = 200
+towns = pd.DataFrame({
+    "area_km2": rng.uniform(2, 80, n).round(1),
+    "elevation_m": rng.uniform(0, 900, n).round(0),
+})
+towns["population"] = (towns["area_km2"] * rng.lognormal(5, 0.5, n)).round(0)
+"""
+
+_TOWNS_CELL = """
+import statsmodels.formula.api as smf
+
+def add_density(d):
+    d = d.copy()
+    d["density"] = d["population"] / d["area_km2"]
+    return d
+
+t = add_density(towns)
+fit = smf.ols("np.log(density) ~ {rhs}", data=t).fit()
+print(fit.rsquared)
+"""
+
+
+@pytest.mark.parametrize("code, setup", [
+    (_FARMS_SK.format(feats='"production_t", "rain_mm", "n_kg_ha"'), _FARMS),
+    (_INSURE_CELL.format(feats='"log_claims", "driver_age"'), _INSURE),
+    (_TOWNS_CELL.format(rhs="np.log(population) + elevation_m"), _TOWNS),
+])
+def test_numerator_of_the_target_rate_as_a_feature_is_reported(code: str, setup: str):
+    f = one(H.run(RULES, code, setup), "target_leakage.target_in_features")
+    assert f.severity == "critical" and "numerator" in f.explanation
+
+
+@pytest.mark.parametrize("code, setup", [
+    # the denominator (exposure) and other inputs known beforehand are fine
+    (_FARMS_SK.format(feats='"area_ha", "rain_mm", "n_kg_ha"'), _FARMS),
+    (_INSURE_CELL.format(feats='"policy_years", "driver_age"'), _INSURE),
+    (_TOWNS_CELL.format(rhs="np.log(area_km2) + elevation_m"), _TOWNS),
+])
+def test_denominator_or_unrelated_features_of_a_rate_target_are_quiet(code: str, setup: str):
+    quiet(H.run(RULES, code, setup))

@@ -1572,6 +1572,9 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                               "simulated": simulated, "via": src if src != root else None,
                               "x_line": _x_line(an, pair),
                               "leading": _leading_proxy(derived, c)}))
+        cands = x_cols if x_cols else sorted(an.coldefs)
+        hits += _component_hits(an, targets, pair.pos, list(cands), has, pair, seen,
+                                reported)
         # columns computed from the one column the target was computed from (`stale =
         # days_on_market > 60`, `n_price_cuts ~ days_on_market // 21`): siblings of the label
         for t in sorted(targets):
@@ -1712,6 +1715,106 @@ def _analyse(ev: Evidence) -> list[_Hit]:
                                       "auc": _any_auc(ev, tgt.frame, t, c)}))
     hits += _formula_hits(an, seen)
     return hits
+
+
+_MONOTONE_WRAPS = {"log", "log1p", "log10", "log2", "sqrt", "round", "astype", "abs", "exp",
+                   "float", "clip", "asarray", "to_numpy", "copy"}
+
+
+def _strip_wraps(v: ast.AST) -> ast.AST:
+    """`np.log(x)`, `x.round(2)`, `(x / 60)`-free core of a one-column transform."""
+    for _ in range(8):
+        if isinstance(v, ast.Call):
+            f = v.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if \
+                isinstance(f, ast.Name) else ""
+            if name not in _MONOTONE_WRAPS:
+                return v
+            if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and
+                                                     f.value.id in ("np", "numpy", "math")):
+                v = f.value  # x.round(2), x.astype(float)
+            elif v.args:
+                v = v.args[0]  # np.log(x), abs(x)
+            else:
+                return v
+        elif isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult | ast.Div) and \
+                isinstance(v.right, ast.Constant):
+            v = v.left
+        elif isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult) and \
+                isinstance(v.left, ast.Constant):
+            v = v.right
+        else:
+            return v
+    return v
+
+
+def _transform_chain(an: _Analysis, col: str, pos: int) -> list[str]:
+    """`col` and the columns it is a deterministic one-column transform of, back to the first
+    column computed from several (log_cpue -> cpue)."""
+    chain = [col]
+    for _ in range(6):
+        anc = an.ancestors(chain[-1], pos)
+        if anc is None or not anc[1] or len(anc[0]) != 1:
+            break
+        (c,) = tuple(anc[0])
+        if c in chain:
+            break
+        chain.append(c)
+    return chain
+
+
+def _rate_numerators(an: _Analysis, chain: list[str], pos: int) -> dict[str, tuple[str, int]]:
+    """Columns that are the numerator of a rate the target is (a transform of): `cpue = catch /
+    hours` -> {"catch": ("cpue", line)}. Only a plain column divided by other columns."""
+    out: dict[str, tuple[str, int]] = {}
+    for c in chain:
+        defs = [d for d in an.coldefs.get(c, []) if d.pos < pos]
+        if not defs:
+            continue
+        d = defs[-1]
+        v = _strip_wraps(d.value)
+        if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Div)):
+            continue
+        num = _strip_wraps(v.left)
+        if not isinstance(num, ast.Subscript | ast.Attribute):
+            continue
+        rn, rd = an.refs(num, d.pos), an.refs(v.right, d.pos)
+        if len(rn.row) != 1 or rn.random or rn.agg or rn.lagged or rn.shifted:
+            continue
+        (a,) = tuple(rn.row)
+        if not rd.row or a in rd.row or rd.agg or rd.lagged or rd.random or a in chain:
+            continue
+        out[a] = (c, d.line if d.in_cell else 0)
+    return out
+
+
+def _component_hits(an: _Analysis, targets: set[str], pos: int, cands: list[str],
+                    has, pair: Pair, seen: set, reported: set[str]) -> list[_Hit]:  # type: ignore[no-untyped-def]
+    """Features that are (a one-column transform of) the numerator of the rate the target is:
+    the label's definition contains the feature (a part-whole leak)."""
+    out: list[_Hit] = []
+    for t in sorted(targets):
+        tchain = _transform_chain(an, t, pos)
+        nums = _rate_numerators(an, tchain, pos)
+        if not nums:
+            continue
+        for c in cands:
+            if c in reported or c in tchain or any((k, c) in seen for k in (*_STRONGER, "post",
+                                                                             "drawn")):
+                continue
+            fchain = _transform_chain(an, c, pos)
+            shared = [a for a in fchain if a in nums]
+            if not shared or set(fchain) & set(tchain):
+                continue
+            ans, how = has(c)
+            if ans and ("component", c) not in seen:
+                seen.add(("component", c))
+                reported.add(c)
+                rate, line = nums[shared[0]]
+                out.append(_Hit("component", c, t, pair, how,
+                                {"numerator": shared[0], "rate": rate, "defined_at": line,
+                                 "via": c != shared[0]}))
+    return out
 
 
 _LABEL_WRAPPERS = {"astype", "ravel", "reshape", "copy", "to_numpy", "squeeze", "flatten",
@@ -1981,6 +2084,10 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
                                     {"line": line, "in_cell": in_cell, "random": random,
                                      "simulated": False, "via": src if src != root else None,
                                      "leading": _leading_proxy(derived, d)}))
+            def in_rhs(col: str, rhs: set[str] = rhs_vars) -> tuple[bool, str]:
+                return col in rhs, "formula"
+            out += _component_hits(an, {t}, pair.pos, sorted(rhs_vars - {t}), in_rhs, pair,
+                                   seen, set())
             # a regressor the kernel sees set only for rows of one class of the response
             data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
             frame = root_name(data) if data is not None else None
@@ -2060,9 +2167,33 @@ def target_in_features(ev: Evidence) -> Iterator[Finding]:
     y is a threshold/transform of a single feature column (passed = final_exam >= 50). Critical:
     0.95 when the kernel shows the column in X / feature_names_in_, 0.88 from code."""
     for h in _analyse(ev):
-        if h.kind not in ("target", "source"):
+        if h.kind not in ("target", "source", "component"):
             continue
         kernel = h.how.startswith("kernel")
+        if h.kind == "component":
+            x = h.extra
+            via = (f" (`{h.col}` is a transform of `{x['numerator']}`)" if x.get("via")
+                   else "")
+            where = f"line {x['defined_at']}" if x.get("defined_at") else "an earlier cell"
+            text = (f"The target `{h.target}` is the rate `{x['rate']}` = `{x['numerator']}` "
+                    f"/ (other columns) ({where}, up to a transform), and its numerator is a "
+                    f"feature: `{h.col}`{via} is passed to "
+                    f"`{h.pair.call}` (line {h.pair.line}; {h.how}). The label's definition "
+                    "contains the feature, so the fit mostly recovers the shared component "
+                    "(a part-whole leak) and the score is inflated.")
+            sev, conf = "critical", 0.85
+            if h.pair.split_only:
+                sev, conf = "high", 0.7
+            yield Finding(explanation=text, severity=sev, confidence=conf,
+                          evidence={"lines": _lines(h),
+                                    "values": {"column": h.col, "target": h.target,
+                                               "numerator": x["numerator"], "rate": x["rate"],
+                                               "known_from": h.how}},
+                          suggestion=(f"Drop `{h.col}` from the features (it is the "
+                                      f"numerator of `{x['rate']}`), or model "
+                                      f"`{x['numerator']}` itself with the denominator as an "
+                                      "offset/exposure."))
+            continue
         if h.kind == "target":
             text = (f"The target column `{h.col}` is also a feature: `{an_src(ev, h.pair.x)}` "
                     f"passed to `{h.pair.call}` (line {h.pair.line}) still contains it "
