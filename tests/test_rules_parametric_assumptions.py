@@ -1624,3 +1624,51 @@ def test_lone_skewed_sample_in_a_loop_of_tests_is_medium():
 def test_both_skewed_in_a_loop_of_tests_stays_high():
     f = one(check(_loop(f"(np.array({_SKEWED_TOO}), np.array({_LONE}))")), RULE_ID)
     assert f.severity == "high"
+
+
+# -- formula ANOVA judged from the frame's tail facts: zero-inflated response with one whale --
+
+_ZI_SETUP = SETUP + """
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+arm = np.repeat(["a", "b", "c"], 10)
+hit = np.array([0, 1, 0, 0, 1, 0, 0, 0, 1, 0] * 3)
+spend = np.where(hit == 1, np.round(rng.uniform(40, 90, 30), 1), 0.0)
+spend_whale = spend.copy(); spend_whale[11] = 2600.0
+ads = pd.DataFrame({"arm": arm, "spend": spend_whale})
+ads_plain = pd.DataFrame({"arm": arm, "spend": rng.normal(60, 8, 30).round(1)})
+ads_capped = pd.DataFrame({"arm": arm, "spend": spend})
+"""
+
+
+def test_zero_inflated_response_with_whale_anova_lm():
+    f = one(run([RULE], """
+        m = smf.ols("spend ~ C(arm)", data=ads).fit()
+        print(anova_lm(m, typ=2))
+    """, _ZI_SETUP), RULE_ID)
+    assert f.severity == "high" and f.evidence["values"]["tied_share"] >= 0.5
+
+
+def test_zero_inflated_response_with_whale_f_pvalue():
+    f = one(run([RULE], """
+        res = smf.ols(formula="spend ~ C(arm)", data=ads).fit()
+        print(f"F p = {res.f_pvalue:.3f}")
+    """, _ZI_SETUP), RULE_ID)
+    assert f.severity == "high"
+
+
+def test_zero_inflated_response_with_whale_tukey():
+    f = one(run([RULE], """
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+        print(pairwise_tukeyhsd(ads["spend"], ads["arm"]))
+    """, _ZI_SETUP), RULE_ID)
+    assert f.severity == "high"
+
+
+@pytest.mark.parametrize("code", [
+    'print(anova_lm(smf.ols("spend ~ C(arm)", data=ads_plain).fit(), typ=2))',
+    'print(smf.ols("np.log1p(spend) ~ C(arm)", data=ads).fit().f_pvalue)',
+    'print(smf.ols("spend ~ C(arm)", data=ads_capped).fit().f_pvalue)',
+])
+def test_sound_twins_of_zero_inflated_anova_stay_quiet(code):
+    quiet(run([RULE], code, _ZI_SETUP))

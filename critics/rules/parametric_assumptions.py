@@ -918,6 +918,38 @@ def _judge_group_stats(groups: list[dict[str, float]]
     return "high", confidence, basis, values
 
 
+def _judge_column_tails(obj, site: _Grouped, n: int, n_min: int
+                        ) -> tuple[str, float, str, dict[str, object]] | None:
+    """A non-negative response whose kernel tail facts show it zero-inflated (half or more
+    of the rows tied at the minimum) with one value far beyond all others (>= 3x the next
+    largest), the groups small (< 30) and explaining little of the variance: whichever group
+    holds the extreme value is a few ties plus one outlier, as far from normal as its size
+    allows, and that one value drives its mean and the pooled error."""
+    if obj is None or n_min >= 30 or (site.r2 is not None and site.r2 >= 0.5):
+        return None
+    tails = obj.tails.get(site.response) or {}
+    top, bottom = tails.get("top") or [], tails.get("bottom") or []
+    rng = obj.ranges.get(site.response)
+    if len(top) < 2 or not bottom or not rng or rng[0] < 0 or \
+            (obj.unique.get(site.response) or 0) <= 3:
+        return None
+    (lo, ties), (x1, c1), (x2, _) = bottom[0], top[0], top[1]
+    share = ties / n if n else 0.0
+    if share < 0.5 or c1 != 1 or x2 <= lo or (x1 - lo) < 3 * (x2 - lo):
+        return None
+    basis = (f"`{site.response}` is zero-inflated and heavy-tailed: {ties} of {n} rows "
+             f"({share:.0%}) sit at its minimum {lo:g}, and its largest value {x1:g} is "
+             f"{(x1 - lo) / (x2 - lo):.1f}x the next largest ({x2:g})"
+             + (f", while the groups explain only R^2={site.r2:.2f} of its variance"
+                if site.r2 is not None else "")
+             + "; the group holding that value is mostly ties plus one outlier, nowhere near "
+             "normal")
+    values: dict[str, object] = {"tied_share": round(share, 3),
+                                 "top_ratio": round((x1 - lo) / (x2 - lo), 2),
+                                 "r2": None if site.r2 is None else round(site.r2, 3)}
+    return "high", 0.7, basis, values
+
+
 def _grouped_findings(ev: Evidence, seen: set[int],
                       nonparam_kinds: set[str]) -> Iterator[Finding]:
     for site in _grouped_sites(ev):
@@ -947,6 +979,10 @@ def _grouped_findings(ev: Evidence, seen: set[int],
         else:
             shown = _shown_group_stats(ev, site, sizes)
             verdict = _judge_group_stats(shown) if shown else None
+            source = "the per-group summary the cell printed shows"
+            if verdict is None:
+                verdict = _judge_column_tails(obj, site, n, n_min)
+                source = "the frame's values show"
             if verdict is None:
                 continue
             severity, confidence, basis, values = verdict
@@ -958,8 +994,8 @@ def _grouped_findings(ev: Evidence, seen: set[int],
                 explanation=(f"{tests} (line {site.line}) compare the means of "
                              f"`{site.response}` across {len(sizes)} `{site.factor}` groups "
                              f"of {n_min}-{max(sizes.values())} rows with one pooled "
-                             "within-group variance and normal errors, but the per-group "
-                             f"summary the cell printed shows {basis}. With groups this small "
+                             f"within-group variance and normal errors, but {source} "
+                             f"{basis}. With groups this small "
                              "the F-test's pooled error is dominated by the widest, most "
                              "skewed group, so its p-value (significant or not) is "
                              "unreliable."),
