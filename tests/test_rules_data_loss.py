@@ -2076,3 +2076,79 @@ def test_table_shape_footer_is_not_a_report_of_the_loss() -> None:
         both.groupby("arm").mean(numeric_only=True)
     """, TRIAL_LABS), MERGE)
     assert f.severity == "high"
+
+
+RUNOFF = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(42)
+rows = []
+for cohort in range(2015, 2023):
+    for lag in range(1, 9):
+        if cohort + lag - 1 <= 2022:  # later lags have not happened yet
+            for _ in range(3):
+                rows.append((cohort, lag, rng.gamma(2.0, 500.0 / lag)))
+claims = pd.DataFrame(rows, columns=["cohort", "lag", "paid"])
+grid = claims.pivot_table(index="cohort", columns="lag", values="paid", aggfunc="sum")
+vintage = grid.cumsum(axis=1)                  # a cumulative triangle from the setup
+wide = vintage.copy()                          # the same grid with scattered gaps
+wide.iloc[[0, 2, 3], 1] = np.nan
+wide.iloc[[1, 4], 3] = np.nan
+visits = pd.DataFrame(rng.normal(50, 8, (40, 4)), columns=[1, 2, 3, 4])
+visits.iloc[5:9, 1] = np.nan                   # dropout: 4, then 13, then 14 missing
+visits.iloc[5:18, 2] = np.nan
+visits.iloc[3:18, 3] = np.nan
+"""
+
+
+def test_runoff_triangle_future_cells_are_not_lost_rows() -> None:
+    # age-to-age factors on the origins observed at both ages: the NaN are future periods
+    quiet(run("""
+        tri = claims.pivot_table(index="cohort", columns="lag", values="paid",
+                                 aggfunc="sum").cumsum(axis=1)
+        f = {}
+        for k in tri.columns[:-1]:
+            pair = tri[[k, k + 1]].dropna()
+            f[k] = pair[k + 1].sum() / pair[k].sum()
+        print(pd.Series(f).round(3))
+    """, RUNOFF))
+    # a comprehension with notna masks on a triangle from the setup
+    quiet(run("""
+        link = [vintage.loc[vintage[j + 1].notna(), j + 1].sum()
+                / vintage.loc[vintage[j + 1].notna(), j].sum() for j in vintage.columns[:-1]]
+        cdf = np.cumprod(link[::-1])[::-1]
+        print(np.round(cdf, 3))
+    """, RUNOFF))
+    # groupby + unstack, then a .loc mask on the later period picking both periods
+    quiet(run("""
+        tri = claims.groupby(["cohort", "lag"])["paid"].sum().unstack().cumsum(axis=1)
+        ata = {}
+        for d in tri.columns[:-1]:
+            seen = tri.loc[tri[d + 1].notna(), [d, d + 1]]
+            ata[d] = seen[d + 1].sum() / seen[d].sum()
+        print(ata)
+    """, RUNOFF))
+
+
+def test_gaps_that_are_not_a_triangle_are_still_caught() -> None:
+    # scattered gaps in the grid: the same pairwise loop drops observed cohorts
+    found = run("""
+        f = {}
+        for k in wide.columns[:-1]:
+            pair = wide[[k, k + 1]].dropna()
+            f[k] = pair[k + 1].sum() / pair[k].sum()
+        print(pd.Series(f).round(3))
+    """, RUNOFF)
+    assert [f for f in found if f.rule_id == DROPNA], rule_helpers.describe(found)
+    # dropout in a longitudinal wide frame (no staircase of one more NaN per period)
+    found = run("""
+        change = visits[[1, 4]].dropna()
+        print((change[4] - change[1]).mean())
+    """, RUNOFF)
+    assert one(found, DROPNA).severity == "high"
+    # every incomplete row of a triangle dropped: only the oldest cohort is left
+    found = run("""
+        full = vintage.dropna()
+        print(full.mean())
+    """, RUNOFF)
+    assert one(found, DROPNA).severity == "high"
+

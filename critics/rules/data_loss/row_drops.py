@@ -5,9 +5,13 @@ filtered out or skipped (`failed_rows_filtered`), and inner merges that lose unm
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
+from itertools import pairwise
 
-from ...evidence import Evidence
+from ...ast_cache import walk as _walk
+from ...code_model import root_name as _root
+from ...evidence import Evidence, ObjectFacts
 from ...findings import Finding
 from ...rule import rule
 from ._context import _ctx, _shown_earlier
@@ -42,6 +46,8 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         seen.add(key)
         if drop.kind == "missing" and drop.coerced and drop.source in flagged:
             continue  # the coercion that made these NaN is already the finding
+        if drop.kind == "missing" and _triangle_cells(ctx.ev, drop):
+            continue  # the NaN are development periods that have not happened yet
         summaries = ctx.summaries_after(drop)
         if drop.kind == "coerce" and not summaries:
             continue
@@ -58,6 +64,62 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
             yield f
+
+
+def _runoff_triangle(facts: ObjectFacts | None) -> bool:
+    """A development (run-off) triangle: a small numeric frame whose columns are evenly
+    spaced periods (development years 1..n, months 12, 24, ...) and whose NaN counts grow by
+    the same step from a complete first column (0, 1, 2, ...): each later origin row has one
+    period fewer, so the NaN are the cells of the lower right that do not exist yet, not
+    records that went missing. Longitudinal dropout rarely gives exactly this staircase."""
+    if facts is None or facts.kind != "dataframe" or not facts.rows or facts.rows > 100:
+        return False
+    cols = list(facts.dtypes)
+    if len(cols) < 3 or any(not facts.dtypes[c].startswith(("float", "int", "Float", "Int"))
+                            for c in cols):
+        return False
+    try:
+        labels = [float(c) for c in cols]
+    except ValueError:
+        return False
+    steps = {b - a for a, b in pairwise(labels)}
+    if len(steps) != 1 or steps.pop() <= 0:
+        return False
+    counts = [facts.missing.get(c) for c in cols]
+    if any(n is None for n in counts) or counts[0] != 0:
+        return False
+    rises = {b - a for a, b in pairwise(counts)}  # type: ignore[operator]
+    if len(rises) != 1:
+        return False
+    rise = rises.pop()
+    return rise >= 1 and counts[-1] < facts.rows  # type: ignore[operator]
+
+
+def _picks_columns(node: ast.AST, frame: str) -> bool:
+    """The drop reads chosen columns of `frame` (`tri[[d, d + 1]].dropna()`,
+    `tri.loc[tri[c + 1].notna(), c]`), not every column of it."""
+    for n in _walk(node):
+        if not isinstance(n, ast.Subscript) or _root(n.value) != frame:
+            continue
+        part: ast.AST | None = n.slice
+        if isinstance(n.value, ast.Attribute) and n.value.attr in ("loc", "iloc"):
+            part = n.slice.elts[1] if isinstance(n.slice, ast.Tuple) and len(
+                n.slice.elts) == 2 else None
+        elif not isinstance(n.value, ast.Name):
+            continue
+        if part is not None and not isinstance(part, ast.Compare | ast.Call | ast.BoolOp |
+                                               ast.UnaryOp | ast.Slice):
+            return True
+    return False
+
+
+def _triangle_cells(ev: Evidence, drop: _Drop) -> bool:
+    """A NaN drop on chosen periods of a run-off triangle (age-to-age factors on the origins
+    observed at both ages): the cells skipped are future development, structure not loss.
+    Dropping every incomplete row of the triangle (`tri.dropna()`) still counts."""
+    src = drop.source or ""
+    facts = ev.objects.get(src) or ev.before.get(src)
+    return bool(src) and _runoff_triangle(facts) and _picks_columns(drop.node, src)
 
 
 def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
