@@ -1489,3 +1489,97 @@ def test_frame_built_from_a_dict_with_cramers_v_for_the_label_is_sound():
         table = pd.crosstab(survey["city"], survey["education"])
         print("city~education V", association(table.to_numpy(), method="cramer"))
     """))
+
+
+# -- calibration of predictions judged by their correlation with outcomes ------------------------
+
+CALIB = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(21)
+n = 6000
+icu = pd.DataFrame({"risk_score": rng.beta(1.2, 8, n)})
+icu["died"] = rng.binomial(1, np.minimum(0.55 * icu["risk_score"], 1))   # over-predicts
+icu["died_ok"] = rng.binomial(1, icu["risk_score"])                         # calibrated
+rain_p = np.round(rng.uniform(0.05, 0.5, n), 2)
+rained = rng.binomial(1, np.minimum(1.9 * rain_p, 1))                       # under-predicts
+shops = pd.DataFrame({"segment": rng.choice(list("ABCDEFGH"), n)})
+seg_rate = dict(zip("ABCDEFGH", [0.02, 0.04, 0.06, 0.09, 0.12, 0.16, 0.2, 0.25]))
+shops["expected_churn"] = shops["segment"].map(seg_rate)
+shops["churned"] = rng.binomial(1, 0.5 * shops["expected_churn"] + 0.03)
+"""
+
+CALIB_ID = AGREE_ID
+
+CALIB_FLAWED = {
+    # deciles of a risk score, pearsonr of mean predicted vs observed mortality
+    "scipy_deciles": """
+        icu["decile"] = pd.qcut(icu["risk_score"], 10, labels=False)
+        by = icu.groupby("decile")[["risk_score", "died"]].mean()
+        r, p = stats.pearsonr(by["risk_score"], by["died"])
+        print(f"predicted vs observed mortality by decile: r = {r:.3f}")
+        print("the score is well calibrated" if r > 0.95 else "calibration is poor")
+    """,
+    # forecast bins built in a loop, np.corrcoef of the two lists
+    "numpy_loop_bins": """
+        fc, obs = [], []
+        for lo in np.arange(0.05, 0.5, 0.05):
+            m = (rain_p >= lo) & (rain_p < lo + 0.05)
+            fc.append(rain_p[m].mean())
+            obs.append(rained[m].mean())
+        rho = np.corrcoef(fc, obs)[0, 1]
+        print(f"forecast reliability: r = {rho:.3f} -> calibrated: {rho > 0.9}")
+    """,
+    # pandas Series.corr on per-segment aggregates, expected vs actual
+    "pandas_series_corr": """
+        seg = shops.groupby("segment").agg(expected=("expected_churn", "mean"),
+                                           actual=("churned", "mean"))
+        c = seg["expected"].corr(seg["actual"])
+        print(f"expected vs actual churn across segments: corr {c:.2f}, so the churn model "
+              "is calibrated")
+    """,
+}
+
+CALIB_SOUND = {
+    # the same deciles judged by observed / expected and a slope
+    "scipy_deciles": """
+        icu["decile"] = pd.qcut(icu["risk_score"], 10, labels=False)
+        by = icu.groupby("decile")[["risk_score", "died"]].mean()
+        r, p = stats.pearsonr(by["risk_score"], by["died"])
+        o_over_e = by["died"].sum() / by["risk_score"].sum()
+        print(f"predicted vs observed mortality by decile: r = {r:.3f}, O/E = {o_over_e:.2f}")
+        print("the score is well calibrated" if abs(o_over_e - 1) < 0.1 else "recalibrate")
+    """,
+    # a calibrated forecast, correlation used only to describe ranking (no calibration claim)
+    "numpy_loop_bins": """
+        fc, obs = [], []
+        for lo in np.arange(0.05, 0.5, 0.05):
+            m = (rain_p >= lo) & (rain_p < lo + 0.05)
+            fc.append(rain_p[m].mean())
+            obs.append(rained[m].mean())
+        rho = np.corrcoef(fc, obs)[0, 1]
+        print(f"higher forecast bins see more rain: r = {rho:.3f}")
+    """,
+    # outcomes that really match the predictions: at most a note
+    "pandas_series_corr": """
+        icu["band"] = pd.qcut(icu["risk_score"], 8, labels=False)
+        seg = icu.groupby("band").agg(expected=("risk_score", "mean"), actual=("died_ok", "mean"))
+        c = seg["expected"].corr(seg["actual"])
+        print(f"expected vs actual deaths across bands: corr {c:.2f}, so the model is calibrated")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(CALIB_FLAWED))
+def test_correlation_read_as_calibration_with_biased_levels(idiom: str) -> None:
+    f = one(run([AGREE], CALIB_FLAWED[idiom], CALIB), CALIB_ID)
+    assert f.severity == "high", f.explanation
+    assert "calibrat" in f.explanation and "mean_ratio" in f.evidence["values"]
+    ratio = f.evidence["values"]["mean_ratio"]
+    assert not 0.85 <= ratio <= 1 / 0.85, ratio
+
+
+@pytest.mark.parametrize("idiom", sorted(CALIB_SOUND))
+def test_calibration_sound_twins_stay_quiet(idiom: str) -> None:
+    quiet(run([AGREE], CALIB_SOUND[idiom], CALIB))

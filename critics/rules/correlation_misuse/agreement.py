@@ -28,6 +28,13 @@ _AGREE = re.compile(
     r"consistent\s+with\s+(?:the\s+)?(?:lab|reference|gold|standard|each\s+other|one\s+another|"
     r"manual|clinic)|(?:measure|read|give)s?\s+the\s+same|equivalent\s+(?:to|readings|"
     r"measurements|results|methods?)|concordan\w*)")
+# a model's predictions judged against what happened: calibration words
+_CALIBRATION = re.compile(
+    r"(?i)\b(?:(?:well[-\s]|mis|re)?calibrat\w*|"
+    r"(?:predicted|expected|model(?:led)?|forecast)\s+(?:vs\.?|versus|against|matches|"
+    r"tracks|in\s+line\s+with)\s+(?:the\s+)?(?:observed|actual|realised|realized|"
+    r"empirical)|(?:observed|actual)\s+(?:vs\.?|versus|against)\s+(?:predicted|"
+    r"expected|model))")
 _LIKERT_AGREE = re.compile(r"(?i)strongly\s+(?:dis)?agree|agree\s*(?:/|or)\s*disagree|"
                            r"neither\s+agree|somewhat\s+agree")
 # what looks at the differences between the methods (or uses an agreement statistic)
@@ -36,6 +43,10 @@ _AGREEMENT_DONE = re.compile(
     r"concordance|\bccc\b|lins?_|deming|passing|bablok|mean_absolute_error|"
     r"mean_squared_error|\bmae\b|\brmse\b|\bbias\b|allclose|isclose|np\.subtract|"
     r"\bdiffs?\b|difference")
+_CALIBRATION_DONE = re.compile(
+    r"(?i)o_?over_?e|o_?e_?ratio|\bo/e\b|hosmer|lemeshow|binomtest|binom_test|"
+    r"calibration_curve|calibration_slope|brier|jeffreys|traffic_light|expected_defaults|"
+    r"observed\s*/\s*expected|observed_over_expected|/\s*\w*expected|isotonic|platt")
 _METHOD_WORD = re.compile(
     r"(?i)(?:^|_)(?:lab|field|ref|reference|gold|standard|std|device|meter|manual|auto|"
     r"automated|rater|observer|reader|judge|method|instrument|sensor|assay|kit|new|old|poc|"
@@ -73,6 +84,19 @@ def _subtracts(ev: Evidence, a: str, b: str) -> bool:
     return False
 
 
+def _assigned_r(ev: Evidence, line: int) -> float | None:
+    """The correlation a call on `line` produced, when bound to one name the kernel shows as
+    a number in [-1, 1] (`r = np.corrcoef(a, b)[0, 1]`)."""
+    for node in _walk(ev.tree):
+        if isinstance(node, ast.Assign) and node.lineno == line and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            facts = ev.objects.get(node.targets[0].id)
+            v = facts.value if facts is not None else None
+            if isinstance(v, int | float) and not isinstance(v, bool) and -1 <= v <= 1:
+                return float(v)
+    return None
+
+
 @rule("correlation_misuse.agreement_by_correlation",
       title="Agreement between two methods judged by their correlation")
 def agreement_by_correlation(ev: Evidence) -> Iterator[Finding]:
@@ -89,15 +113,17 @@ def agreement_by_correlation(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None or not ev.samples or _AGREEMENT_DONE.search(ev.code):
         return
     texts = [t for _, t in _reported_strings(ev)] + [ev.text]
-    quote = None
+    quote, calibration = None, False
     for t in texts:
         if _LIKERT_AGREE.search(t):
             return
         mt = _AGREE.search(t)
-        if mt and quote is None:
-            line = next((ln for ln in t.splitlines() if mt.group(0) in ln), t)
-            quote = line.strip()[:160]
-    if quote is None:
+        mc = None if mt else _CALIBRATION.search(t)
+        if (mt or mc) and quote is None:
+            word = (mt or mc).group(0)  # type: ignore[union-attr]
+            line = next((ln for ln in t.splitlines() if word in ln), t)
+            quote, calibration = line.strip()[:160], mt is None
+    if quote is None or (calibration and _CALIBRATION_DONE.search(ev.code)):
         return
     for c in ev.model.calls:
         found = _stat_call(c)
@@ -114,16 +140,20 @@ def agreement_by_correlation(ev: Evidence) -> Iterator[Finding]:
         if a.integer_valued and b.integer_valued and max(a.n_unique, b.n_unique) <= 10:
             continue  # ratings on a short scale: a kappa question, not this one
         ma, mb, sa, sb = a.mean, b.mean, a.std, b.std  # type: ignore[assignment]
-        if ma * mb <= 0 or not 0.5 <= mb / ma <= 2 or not 0.5 <= sb / sa <= 2 or \
+        # a calibration claim says predictions and outcomes are on one scale; allow a wider
+        # ratio (a 3x under-prediction is the very failure to find) but still overlapping
+        lo, hi = (0.2, 5.0) if calibration else (0.5, 2.0)
+        if ma * mb <= 0 or not lo <= mb / ma <= hi or not lo <= sb / sa <= hi or \
                 max(a.min, b.min) >= min(a.max, b.max):  # type: ignore[type-var]
             continue  # not two readings of one quantity on one scale
         la, lb = _key_label(a.expr), _key_label(b.expr)
-        if not (_tokens(la) & _tokens(lb) or _METHOD_WORD.search(la) or _METHOD_WORD.search(lb)):
+        if not (calibration or _tokens(la) & _tokens(lb) or _METHOD_WORD.search(la)
+                or _METHOD_WORD.search(lb)):
             continue
         if _subtracts(ev, a.expr, b.expr):
             return
         d = mb - ma
-        r = a.pair_r
+        r = a.pair_r if a.pair_r is not None else _assigned_r(ev, c.line)
         ccc_max = 2 * sa * sb / (sa ** 2 + sb ** 2 + d ** 2)
         values: dict[str, object] = {"mean_difference": round(d, 4),
                                      "sd_ratio": round(sb / sa, 3),
@@ -141,11 +171,43 @@ def agreement_by_correlation(ev: Evidence) -> Iterator[Finding]:
                        f"limits of agreement are {d - 1.96 * sd_d:+.3g} to "
                        f"{d + 1.96 * sd_d:+.3g} and Lin's concordance is {ccc:.3f}")
             biased = biased or (r - ccc >= 0.03 and abs(d) >= 0.5 * sd_d)
+            if calibration:
+                slope = r * sb / sa
+                icpt = mb - slope * ma
+                values.update(slope=round(slope, 3), intercept=round(icpt, 4))
+                detail += (f"; the line through the points has slope {slope:.2f} and "
+                           f"intercept {icpt:+.3g} (calibration needs 1 and 0)")
+                biased = biased or not 0.8 <= slope <= 1.25
         else:
             detail += (f"; even a perfect correlation would give a concordance of at most "
                        f"{ccc_max:.3f}")
+        if calibration:
+            values["mean_ratio"] = round(mb / ma, 3)
+            detail += (f". `{lb}` averages {mb / ma:.2f}x `{la}`")
+            biased = biased or not 0.85 <= mb / ma <= 1.0 / 0.85
         severity, confidence = ("high", 0.7) if biased else ("medium", 0.5)
         name = _POOLED_NAMES.get(full, full)
+        if calibration:
+            yield Finding(
+                explanation=(f"`{name}` (line {c.line}) correlates predictions with outcomes "
+                             f"(`{a.expr}` and `{b.expr}`) and the cell reads it as "
+                             f"calibration: \"{quote}\". A correlation only says the two "
+                             "rank and move together; calibration needs the predictions to "
+                             "equal the observed values (slope 1, intercept 0, observed / "
+                             "expected near 1), which a constant or proportional bias breaks "
+                             f"while r stays near 1. Here {detail}."
+                             + (" The correlation hides a systematic miscalibration."
+                                if biased else "")),
+                severity=severity, confidence=confidence,
+                evidence={"lines": [c.line], "quotes": [quote], "values": values},
+                suggestion=("Judge calibration on the levels, not the correlation: report "
+                            "observed / expected per group and overall (calibration in the "
+                            "large), a calibration slope and intercept (regress outcomes on "
+                            "predictions, or logit outcome on logit prediction), and a test "
+                            "per group (binomial test, Hosmer-Lemeshow, Jeffreys / traffic "
+                            "light for PD grades); recalibrate if O/E differs from 1."),
+            )
+            return
         yield Finding(
             explanation=(f"`{name}` (line {c.line}) correlates two measurements of the same "
                          f"quantity (`{a.expr}` and `{b.expr}`) and the cell reads it as "
