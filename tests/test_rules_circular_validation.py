@@ -2003,3 +2003,91 @@ def test_selection_on_validation_period_then_one_holdout_score_is_quiet(sound, f
     bad = [f for f in run(flawed, TIMES) if f.severity in ("medium", "high", "critical")
            and f.rule_id.startswith("circular_validation.")]
     assert bad, "the flawed twin (selection on the holdout itself) must still be flagged"
+
+
+# -- a trading rule's performance (Sharpe, Sortino, CAGR) is a score too -------------------
+
+PRICES = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(11)
+idx = pd.bdate_range("2012-01-02", periods=1800)
+fx = pd.DataFrame({"px": 100 * np.exp(np.cumsum(rng.normal(0.0002, 0.01, len(idx))))},
+                  index=idx)
+fx["r"] = fx["px"].pct_change()
+
+def sharpe_ann(r):
+    r = r.dropna()
+    return np.sqrt(252) * r.mean() / r.std()
+
+def sortino(r):
+    r = r.dropna()
+    return np.sqrt(252) * r.mean() / r[r < 0].std()
+
+def cagr(r):
+    r = r.dropna()
+    return (1 + r).prod() ** (252 / len(r)) - 1
+
+def crossover(fast, slow):
+    sig = np.where(fx["px"].rolling(fast).mean() > fx["px"].rolling(slow).mean(), 1.0, -1.0)
+    return pd.Series(sig, index=fx.index).shift(1) * fx["r"]
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # a dict of metric dicts, transposed into a table, the Sharpe column's idxmax reported
+    """
+perf = {}
+for fast in (5, 10, 20, 40):
+    for slow in (60, 120, 200):
+        pnl_r = crossover(fast, slow)
+        perf[(fast, slow)] = {"sharpe": sharpe_ann(pnl_r), "win_rate": (pnl_r > 0).mean()}
+grid = pd.DataFrame(perf).T
+top = grid["sharpe"].idxmax()
+print("best crossover", top, "Sharpe to expect:", round(grid.loc[top, "sharpe"], 2))
+""",
+    # a comprehension of Sortino ratios, max() reported
+    """
+spans = list(range(20, 260, 20))
+sortinos = [sortino(crossover(s // 4, s)) for s in spans]
+print("Sortino of the chosen span:", round(max(sortinos), 2))
+""",
+    # a Series of CAGRs from a dict comprehension, the winner's looked up by idxmax
+    """
+cagr_by = pd.Series({s: cagr(crossover(5, s)) for s in range(30, 230, 10)})
+pick = cagr_by.idxmax()
+print(f"slow window {pick}: expected CAGR {cagr_by[pick]:.1%}")
+""",
+])
+def test_best_strategy_metric_of_many_in_sample_is_flagged(code):
+    f = one(run(code, PRICES), BEST_OF)
+    assert f.severity == "high"
+
+
+@pytest.mark.parametrize("code", [
+    # chosen on the in-sample Sharpe, the out-of-sample column reported
+    """
+cut = fx.index[1200]
+perf = {}
+for fast in (5, 10, 20, 40):
+    for slow in (60, 120, 200):
+        pnl_r = crossover(fast, slow)
+        perf[(fast, slow)] = {"is_sharpe": sharpe_ann(pnl_r[:cut]),
+                              "oos_sharpe": sharpe_ann(pnl_r[cut:].iloc[1:])}
+grid = pd.DataFrame(perf).T
+top = grid["is_sharpe"].idxmax()
+print("crossover", top, "out-of-sample Sharpe:", round(grid.loc[top, "oos_sharpe"], 2))
+""",
+    # every span's Sortino described, no winner reported
+    """
+spans = list(range(20, 260, 20))
+sortinos = [sortino(crossover(s // 4, s)) for s in spans]
+print(pd.Series(sortinos, index=spans).describe())
+""",
+    # a pre-registered window, its one CAGR reported
+    """
+print(f"slow window 100: CAGR {cagr(crossover(5, 100)):.1%}")
+""",
+])
+def test_strategy_metrics_without_an_in_sample_winner_are_silent(code):
+    silent([f for f in run(code, PRICES) if f.rule_id == BEST_OF])

@@ -1820,7 +1820,9 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
 _SCORE_TOKENS = {"auc", "roc", "acc", "accuracy", "sens", "sensitivity", "spec", "specificity",
                  "youden", "f1", "fscore", "r2", "rsq", "mse", "rmse", "mae", "mape", "err",
                  "error", "errors", "loss", "score", "precision", "recall", "ppv", "npv", "kappa",
-                 "mcc", "tpr", "tnr", "brier", "logloss", "hit", "hits", "correct"}
+                 "mcc", "tpr", "tnr", "brier", "logloss", "hit", "hits", "correct",
+                 # a strategy's / portfolio's performance is a score too
+                 "sharpe", "sortino", "calmar", "treynor", "cagr", "pnl"}
 _HELDOUT_TOKENS = {"test", "tst", "holdout", "heldout", "hold", "val", "valid", "validation",
                    "dev", "oos", "unseen", "external", "replication", "fold", "folds", "cv"}
 _VALUE_PICKS = {"max", "min", "amax", "amin", "nanmax", "nanmin"}
@@ -2066,11 +2068,23 @@ def _score_collections(m, scoreish=_scoreish, top_level: bool = False  # type: i
                     found.add(st.func.value.id)
     derived = {t for a in m.assignments for t in a.targets if t not in found
                and any(m.depends_on(t, f) for f in found)
-               and isinstance(a.value, ast.Call)
-               and called_name(a.value) in ("Series", "array", "asarray", "DataFrame", "dict",
-                                            "sorted", "sort_values", "nlargest", "nsmallest",
-                                            "list")}
+               and isinstance(_untransposed(a.value), ast.Call)
+               and called_name(_untransposed(a.value)) in (
+                   "Series", "array", "asarray", "DataFrame", "dict", "sorted", "sort_values",
+                   "nlargest", "nsmallest", "list")}
     return found | derived
+
+
+def _untransposed(node: ast.AST) -> ast.AST:
+    """`pd.DataFrame(results).T` / `.transpose()`: the frame call under the transpose."""
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "transpose" and not node.args:
+            node = node.func.value
+        else:
+            return node
 
 
 def _picked_from_collection(ev: Evidence, reported: list[ast.AST]) -> Iterator[Finding]:
@@ -2115,6 +2129,10 @@ def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[n
     index_names: set[str] = set()
     for c in m.calls:
         root = _collection_root(c, imported)
+        recv = c.receiver
+        if root is None and isinstance(recv, ast.Subscript) and \
+                isinstance(recv.slice, ast.Constant) and _score_column(recv):
+            root = _operand_root(recv.value)  # table["sharpe"].idxmax()
         if root not in coll:
             continue
         if c.last in _INDEX_PICKS or (c.last in ("max", "min") and c.has_kwarg("key")):
@@ -2129,7 +2147,11 @@ def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[n
         elif isinstance(n, ast.Subscript):
             base = n.value.value if isinstance(n.value, ast.Attribute) and \
                 n.value.attr in ("loc", "iloc", "at", "iat") else n.value
-            by_index = _operand_root(base) in coll and bool(names_in(n.slice) & index_names)
+            keys = [k.value for k in _walk(n.slice)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+            by_index = _operand_root(base) in coll and bool(names_in(n.slice) & index_names) \
+                and not any(set(_tokens(k)) & _HELDOUT_TOKENS for k in keys)
+            # table.loc[best, "oos_sharpe"]: the winner's score on other rows is reported
             top = _number(n.slice) in (0.0, -1.0) and ((
                 isinstance(base, ast.Call) and called_name(base) in _ORDER_PICKS
                 and any(names_in(a) & coll for a in [base.func, *base.args])) or (
