@@ -1450,3 +1450,82 @@ print(r2_score(te.units, m.predict(te[cols])))
 def test_known_entities_without_copies_or_a_new_entity_claim_are_at_most_medium(known) -> None:
     found = _entity(run_shops(known))
     assert found and all(f.severity == "medium" for f in found)
+
+
+# -- a full-data statistic that only shifts/scales the outcome column is not a feature leak ----
+
+FARMS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(21)
+n = 300
+rain = rng.gamma(4.0, 50.0, n)
+heat = rng.normal(18, 3, n)
+season = np.repeat(np.arange(1994, 2024), 10)
+"""
+PREP = "leakage.preprocessing_before_split"
+
+
+@pytest.mark.parametrize("code,leaky", [
+    # a frame built from a dict: the centred values form the outcome column / a feature column
+    ("""
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+farm = pd.DataFrame({"yield_t": 5 + 0.01 * (rain - rain.mean()) + rng.normal(0, 1, n),
+                     "heat": heat})
+X_tr, X_te, y_tr, y_te = train_test_split(farm[["heat"]], farm["yield_t"], random_state=0)
+print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+""", False),
+    ("""
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+farm = pd.DataFrame({"yield_t": 5 + 0.01 * rain + rng.normal(0, 1, n),
+                     "rain_c": rain - rain.mean()})
+X_tr, X_te, y_tr, y_te = train_test_split(farm[["rain_c"]], farm["yield_t"], random_state=0)
+print(LinearRegression().fit(X_tr, y_tr).score(X_te, y_te))
+""", True),
+    # a column written with df[...] = ..., a statsmodels formula on a year cut
+    ("""
+import statsmodels.formula.api as smf
+farm = pd.DataFrame({"season": season, "rain": rain, "heat": heat})
+farm["yield_z"] = (farm["rain"] * 0.01 + farm["heat"] * 0.1)
+farm["yield_z"] = (farm["yield_z"] - farm["yield_z"].mean()) / farm["yield_z"].std()
+early = farm[farm["season"] < 2015]
+late = farm[farm["season"] >= 2015]
+fit = smf.ols("yield_z ~ heat", data=early).fit()
+print(np.sqrt(((late["yield_z"] - fit.predict(late)) ** 2).mean()))
+""", False),
+    ("""
+import statsmodels.formula.api as smf
+farm = pd.DataFrame({"season": season, "rain": rain, "heat": heat})
+farm["yield_t"] = farm["rain"] * 0.01 + farm["heat"] * 0.1
+farm["heat_z"] = (farm["heat"] - farm["heat"].mean()) / farm["heat"].std()
+early = farm[farm["season"] < 2015]
+late = farm[farm["season"] >= 2015]
+fit = smf.ols("yield_t ~ heat_z", data=early).fit()
+print(np.sqrt(((late["yield_t"] - fit.predict(late)) ** 2).mean()))
+""", True),
+    # numpy: the outcome column centred on another array's mean, sklearn fit(X, y)
+    ("""
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import cross_val_score
+farm = pd.DataFrame({"heat": heat, "rain": rain})
+farm["anomaly"] = 0.02 * (rain - np.mean(rain)) + rng.normal(0, 1, n)
+print(cross_val_score(Ridge(), farm[["heat"]], farm["anomaly"], cv=5).mean())
+""", False),
+    ("""
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import cross_val_score
+farm = pd.DataFrame({"heat": heat, "rain": rain})
+farm["anomaly"] = 0.02 * rain + rng.normal(0, 1, n)
+farm["rain_dev"] = (rain - np.mean(rain)) / np.std(rain)
+print(cross_val_score(Ridge(), farm[["rain_dev", "heat"]], farm["anomaly"], cv=5).mean())
+""", True),
+])
+def test_statistic_confined_to_the_outcome_column_is_not_a_preprocessing_leak(code, leaky):
+    found = H.run(RULES, code, FARMS)
+    if leaky:
+        assert one(found, PREP).severity in ("critical", "high", "medium")
+    else:
+        quiet(found)
+        assert not [f for f in found if f.rule_id == PREP], H.describe(found)

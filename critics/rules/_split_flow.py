@@ -423,6 +423,7 @@ class Flow:
         self.reported: set = set()
         self.target_cols: set[str] = set()
         self.target_vars: set[str] = set()  # variables passed as y to a fit / split / CV
+        self.response_cols: set[str] = set()  # plain responses of model formulas ("y ~ x")
         self._residual_names: set[str] = set()  # names holding a difference (y - pred)
         self.in_cell = False
         self._keys: dict[tuple, object] = {}
@@ -498,6 +499,9 @@ class Flow:
             if isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Name):
                     self._call_strs.setdefault(node.func.id, []).append(node)
+                resp = _formula_response(node)
+                if resp is not None:
+                    self.response_cols.add(resp)
                 y = _y_arg(node)
                 if y is not None:
                     self.target_cols |= self._cols_named(y)
@@ -899,7 +903,16 @@ class Flow:
                 out |= lab
             return out
         if isinstance(node, ast.Dict):
-            return _union(self.expr(v) for v in [*node.keys, *node.values] if v is not None)
+            out = _union(self.expr(k) for k in node.keys if k is not None)
+            for k, v in zip(node.keys, node.values, strict=True):
+                lab = self.expr(v)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    # {"col": values}: a frame/record built from it holds the fit in that
+                    # column only, as `df["col"] = values` would
+                    lab = frozenset(("fit", t[1], k.value) if t[0] == "fit" and t[2] is None
+                                    else t for t in lab)
+                out |= lab
+            return out
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
             return self.comprehension(node)
         if isinstance(node, ast.JoinedStr):
@@ -1923,6 +1936,9 @@ class Flow:
         for t in lab:
             if t[0] != "fit":
                 continue
+            if self._outcome_only(t):
+                continue  # a statistic confined to the outcome column (y centred or scaled
+                # by a constant), as for statistics of the target itself: not a feature leak
             ev = self.fit(t)
             if ev.tier == "corr" and not ev.supervised:
                 continue
@@ -1934,10 +1950,15 @@ class Flow:
             inner = self._inner(ev)
             self._add_leak(ev, split, line, how, inner, by_name=False)
 
+    def _outcome_only(self, t: tuple) -> bool:
+        """A fit label confined to the outcome column (`{"y": v - v.mean()}`,
+        `df["y"] = ...`): y shifted or scaled by a constant."""
+        return t[2] is not None and (t[2] in self.target_cols or t[2] in self.response_cols)
+
     def _check_applied(self, node: ast.Call, lab: frozenset, line: int) -> None:
         """A fitted object meets data from one side of a split (transform, fit, predict,
         score): leak when the fit's data held rows of the other side."""
-        fits = [t for t in lab if t[0] == "fit"]
+        fits = [t for t in lab if t[0] == "fit" and not self._outcome_only(t)]
         if not fits:
             return
         splits = {t[1] for t in lab if t[0] == "split"}
@@ -2416,6 +2437,18 @@ def _y_arg(node: ast.Call) -> ast.expr | None:
         arrays = [a for a in node.args if not isinstance(a, ast.Starred)]
         return arrays[1] if len(arrays) == 2 else None
     return None
+
+
+def _formula_response(node: ast.Call) -> str | None:
+    """The response of a model formula passed to a call (`smf.ols("y ~ x", data=df)`,
+    `Model.from_formula("y ~ x", df)`), when it is a plain column name."""
+    f = _kw(node, "formula")
+    if f is None and node.args:
+        f = node.args[0]
+    if not (isinstance(f, ast.Constant) and isinstance(f.value, str)) or "~" not in f.value:
+        return None
+    lhs = f.value.split("~", 1)[0].strip()
+    return lhs if lhs.isidentifier() else None
 
 
 def _is_y_expr(node: ast.AST | None, target_cols: set[str]) -> bool:
