@@ -1585,3 +1585,220 @@ def test_pivot_table_of_classroom_majorities_is_silent():
                                     fill_value=0)
         print(stats.chi2_contingency(tab).pvalue)
     """, READING))
+
+
+# -- fits and tests per subset of a crossing column: one row per cluster in each subset ------
+
+CROP_FARMS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(11)
+crops = ["wheat", "barley", "oats", "rye", "maize", "sorghum", "millet", "rice", "canola",
+         "flax", "peas", "beans"]
+rows = []
+for f in range(40):                   # irrigation chosen per farm; every farm grows each crop
+    irr, eff = ["rainfed", "drip"][f % 2], rng.normal(0, 1)
+    for c in crops:
+        for _ in range(PLOTS):        # plots of that crop on that farm
+            rows.append({"farm": f"F{f:02d}", "irrigation": irr, "crop": c,
+                         "yield_t": 5 + eff + 0.3 * (irr == "drip") + rng.normal(0, 0.5)})
+fields = pd.DataFrame(rows)
+"""
+ONE_PLOT = CROP_FARMS.replace("PLOTS", "1")
+FOUR_PLOTS = CROP_FARMS.replace("PLOTS", "4")
+PER_CROP_GLM = """
+    out = []
+    for crop, d in fields.groupby("crop"):
+        fit = smf.ols("yield_t ~ irrigation", data=d).fit()
+        out.append((crop, fit.pvalues["irrigation[T.rainfed]"]))
+    print(out)
+"""
+PER_CROP_TTEST = """
+    for c in fields.crop.unique():
+        sub = fields[fields.crop == c]
+        res = stats.ttest_ind(sub.loc[sub.irrigation == "drip", "yield_t"],
+                              sub.loc[sub.irrigation == "rainfed", "yield_t"])
+        print(c, res.pvalue)
+"""
+PER_CROP_COMPREHENSION = """
+    pvals = {c: smf.ols("yield_t ~ C(irrigation)", data=fields[fields["crop"] == c]).fit()
+             .pvalues.iloc[1] for c in crops}
+    print(pvals)
+"""
+
+
+@pytest.mark.parametrize("code", [PER_CROP_GLM, PER_CROP_TTEST, PER_CROP_COMPREHENSION])
+def test_per_crop_analyses_with_one_plot_per_farm_and_crop_are_quiet(code):
+    # within each crop the farms are the rows: one row per farm, no pseudoreplication
+    found = run(ALL_PSEUDO, code, ONE_PLOT)
+    assert not [f for f in found if f.rule_id.startswith("pseudoreplication.cluster_assigned")]
+    quiet(found)
+
+
+@pytest.mark.parametrize("code", [PER_CROP_GLM, PER_CROP_TTEST, PER_CROP_COMPREHENSION])
+def test_per_crop_analyses_over_several_plots_per_farm_are_reported(code):
+    # four plots per farm within each crop: the farm-level irrigation is pseudoreplicated
+    found = run(ALL_PSEUDO, code, FOUR_PLOTS)
+    hits = [f for f in found if f.rule_id.startswith("pseudoreplication.cluster_assigned")]
+    assert hits and all(f.evidence["values"]["cluster_column"] == "farm" for f in hits)
+    assert max(f.severity for f in hits) in LOUD
+
+
+def test_pooled_fit_over_every_crop_of_the_farms_is_still_reported():
+    f = one(run(ALL_PSEUDO, """
+        fit = smf.ols("yield_t ~ irrigation", data=fields).fit()
+        print(fit.pvalues)
+    """, ONE_PLOT), "pseudoreplication.cluster_assigned_model")
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "farm"
+
+
+# -- cluster ids that abbreviate the level of the treatment they carry (ORG-1, CON-1) ----------
+
+BEDS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+rows = []
+for mgmt in ["organic", "conventional"]:
+    for b in range(1, 7):             # six beds per management, 20 soil cores per bed
+        eff = rng.normal(0, 0.6)
+        for core in range(20):
+            m = MGMT
+            rows.append({"bed": f"{m[:3].upper()}-{b}", "management": m, "core": core,
+                         "soil_c": 2.0 + eff + 0.2 * (m == "organic") + rng.normal(0, 0.3)})
+plots = pd.DataFrame(rows)
+"""
+BY_BED = BEDS.replace("MGMT", "mgmt")
+# management drawn per core: the beds hold both, the cores are the randomised units
+PER_CORE = BEDS.replace("MGMT", '["organic", "conventional"][core % 2]').replace(
+    '"bed": f"{m[:3].upper()}-{b}"', '"bed": f"{mgmt[:3].upper()}-{b}"')
+
+
+def test_ttest_over_cores_of_beds_named_after_their_management_is_reported():
+    f = one(run(ALL_PSEUDO, """
+        org = plots.loc[plots["management"] == "organic", "soil_c"]
+        con = plots.loc[plots["management"] == "conventional", "soil_c"]
+        print(stats.ttest_ind(org, con))
+    """, BY_BED), "pseudoreplication.cluster_assigned_treatment")
+    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "bed"
+
+
+def test_ttest_of_bed_means_is_quiet():
+    silent(run(ALL_PSEUDO, """
+        beds = plots.groupby(["bed", "management"], as_index=False)["soil_c"].mean()
+        print(stats.ttest_ind(beds.soil_c[beds.management == "organic"],
+                              beds.soil_c[beds.management == "conventional"]))
+    """, BY_BED))
+
+
+def test_ols_over_cores_of_abbreviated_beds_is_reported():
+    f = one(run(ALL_PSEUDO, """
+        fit = smf.ols("soil_c ~ management", data=plots).fit()
+        print(fit.pvalues)
+    """, BY_BED), "pseudoreplication.cluster_assigned_model")
+    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "bed"
+
+
+def test_mixed_model_over_beds_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.mixedlm("soil_c ~ management", plots, groups=plots["bed"]).fit()
+        print(fit.pvalues)
+    """, BY_BED))
+
+
+MWU_BY_GROUP = """
+    a, b = [g["soil_c"].to_numpy() for _, g in plots.groupby("management")]
+    print(stats.mannwhitneyu(a, b))
+"""
+
+
+def test_mann_whitney_over_grouped_cores_of_beds_is_reported():
+    f = one(run(ALL_PSEUDO, MWU_BY_GROUP, BY_BED), "pseudoreplication.cluster_assigned_treatment")
+    assert f.severity in LOUD
+
+
+def test_mann_whitney_when_management_was_drawn_per_core_is_silent():
+    silent(run(ALL_PSEUDO, MWU_BY_GROUP, PER_CORE))
+
+
+def test_transects_are_named_units():
+    f = one(run(ALL_PSEUDO, """
+        lines = plots.rename(columns={"bed": "transect"})
+        print(stats.ttest_ind(lines.soil_c[lines.management == "organic"],
+                              lines.soil_c[lines.management == "conventional"]))
+    """, BY_BED), "pseudoreplication.cluster_assigned_treatment")
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == "transect"
+
+
+# -- tests of counts over the weeks of customers assigned as a whole ---------------------------
+
+NEWSLETTER = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.proportion import proportions_ztest
+rng = np.random.default_rng(31)
+cust = pd.DataFrame({"customer_id": np.arange(9000, 9150),
+                     "layout": rng.permutation(np.repeat(["short", "long"], 75))})
+cust["p"] = rng.beta(2, 5, len(cust))
+weeks = pd.DataFrame({"week": np.arange(1, 11)})
+mail = cust.merge(weeks, how="cross")
+mail["opened"] = rng.binomial(1, mail["p"])
+mail = mail.drop(columns="p")
+"""
+
+
+def test_ztest_of_summed_and_counted_weeks_is_reported():
+    f = one(run(ALL_PSEUDO, """
+        tab = mail.groupby("layout")["opened"].agg(["sum", "count"])
+        z, p = proportions_ztest(tab["sum"].to_numpy(), tab["count"].to_numpy())
+        print(z, p)
+    """, NEWSLETTER), "pseudoreplication.repeated_units")
+    assert f.severity == "critical" and f.evidence["values"]["unit_column"] == "customer_id"
+
+
+def test_welch_test_of_per_customer_open_rates_is_silent():
+    silent(run(ALL_PSEUDO, """
+        rates = mail.groupby(["customer_id", "layout"], as_index=False)["opened"].mean()
+        print(stats.ttest_ind(rates.opened[rates.layout == "short"],
+                              rates.opened[rates.layout == "long"], equal_var=False))
+    """, NEWSLETTER))
+
+
+def test_ztest_of_series_of_sums_and_sizes_is_reported():
+    f = one(run(ALL_PSEUDO, """
+        opens = mail.groupby("layout").opened.sum()
+        sent = mail.groupby("layout").size()
+        print(proportions_ztest(opens, sent))
+    """, NEWSLETTER), "pseudoreplication.repeated_units")
+    assert f.severity in LOUD
+
+
+def test_ztest_of_a_single_week_is_silent():
+    silent(run(ALL_PSEUDO, """
+        wk = mail[mail.week == 1]
+        opens = wk.groupby("layout").opened.sum()
+        sent = wk.groupby("layout").size()
+        print(proportions_ztest(opens, sent))
+    """, NEWSLETTER))
+
+
+def test_ztest_with_keyword_counts_of_masked_arrays_is_reported():
+    f = one(run(ALL_PSEUDO, """
+        short = mail.opened.to_numpy()[mail.layout.to_numpy() == "short"]
+        long_ = mail.opened.to_numpy()[mail.layout.to_numpy() == "long"]
+        print(proportions_ztest(count=[short.sum(), long_.sum()], nobs=[len(short), len(long_)]))
+    """, NEWSLETTER), "pseudoreplication.repeated_units")
+    assert f.severity in LOUD
+
+
+def test_ztest_over_first_week_per_customer_is_silent():
+    silent(run(ALL_PSEUDO, """
+        first = mail.sort_values("week").groupby("customer_id", as_index=False).first()
+        counts = first.groupby("layout")["opened"].agg(["sum", "count"])
+        print(proportions_ztest(counts["sum"], counts["count"]))
+    """, NEWSLETTER))

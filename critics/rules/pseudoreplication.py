@@ -491,7 +491,8 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
         if spec.kind in ("contingency", "proportion"):
             counting.add(id(c.node))
             candidates.append((c, full, [a.value if isinstance(a, ast.Starred) else a
-                                         for a in c.node.args]))
+                                         for a in c.node.args] +
+                               [k.value for k in c.node.keywords if k.arg is not None]))
     for call in m.calls:  # smf.ols("y ~ group", data=df).fit(), pg.anova(data=df, …)
         if call.last in _MODEL_FITS and (call.kwarg("data") is not None or (
                 call.name or "").startswith("statsmodels.formula")):
@@ -526,6 +527,13 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
             if not units or rows / units < 1.5:
                 continue  # one row per unit
             ns = [s.n for s in ev.samples if s.line == call.line]
+            if id(call.node) in counting:
+                # the samples of a test of counts are its count arrays, not rows: the rows
+                # it counts are the table's total (or the z-test's `nobs`)
+                ns = []
+                total = _count_total(ev, call)
+                if total is not None and total <= units:
+                    continue  # at most one row per unit counted (one period)
             if ns and sum(ns) <= units:
                 continue  # the samples hold at most one row per unit (one time point)
             terms = _formula_terms(call)
@@ -551,7 +559,8 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
                 ("medium", 0.5)
         else:
             continue
-        ns = [s.n for s in ev.samples if s.line == call.line]
+        ns = [s.n for s in ev.samples if s.line == call.line] \
+            if id(call.node) not in counting else []
         values: dict[str, object] = {"frame": frame, "unit_column": unit}
         if rows is not None:
             values.update(rows=rows, units=units)
@@ -563,6 +572,9 @@ def repeated_units(ev: Evidence) -> Iterator[Finding]:
         n_txt = (f"; the test's samples have n = {', '.join(map(str, ns))}, counting rows "
                  "as if they were independent units" if ns and units and sum(ns) > units
                  else "")
+        if id(call.node) in counting and units and (counted := _count_total(ev, call)):
+            n_txt = (f"; the test counts {counted} rows as independent trials, about "
+                     f"{counted / units:.1f} per `{unit}`")
         reported.add(call.line)
         yield Finding(
             explanation=(f"`{test}` (line {call.line}) treats every row as an independent "
@@ -782,7 +794,7 @@ _GROUP_NAME = re.compile(
     r"stream|river|reef|forest|catchment|watershed|herd|flock|colony|hive|pen|cage|tank|"
     r"litter|batch|lot|plate|well|region|city|town|country|state|province|company|firm|"
     r"cohort|centre|center|lab|laboratory|court|prison|camp|estate|building|floor|block|"
-    r"cluster|unit|area|zone|tract|neighbo(?:u)?rhood|office|warehouse|fleet|vessel|ship)"
+    r"cluster|unit|area|zone|tract|transect|neighbo(?:u)?rhood|office|warehouse|fleet|vessel|ship)"
     r"(?:_?(?:id|no|num|number|code|name|key|idx))?$")
 _FORMULA_FITS = {"ols", "logit", "probit", "glm", "poisson", "negativebinomial", "wls", "rlm",
                  "quantreg"}
@@ -1191,6 +1203,14 @@ def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = (
         if len(prefixes) >= 2 and outer and {x.lower() for x in prefixes} <= outer and \
                 len(labels) >= 2 * len(prefixes):
             return True  # several numbered units per level, each id naming its level
+        # ids led by an abbreviation of their level (`RES-T1`… for restored, `REF-T1`… for
+        # reference): each prefix's leading letters start exactly one distinct level
+        heads = {re.match(r"[a-z]*", x.lower()).group(0) for x in prefixes}
+        hit = [[o for o in outer if len(h) >= 2 and o.startswith(h)] for h in heads]
+        if len(prefixes) >= 2 and len(heads) == len(prefixes) and outer and \
+                all(len(o) == 1 for o in hit) and len({o[0] for o in hit}) == len(hit) and \
+                len(labels) >= 2 * len(prefixes):
+            return True
     return False
 
 
@@ -1218,6 +1238,45 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
         if per < 3 or nest.get("min_rows", 0) < 2:
             continue
         yield a, split, k, rows, per, named, nest
+
+
+def _split_columns(nodes: list[ast.AST], f: ObjectFacts) -> set[str]:
+    """Columns of `f` the rows are split by on the way to a test or fit: groupby keys
+    (`for sp, d in df.groupby("species")`) and equality filters (`df[df.species == sp]`)."""
+    out: set[str] = set()
+    for node in nodes:
+        for n in _walk(node):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr == "groupby":
+                keys = list(n.args[:1]) + [k.value for k in n.keywords if k.arg == "by"]
+                out |= _mentioned(keys, f.dtypes)
+            elif isinstance(n, ast.Call) and (called_name(n) or "").rsplit(".", 1)[-1] in (
+                    "unique", "drop_duplicates"):
+                # `for c in df.crop.unique()`: the rows taken one level of `crop` at a time
+                target = n.func.value if isinstance(n.func, ast.Attribute) and not n.args \
+                    else (n.args[0] if n.args else None)
+                if target is not None:
+                    out |= _mentioned([target], f.dtypes)
+            elif isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                    isinstance(n.ops[0], ast.Eq | ast.In):
+                out |= {c for c in _mentioned([n.left, *n.comparators], f.dtypes)
+                        if not any(isinstance(x, ast.Constant) and x.value == c
+                                   for x in [n.left, *n.comparators])}
+    return out
+
+
+def _rows_per_subset(f: ObjectFacts, a: str, nest: dict[str, Any], per: float,
+                     split: set[str]) -> float:
+    """Rows per `a` level within one subset of the rows split by the `split` columns that
+    cross `a` (neither holds whole `a` levels nor is nested in `a`): a model or test per
+    species over stations counts each station once or so, not once per species."""
+    for g in split:
+        k = f.unique.get(g, 0)
+        if g == a or k < 2 or g in nest.get("within", {}) or \
+                a in (f.nesting.get(g) or {}).get("within", {}):
+            continue
+        per /= k
+    return per
 
 
 def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr],
@@ -1316,18 +1375,40 @@ def _count_total(ev: Evidence, call: CallSite) -> int | None:
     table (a small frame or Series whose every cell is listed in its `tails`), or of the
     `nobs` of a proportions test."""
     def total(node: ast.AST | None) -> float | None:
+        column = None
+        while True:  # `tab["n"].to_numpy()`, `np.asarray(tab.n)`, `tab["n"].values`
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("to_numpy", "tolist") and not node.args:
+                node = node.func.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("asarray", "array") and len(node.args) == 1:
+                node = node.args[0]
+            elif isinstance(node, ast.Attribute) and node.attr == "values":
+                node = node.value
+            elif column is None and isinstance(node, ast.Subscript) and \
+                    isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                column, node = node.slice.value, node.value
+            elif column is None and isinstance(node, ast.Attribute) and \
+                    isinstance(node.value, ast.Name) and (
+                        (f := ev.objects.get(node.value.id)) is not None and
+                        f.kind == "dataframe" and node.attr in f.dtypes):
+                column, node = node.attr, node.value
+            else:
+                break
         if not isinstance(node, ast.Name):
             return None
         f = ev.objects.get(node.id)
         if f is None:
             return None
-        if f.values and f.kind != "dataframe":
+        if column is None and f.values and f.kind != "dataframe":
             return float(sum(f.values))
         rows = f.shape[0] if f.shape else f.length
-        if not f.tails or not rows:
+        if not f.tails or not rows or (column is not None and column not in f.tails):
             return None
         out = 0.0
-        for col in f.tails.values():
+        for name, col in f.tails.items():
+            if column is not None and name != column:
+                continue
             cells = {v: r for v, r in [*col.get("top", []), *col.get("bottom", [])]}
             if col.get("step", 1) != 1 or sum(cells.values()) != rows:
                 return None  # not every cell listed
@@ -1384,8 +1465,12 @@ def cluster_assigned_treatment(ev: Evidence) -> Iterator[Finding]:
             if not f.nesting or _unit_column(f) is not None:
                 continue  # a subject-like column: repeated_units reports it
             used = _mentioned(nodes, f.dtypes)
+            subsets = _split_columns(nodes, f)
             for a, split, k, rows, per, named, nest in _nested_clusters(
                     f, used, used.__contains__):
+                per = _rows_per_subset(f, a, nest, per, subsets)
+                if per < 2:
+                    continue  # about one row per cluster in each subset tested
                 tested = sum(ns) if ns else total
                 clusters = round(tested / per) if tested else k
                 clusters = min(k, clusters) if counts else clusters
@@ -1572,9 +1657,13 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 cols = {c for c in used if c in f.dtypes}
             if not preds:
                 continue
+            subsets = _split_columns(nodes, f)
             for a, split, k, rows, per, named, nest in _nested_clusters(
                     f, preds, lambda a, cols=cols, call=call: a in cols
                     or _accounts_for(ev, call, a)):
+                per = _rows_per_subset(f, a, nest, per, subsets)
+                if per < 2:
+                    continue  # about one row per cluster in each subset fitted
                 split = sorted(split)
                 b = split[0]
                 interest = len(preds) == 1 or any(_outside_model(ev, call, s, f) for s in split)
