@@ -318,12 +318,19 @@ def test_status_mask_built_with_eq() -> None:
 
 def test_frame_created_in_the_same_cell_cannot_be_quantified() -> None:
     found = run("""
-        data = runs.copy()
+        data = runs.assign(t2=runs.time * 2)
         data = data[data.status == "ok"]
         print(data.time.mean())
     """)
     f = one(found, FAILED)
     assert f.severity == "medium" and "could not be read" in f.explanation
+    # a whole copy keeps every row: the original's rows are where the drop started
+    f = one(run("""
+        data = runs.copy()
+        data = data[data.status == "ok"]
+        print(data.time.mean())
+    """), FAILED)
+    assert "copied on line" in f.explanation and f.evidence["values"]["rows_before"]
 
 
 def test_reported_failures_are_sound() -> None:
@@ -2152,3 +2159,32 @@ def test_gaps_that_are_not_a_triangle_are_still_caught() -> None:
     """, RUNOFF)
     assert one(found, DROPNA).severity == "high"
 
+
+COPIED = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(7)
+when = rng.choice(["2023-03-01", "2023-05-17", "04/06/2023", "19/07/2023"], 400,
+                  p=[0.35, 0.35, 0.15, 0.15])
+orders = pd.DataFrame({"when": when, "region": rng.choice(["n", "s"], 400),
+                       "value": rng.gamma(2.0, 40.0, 400)})
+"""
+
+
+def test_in_place_drop_on_a_copy_made_in_the_cell_is_counted() -> None:
+    # the frame is a copy made in the cell, then dropped in place: rows of the original
+    # against rows after give the loss (about 30% of orders)
+    f = one(run("""
+        o = orders.copy()
+        o["when"] = pd.to_datetime(o["when"], format="%Y-%m-%d", errors="coerce")
+        o = o.dropna(subset=["when"])
+        o.groupby("region")["value"].mean()
+    """, COPIED), DROPNA)
+    assert f.severity == "high" and f.evidence["values"]["fraction_lost"] > 0.2
+    # sound twin: both formats parsed, nothing left to drop
+    quiet(run("""
+        o = orders.copy()
+        iso = pd.to_datetime(o["when"], format="%Y-%m-%d", errors="coerce")
+        o["when"] = iso.fillna(pd.to_datetime(o["when"], format="%d/%m/%Y", errors="coerce"))
+        o = o.dropna(subset=["when"])
+        o.groupby("region")["value"].mean()
+    """, COPIED))

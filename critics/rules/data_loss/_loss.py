@@ -48,9 +48,11 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
         together = sorted({d.line for d in ctx.drops if d.in_place and d.source == src})
         last = max(together, default=drop.line)
         after = _rows(ev.objects.get(src))
-        if before and after is not None and not ctx.rebound_after(src, last) \
-                and not ctx.assigned_before(src, min(together, default=drop.line)):
-            how = "rows before and after the cell"
+        first = min(together, default=drop.line)
+        how = "rows before and after the cell"
+        if ctx.assigned_before(src, first):
+            before, how = _copied_rows(ctx, src, first)
+        if before and after is not None and not ctx.rebound_after(src, last):
             if len(together) > 1:
                 how += f", lines {', '.join(map(str, together))} together"
             return _Loss(before, after, max(0, before - after) / before, how=how)
@@ -65,6 +67,25 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
             return _Loss(before, after, max(0, before - after) / before,
                          how=f"rows of `{src}` and `{tgt}`")
     return _missing_bound(ctx, drop)
+
+
+def _copied_rows(ctx: _Ctx, name: str, line: int) -> tuple[int | None, str]:
+    """(rows, how) when `name` was made in this cell, before `line`, only as a whole copy of
+    another frame (`pay = payments.copy()` or `pay = payments`) that keeps its rows: the
+    rows the in-place drops started from."""
+    drop_lines = {d.line for d in ctx.drops}
+    made = [st for st in ctx.name_assigns.get(name, ()) if st.lineno < line
+            and st.lineno not in drop_lines]
+    if len(made) != 1:
+        return None, ""
+    v = made[0].value
+    if isinstance(v, ast.Call) and _call_last(v) == "copy" and isinstance(
+            v.func, ast.Attribute) and not v.args:
+        v = v.func.value
+    if not isinstance(v, ast.Name) or v.id == name or ctx.rebound_after(v.id, 0):
+        return None, ""
+    rows = _rows(ctx.ev.objects.get(v.id))
+    return rows, f"rows of `{v.id}` copied on line {made[0].lineno} and of `{name}` after"
 
 
 def _whole_frame(node: ast.AST) -> bool:
