@@ -1684,7 +1684,7 @@ def test_ttest_over_cores_of_beds_named_after_their_management_is_reported():
         con = plots.loc[plots["management"] == "conventional", "soil_c"]
         print(stats.ttest_ind(org, con))
     """, BY_BED), "pseudoreplication.cluster_assigned_treatment")
-    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "bed"
+    assert f.severity == "medium" and f.evidence["values"]["cluster_column"] == "bed"
 
 
 def test_ttest_of_bed_means_is_quiet():
@@ -1700,7 +1700,7 @@ def test_ols_over_cores_of_abbreviated_beds_is_reported():
         fit = smf.ols("soil_c ~ management", data=plots).fit()
         print(fit.pvalues)
     """, BY_BED), "pseudoreplication.cluster_assigned_model")
-    assert f.severity in LOUD and f.evidence["values"]["cluster_column"] == "bed"
+    assert f.severity == "medium" and f.evidence["values"]["cluster_column"] == "bed"
 
 
 def test_mixed_model_over_beds_is_quiet():
@@ -1717,8 +1717,9 @@ MWU_BY_GROUP = """
 
 
 def test_mann_whitney_over_grouped_cores_of_beds_is_reported():
+    # only the ids' spelling says the beds are units: medium, never blocking
     f = one(run(ALL_PSEUDO, MWU_BY_GROUP, BY_BED), "pseudoreplication.cluster_assigned_treatment")
-    assert f.severity in LOUD
+    assert f.severity == "medium"
 
 
 def test_mann_whitney_when_management_was_drawn_per_core_is_silent():

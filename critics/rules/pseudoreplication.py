@@ -1203,9 +1203,20 @@ def _id_labels(f: ObjectFacts, col: str, nested: list[str] | tuple[str, ...] = (
         if len(prefixes) >= 2 and outer and {x.lower() for x in prefixes} <= outer and \
                 len(labels) >= 2 * len(prefixes):
             return True  # several numbered units per level, each id naming its level
-        # ids led by an abbreviation of their level (`RES-T1`… for restored, `REF-T1`… for
-        # reference): each prefix's leading letters start exactly one distinct level
-        heads = {re.match(r"[a-z]*", x.lower()).group(0) for x in prefixes}
+    return False
+
+
+def _abbreviated_ids(f: ObjectFacts, col: str, nested: list[str]) -> bool:
+    """Ids led by an abbreviation of the level of a column they nest in (`RES-T1`… for
+    restored, `REF-T1`… for reference): each prefix's leading letters start exactly one
+    distinct level, several numbered ids per level."""
+    labels = [str(x) for x in f.levels.get(col, {})]
+    if len(labels) < 3 or not all(_ID_LABEL.match(x) for x in labels):
+        return False
+    prefixes = {re.sub(r"[\d\s_-]+$", "", x) for x in labels}
+    heads = {re.match(r"[a-z]*", x.lower()).group(0) for x in prefixes}
+    for b in nested:
+        outer = {str(v).lower() for v in f.levels.get(b, {})}
         hit = [[o for o in outer if len(h) >= 2 and o.startswith(h)] for h in heads]
         if len(prefixes) >= 2 and len(heads) == len(prefixes) and outer and \
                 all(len(o) == 1 for o in hit) and len({o[0] for o in hit}) == len(hit) and \
@@ -1231,9 +1242,10 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
             continue
         named, labels = _cluster_named(a), _id_labels(f, a, split)
         if not (named or labels):
-            if _panel_period(f, a, nest, compared) is None:
+            if _panel_period(f, a, nest, compared) is None and \
+                    not _abbreviated_ids(f, a, split):
                 continue
-            named = None  # only the panel's shape says `a` is a unit
+            named = None  # only the panel's shape or an id spelling says `a` is a unit
         per = rows / k
         if per < 3 or nest.get("min_rows", 0) < 2:
             continue
