@@ -27,9 +27,44 @@ def walk(node: ast.AST) -> Iterable[ast.AST]:
     hit = memo.get(id(node))
     if hit is not None and hit[0] is node:
         return hit[1]
-    nodes = tuple(ast.walk(node))
+    nodes = _descendants(node)
     memo[id(node)] = (node, nodes)
     return nodes
+
+
+def _descendants(node: ast.AST) -> tuple[ast.AST, ...]:
+    """`tuple(ast.walk(node))` (same breadth-first order) without its per-node generators,
+    which cost a third of the walk."""
+    out = [node]
+    append = out.append
+    i = 0
+    while i < len(out):
+        n = out[i]
+        i += 1
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is list:
+                for x in v:
+                    if isinstance(x, _AST):
+                        append(x)
+            elif isinstance(v, _AST):
+                append(v)
+    return tuple(out)
+
+
+_AST = ast.AST
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.iter_child_nodes(node))`, same order, without the generators."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        v = getattr(node, name, None)
+        if v.__class__ is list:
+            out += [x for x in v if isinstance(x, _AST)]
+        elif isinstance(v, _AST):
+            out.append(v)
+    return out
 
 
 @contextlib.contextmanager

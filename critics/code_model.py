@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .ast_cache import children
 from .ast_cache import walk as _walk
 
 if TYPE_CHECKING:
@@ -265,28 +266,30 @@ class CodeModel:
     @cached_property
     def calls(self) -> list[CallSite]:
         sites: list[CallSite] = []
-        self._collect_calls(self.tree, sites, loop_depth=0, function=None, stmt=None,
-                            targets=[])
+        self._collect_calls(self.tree, sites)
         sites.sort(key=lambda c: (c.line, c.node.col_offset))
         for i, c in enumerate(sites):
             c.order = i
         return sites
 
-    def _collect_calls(self, node: ast.AST, sites: list[CallSite], *, loop_depth: int,
-                       function: str | None, stmt: ast.stmt | None,
-                       targets: list[str]) -> None:
-        if isinstance(node, ast.stmt):
-            stmt = node
-            targets = self._stmt_targets(node)
-        if isinstance(node, ast.Call):
-            sites.append(self._call_site(node, loop_depth, function, stmt, targets))
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            function = node.name
-        if isinstance(node, _LOOP_NODES):
-            loop_depth += 1
-        for child in ast.iter_child_nodes(node):
-            self._collect_calls(child, sites, loop_depth=loop_depth, function=function,
-                                stmt=stmt, targets=targets)
+    def _collect_calls(self, tree: ast.AST, sites: list[CallSite]) -> None:
+        """Every call in source pre-order, with its loop depth, enclosing function and
+        statement. An explicit stack: a recursive call per node cost more than the work."""
+        stack: list[tuple[ast.AST, int, str | None, ast.stmt | None, list[str]]] = [
+            (tree, 0, None, None, [])]
+        while stack:
+            node, loop_depth, function, stmt, targets = stack.pop()
+            if isinstance(node, ast.stmt):
+                stmt = node
+                targets = self._stmt_targets(node)
+            if isinstance(node, ast.Call):
+                sites.append(self._call_site(node, loop_depth, function, stmt, targets))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                function = node.name
+            if isinstance(node, _LOOP_NODES):
+                loop_depth += 1
+            stack += [(child, loop_depth, function, stmt, targets)
+                      for child in reversed(children(node))]
 
     @staticmethod
     def _stmt_targets(stmt: ast.stmt) -> list[str]:

@@ -52,3 +52,15 @@ def test_concurrent_reviews_do_not_share_a_memo() -> None:
         t.join()
         assert walk(tree) is seen["main"]
     assert seen["thread"] is not seen["main"]
+
+
+def test_children_and_cached_walk_keep_ast_order() -> None:
+    from critics.ast_cache import children
+
+    tree = ast.parse("for i, (a, b) in enumerate(zip(x, y)):\n"
+                     "    z = {k: f(v)[0] for k, v in d.items() if v} or [*a, b]\n"
+                     "print(f'{z!r:>5}', sep='')\n")
+    for node in ast.walk(tree):
+        assert children(node) == list(ast.iter_child_nodes(node))
+    with cached_walks():
+        assert list(walk(tree)) == list(ast.walk(tree))

@@ -162,13 +162,6 @@ def _is_infinite(node: ast.AST | None) -> bool:
             "inf", "infinity")
 
 
-def _parse(code: str) -> ast.Module:
-    try:
-        return ast.parse(code or "")
-    except SyntaxError:
-        return ast.Module(body=[], type_ignores=[])
-
-
 # -- sites ----------------------------------------------------------------------------------------
 
 
@@ -217,7 +210,7 @@ def _prior_seeds(prior: str, model) -> _Seeds:  # type: ignore[no-untyped-def]
         py_lines: list[int] = []
         gens: dict[str, bool] = {}
         if "random" in prior or "seed" in prior:
-            tree = _parse(prior)
+            tree = model._prior_tree  # parsed once per review by the CodeModel
             calls = [(n, 0) for n in _walk(tree) if isinstance(n, ast.Call)]
             _collect_seeds(iter(calls), model, np_lines, py_lines)
             for node in tree.body:
@@ -232,14 +225,14 @@ def _prior_seeds(prior: str, model) -> _Seeds:  # type: ignore[no-untyped-def]
 _PRIOR_SPLITS: dict[str, dict[str, set[str]]] = {}
 
 
-def _prior_splits(prior: str) -> dict[str, set[str]]:
+def _prior_splits(prior: str, tree: ast.Module) -> dict[str, set[str]]:
     """Unseeded splits at the top level of earlier cells: source of the call -> names it
     binds."""
     found = _PRIOR_SPLITS.get(prior)
     if found is None:
         found = {}
         if any(k in prior for k in ("train_test_split", "ShuffleSplit")):
-            for node in _parse(prior).body:
+            for node in tree.body:
                 if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
                     continue
                 call = node.value
@@ -470,7 +463,7 @@ class _Finder:
         reports changes with every run of the notebook."""
         if self._np_seeded_before(10**9):
             return []
-        splits = _prior_splits(self.ev.prior_code)
+        splits = _prior_splits(self.ev.prior_code, self.model._prior_tree)
         if not splits:
             return []
         rebound = {t for a in self.model.assignments for t in a.targets}

@@ -92,7 +92,8 @@ class _Code:
                 for sub in _walk(st):
                     if isinstance(sub, ast.Assign):
                         self.loop_assigned |= {n for t in sub.targets for n in _names(t)}
-        self.fit_args: list[tuple[set[str], set[str]]] = list(_prior_fit_args(ev.prior_code))
+        self.fit_args: list[tuple[set[str], set[str]]] = list(_prior_fit_args(ev.prior_code,
+                                                                               ev.model._prior_tree))
         self.scoring_literals: set[str] = set()
         for c in self.model.calls:
             if c.last in ("fit", "fit_transform") and c.node.args and c.receiver is not None:
@@ -379,22 +380,6 @@ def _const_index(node: ast.AST) -> int | None:
     return None
 
 
-_PARSED: dict[str, ast.Module] = {}
-
-
-def _parse(code: str) -> ast.Module:
-    tree = _PARSED.get(code)
-    if tree is None:
-        try:
-            tree = ast.parse(code or "")
-        except SyntaxError:
-            tree = ast.Module(body=[], type_ignores=[])
-        if len(_PARSED) > 32:
-            _PARSED.clear()
-        _PARSED[code] = tree
-    return tree
-
-
 class CellIndex:
     """One walk of a cell's AST, shared by this family and `data_loss`: every node by type,
     each statement's own expression nodes (not those of nested statements), the statement
@@ -490,10 +475,10 @@ def _fits_in(tree: ast.AST) -> list[tuple[set[str], set[str]]]:
     return list(fits.values())
 
 
-def _prior_fit_args(prior: str) -> list[tuple[set[str], set[str]]]:
+def _prior_fit_args(prior: str, tree: ast.Module) -> list[tuple[set[str], set[str]]]:
     found = _PRIOR_FITS.get(prior)
     if found is None:
-        found = _fits_in(_parse(prior)) if "fit" in prior else []
+        found = _fits_in(tree) if "fit" in prior else []
         if len(_PRIOR_FITS) > 16:
             _PRIOR_FITS.clear()
         _PRIOR_FITS[prior] = found
