@@ -1672,3 +1672,69 @@ def test_zero_inflated_response_with_whale_tukey():
 ])
 def test_sound_twins_of_zero_inflated_anova_stay_quiet(code):
     quiet(run([RULE], code, _ZI_SETUP))
+
+
+# -- a handful of tightly clustered per-unit means: no evidence of skew, at most a caution -----
+
+def test_four_vs_five_station_means_with_one_high_station_are_medium_pandas():
+    found = check("""
+        obs = pd.DataFrame({"station": np.repeat(np.arange(9), 200),
+                            "urban": np.repeat([1] * 4 + [0] * 5, 200)})
+        level = np.array([30.0, 29.0, 31.0, 35.5, 28.0, 29.5, 30.5, 31.0, 43.5])
+        obs["pm25"] = level[obs.station] + rng.normal(0, 6, len(obs))
+        means = obs.groupby(["station", "urban"])["pm25"].mean().reset_index()
+        urban = means.loc[means.urban == 1, "pm25"]
+        rural = means.loc[means.urban == 0, "pm25"]
+        print(stats.ttest_ind(urban, rural, equal_var=False))
+        """)
+    quiet(found)
+    assert one(found, RULE_ID).severity == "medium"
+
+
+def test_five_clinic_averages_numpy_with_one_outlying_clinic_are_medium():
+    found = check("""
+        a = np.array([101.0, 99.0, 103.0, 100.0, 121.0])
+        b = np.array([97.0, 95.0, 99.0, 96.0])
+        print(stats.ttest_ind(a, b))
+        """)
+    quiet(found)
+    assert one(found, RULE_ID).severity == "medium"
+
+
+def test_helper_on_tight_lab_replicates_is_quiet_statsmodels():
+    quiet(check("""
+        from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+        def compare(x, y):
+            return CompareMeans(DescrStatsW(x), DescrStatsW(y)).ttest_ind(usevar="unequal")
+
+        print(compare(np.array([5.10, 5.00, 5.20, 5.05, 6.40]),
+                      np.array([4.90, 4.95, 4.85, 5.00])))
+        """))
+
+
+def test_five_wide_spread_values_with_a_long_tail_stay_high():
+    # the same shape but SD/mean well above 0.25: a long right tail, not a tight cluster
+    f = one(check("""
+        a = np.array([3.0, 1.0, 5.0, 2.0, 60.0])
+        b = np.array([2.0, 4.0, 3.0, 1.5, 2.5])
+        print(stats.ttest_ind(a, b))
+        """), RULE_ID)
+    assert f.severity in ("high", "critical")
+
+
+# -- a z-test on a handful of values per group: the normal reference is too thin-tailed -------
+
+def test_ztest_on_four_tight_plots_per_arm_is_high():
+    f = one(check("""
+        from statsmodels.stats.weightstats import ztest
+        print(ztest(np.array([6.1, 6.4, 6.0, 7.2]), np.array([5.6, 5.9, 5.7, 5.5])))
+        """), RULE_ID)
+    assert f.severity == "high" and "z-test" in f.explanation
+
+
+def test_ttest_on_the_same_four_tight_plots_is_medium():
+    found = check("""
+        print(stats.ttest_ind(np.array([6.1, 6.4, 6.0, 7.2]), np.array([5.6, 5.9, 5.7, 5.5])))
+        """)
+    quiet(found)

@@ -81,6 +81,11 @@ def _grade(s: SampleFacts) -> int:
     if 3 <= n < 8 and skew >= 0.85 * _max_skew(n) and (p is None or p < 0.05) and \
             not _narrow_band(s):
         return 2  # as skewed as so few values can be
+    if n < 8 and _narrow_band(s):
+        # a handful of tightly clustered positive values (per-site means, rates, physical
+        # readings): a skew near 1 or a Shapiro p near 0.05 is one value off the cluster,
+        # not evidence of a skewed distribution
+        return 0
     if (p is not None and p < 0.05) or skew >= 1 or (cv is not None and cv >= 0.7):
         return 1
     return 0
@@ -1093,6 +1098,12 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                 # for normal data (less so across a loop of many such tests), so it is a
                 # concern to check, not decisive evidence that the test is wrong
                 severity, confidence = "medium", 0.5
+            ztest = n_min < 10 and re.search(r"\bz(?:test|confint)", test_name) is not None
+            if ztest and severity == "medium":
+                # a z-test refers the statistic to the normal distribution whatever the data:
+                # with a handful of values per group the t reference has far heavier tails,
+                # so the p-value is too small even for normal data
+                severity, confidence = "high", 0.7
             if kind == "paired":  # normality matters for the differences
                 confidence -= 0.1
             logged = bool(site.args) and all(_log_scale(ev, a) for a in site.args)
@@ -1126,6 +1137,12 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
             elif n_min < 30 and grade >= 2:
                 explanation += (" With so few observations the central limit theorem does not "
                                 "rescue the test; its p-value is unreliable.")
+            if ztest:
+                explanation += (f" A z-test also refers its statistic to the normal "
+                                f"distribution, which with {n_min} values per group is far "
+                                "too thin-tailed (the t distribution with so few degrees of "
+                                "freedom is much wider): its p-value is too small even for "
+                                "normal data; use a t-test or an exact/permutation test.")
             if kind == "paired":
                 explanation += (" (A paired test assumes normal differences; samples this "
                                 "skewed rarely give normal differences.)")
