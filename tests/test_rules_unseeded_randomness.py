@@ -446,3 +446,50 @@ def test_seeded_convex_solver_is_silent() -> None:
         from sklearn.svm import LinearSVC
         print(cross_val_score(LinearSVC(C=0.5, random_state=0), X, y, cv=5).mean())
     """))
+
+
+# Draws written into an item of a container (`out[i] = …`, `res.loc[k, "m"] = …`,
+# `acc[key] += …`) taint the container, which then feeds the reported number.
+ITEM_WRITES = [
+    # permutation test of a correlation (litter mass vs. canopy), null draws into an array
+    ("""
+        a, b = X[:, 0], X[:, 1]
+        null = np.zeros(500)
+        for i in range(500):
+            null[i] = np.corrcoef(a, {draw})[0, 1]
+        p = np.mean(np.abs(null) >= abs(np.corrcoef(a, b)[0, 1]))
+        print(f"permutation p = {{p:.3f}}")
+    """, "np.random.permutation(b)", "rng.permutation(b)"),
+    # bootstrap of a trimmed mean of delivery delays, written into a DataFrame row by row
+    ("""
+        res = pd.DataFrame(index=range(300), columns=["tmean"], dtype=float)
+        for k in range(300):
+            res.loc[k, "tmean"] = stats.trim_mean({draw}, 0.1)
+        lo, hi = res["tmean"].quantile([0.025, 0.975])
+        print(f"trimmed mean 95% CI {{lo:.2f}} to {{hi:.2f}}")
+    """, "random.choices(list(yr), k=len(yr))", "rnd.choices(list(yr), k=len(yr))"),
+    # accumulated resampled totals per group in a dict (augmented assignment)
+    ("""
+        totals = {{"a": 0.0, "b": 0.0}}
+        for rep in range(200):
+            for g, sub in df.groupby("g"):
+                totals[g] += sub["x"].sample(frac=1, replace=True{seed}).median() / 200
+        print("mean bootstrap median by group:", {{g: round(v, 3) for g, v in totals.items()}})
+    """, "", ", random_state=rep"),
+]
+
+
+@pytest.mark.parametrize(("template", "flawed", "sound"), ITEM_WRITES)
+def test_draws_written_into_container_items_are_found(template: str, flawed: str,
+                                                      sound: str) -> None:
+    code = template.format(draw=flawed, seed=flawed)
+    f = one(run(code), RNG)
+    assert f.severity in ("high", "medium")
+
+
+@pytest.mark.parametrize(("template", "flawed", "sound"), ITEM_WRITES)
+def test_seeded_draws_written_into_container_items_are_silent(template: str, flawed: str,
+                                                             sound: str) -> None:
+    prefix = "rng = np.random.default_rng(1)\nrnd = random.Random(1)\n"
+    code = template.format(draw=sound, seed=sound)
+    silent(run(prefix + __import__("textwrap").dedent(code)))

@@ -489,6 +489,18 @@ class _Finder:
         elif isinstance(st, ast.With):
             names |= {n for item in st.items if item.optional_vars is not None
                       for n in _names(item.optional_vars)}
+        elif isinstance(st, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            # `boot[b] = np.median(np.random.choice(x, n))`, `res.loc[i] = …`, `acc[k] += …`:
+            # the draw is written into the container the item belongs to
+            stack = list(st.targets) if isinstance(st, ast.Assign) else [st.target]
+            while stack:
+                t = stack.pop()
+                if isinstance(t, ast.Tuple | ast.List):
+                    stack += t.elts
+                elif isinstance(t, ast.Subscript | ast.Attribute | ast.Starred):
+                    r = _root(t)
+                    if r:
+                        names.add(r)
         if c.last == "shuffle" and c.node.args:  # np.random.shuffle(x) shuffles x in place
             r = _root(c.node.args[0])
             if r:
