@@ -1738,3 +1738,83 @@ def test_ttest_on_the_same_four_tight_plots_is_medium():
         print(stats.ttest_ind(np.array([6.1, 6.4, 6.0, 7.2]), np.array([5.6, 5.9, 5.7, 5.5])))
         """)
     quiet(found)
+
+
+# -- formula ANOVA / Tukey: group means within about one pooled SD of a zero floor ------------
+
+_FLOOR_SETUP = SETUP + """
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from statsmodels.stats.multicomp import pairwise_tukeyhsd
+# repair times (hours) of three crews, 8 jobs each: mostly short, a few very long
+repairs = pd.DataFrame({
+    "crew": np.repeat(["north", "south", "east"], 8),
+    "hours": [2.5, 4.0, 1.5, 3.0, 60.0, 2.0, 5.5, 3.5,
+              6.0, 3.0, 4.5, 2.0, 7.0, 3.5, 5.0, 48.0,
+              9.0, 14.0, 6.5, 110.0, 8.0, 11.5, 7.5, 95.0],
+})
+# the same design on a quantity far from its floor (fill weights, grams)
+fills = repairs.assign(hours=rng.normal(500, 6, 24).round(1)
+                       + np.repeat([0.0, 2.0, 4.0], 8))
+logged = repairs.assign(hours=np.log(repairs.hours))
+"""
+
+
+def floor_check(code: str) -> list[Finding]:
+    return run([RULE], code, _FLOOR_SETUP)
+
+
+def test_anova_lm_with_renamed_mean_sd_summary_near_the_floor():
+    f = one(floor_check("""
+        fit = smf.ols("hours ~ C(crew)", data=repairs).fit()
+        print(sm.stats.anova_lm(fit, typ=2))
+        print(repairs.groupby("crew")["hours"].agg(M="mean", SD="std", n="size").round(1))
+        """), RULE_ID)
+    assert f.severity == "high" and f.evidence["values"]["floor_p"] < 1e-3
+    assert "below zero" in f.explanation
+
+
+def test_f_pvalue_with_count_and_mean_only_uses_r2():
+    f = one(floor_check("""
+        print(repairs.groupby("crew").hours.agg(["count", "mean"]).round(2))
+        model = smf.ols("hours ~ C(crew)", data=repairs).fit()
+        print(f"F = {model.fvalue:.2f}, p = {model.f_pvalue:.4f}")
+        """), RULE_ID)
+    assert f.severity in ("medium", "high") and "R^2" in f.explanation
+
+
+def test_tukey_with_describe_near_the_floor():
+    f = one(floor_check("""
+        print(repairs.groupby("crew")["hours"].describe()[["count", "mean", "std"]])
+        print(pairwise_tukeyhsd(repairs["hours"], repairs["crew"]))
+        """), RULE_ID)
+    assert f.severity == "high"
+
+
+@pytest.mark.parametrize("code", [
+    # far from the floor: normal errors put no mass below zero
+    """
+    fit = smf.ols("hours ~ C(crew)", data=fills).fit()
+    print(sm.stats.anova_lm(fit, typ=2))
+    print(fills.groupby("crew")["hours"].agg(M="mean", SD="std", n="size").round(1))
+    """,
+    """
+    print(fills.groupby("crew").hours.agg(["count", "mean"]).round(2))
+    model = smf.ols("hours ~ C(crew)", data=fills).fit()
+    print(f"F = {model.fvalue:.2f}, p = {model.f_pvalue:.4f}")
+    """,
+    # the analysis on the log scale (the frame's column is logged, can go negative)
+    """
+    print(logged.groupby("crew")["hours"].describe()[["count", "mean", "std"]])
+    print(pairwise_tukeyhsd(logged["hours"], logged["crew"]))
+    """,
+    # a rank test alongside: reported low
+    """
+    fit = smf.ols("hours ~ C(crew)", data=repairs).fit()
+    print(sm.stats.anova_lm(fit, typ=2))
+    print(repairs.groupby("crew")["hours"].agg(M="mean", SD="std", n="size").round(1))
+    print(stats.kruskal(*[g["hours"] for _, g in repairs.groupby("crew")]))
+    """,
+])
+def test_sound_twins_of_floor_anova_stay_quiet(code):
+    quiet(floor_check(code))

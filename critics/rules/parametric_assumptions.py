@@ -741,7 +741,9 @@ def _within_skew(pooled: float, r2: float | None, w_min: float) -> float:
 
 
 _STAT_KEYS = {"count": "n", "n": "n", "size": "n", "mean": "mean", "std": "std", "sd": "std",
-              "min": "min", "max": "max", "median": "median", "50%": "median"}
+              "min": "min", "max": "max", "median": "median", "50%": "median",
+              # renamed aggregates (`.agg(M="mean", SD="std", n="size")`), header lower-cased
+              "m": "mean", "avg": "mean", "average": "mean", "stdev": "std"}
 _HEADER_TOKEN = re.compile(r"[A-Za-z_][\w.]*|\d+%")
 
 
@@ -755,15 +757,16 @@ def _number(tok: str) -> float | None:
 
 def _printed_tables(text: str) -> list[dict[str, dict[str, float]]]:
     """Per-row statistics of the pandas tables the cell printed whose header names a mean
-    and an SD (`groupby(g)[y].describe()`, `.agg(["count", "mean", "std", ...])`):
-    [{row label: {"n"/"mean"/"std"/"min"/"max"/"median": value}}]."""
+    (`groupby(g)[y].describe()`, `.agg(["count", "mean", "std", ...])`, `.agg(M="mean",
+    SD="std")`): [{row label: {"n"/"mean"/"std"/"min"/"max"/"median": value}}]."""
     out = []
     lines = text.splitlines()
     for i, line in enumerate(lines):
         header = [t for t in line.split() if t != "..."]  # columns pandas elided
-        if not header or len(header) > 12 or "mean" not in header or not (
-                "std" in header or "sd" in header) or not all(
-                _HEADER_TOKEN.fullmatch(h) for h in header):
+        keys = [_STAT_KEYS.get(h.lower()) for h in header]
+        if not header or len(header) > 12 or "mean" not in keys or not all(
+                _HEADER_TOKEN.fullmatch(h) for h in header) or \
+                len({k for k in keys if k}) != sum(1 for k in keys if k):
             continue
         rows: dict[str, dict[str, float]] = {}
         for row in lines[i + 1:]:
@@ -777,8 +780,8 @@ def _printed_tables(text: str) -> list[dict[str, dict[str, float]]]:
                     continue  # the index name's own line
                 break
             label = " ".join(toks[:-len(header)])
-            rows[label] = {_STAT_KEYS[h]: v for h, v in zip(header, nums, strict=True)
-                           if h in _STAT_KEYS and v is not None}
+            rows[label] = {k: v for k, v in zip(keys, nums, strict=True)
+                           if k is not None and v is not None}
         if len(rows) >= 2:
             out.append(rows)
     return out
@@ -818,7 +821,7 @@ def _column_transformed(ev: Evidence, site: _Grouped) -> bool:
 
 def _shown_group_stats(ev: Evidence, site: _Grouped,
                        sizes: dict[str, int]) -> list[dict[str, float]] | None:
-    """The per-group n, mean, SD (and min/max/median when shown) of the response, from a
+    """The per-group n, mean (and SD, min/max/median when shown) of the response, from a
     printed summary whose rows are exactly the factor's levels."""
     if ev.tree is None or not _summarises(ev, site) or _column_transformed(ev, site):
         return None
@@ -828,7 +831,7 @@ def _shown_group_stats(ev: Evidence, site: _Grouped,
             continue
         groups = []
         for level, stats_ in table.items():
-            if "mean" not in stats_ or "std" not in stats_:
+            if "mean" not in stats_:
                 break
             n = stats_.get("n", sizes[level])
             if abs(n - sizes[level]) > 0.5:
@@ -879,6 +882,8 @@ def _judge_group_stats(groups: list[dict[str, float]]
     variances that differ by orders of magnitude, together with a sign of a skewed,
     multiplicative response: SDs rising with the means of a positive quantity, an SD above
     the mean of a non-negative one, or one value carrying almost all of a group's spread."""
+    if any("std" not in g for g in groups):
+        return None
     usable = [g for g in groups if g["n"] >= 3 and g["std"] > 0]
     if len(usable) < 2 or min(g["n"] for g in groups) >= 30:
         return None
@@ -921,6 +926,73 @@ def _judge_group_stats(groups: list[dict[str, float]]
              "; ".join(signs[:2]))
     confidence = 0.75 if len(signs) >= 2 else 0.65
     return "high", confidence, basis, values
+
+
+def _resolution(values: list[float]) -> float:
+    """The rounding step the printed values share (0.1 for 14.3, 12.1, 53.4)."""
+    for d in range(7):
+        scale = 10 ** d
+        if all(abs(v * scale - round(v * scale)) < 1e-6 * max(1.0, abs(v * scale))
+               for v in values):
+            return 1.0 / scale
+    return 1e-7
+
+
+def _judge_floor(groups: list[dict[str, float]], obj, site: _Grouped
+                 ) -> tuple[str, float, str, dict[str, object]] | None:
+    """A non-negative response whose printed group means sit within about one pooled
+    within-group SD of zero: the ANOVA's own model (normal errors, one common SD) then
+    predicts a sizeable share of negative values, yet none occur. The probability of that
+    under the model, prod_i Phi(m_i / sigma)^n_i, measures how far the data are from it; a
+    floor that close to the means forces a long right tail (or spreads growing with the
+    mean). The pooled SD is the printed SDs' pooled value, or, without SDs, the residual
+    variance implied by the printed means and the fit's R^2."""
+    rng = obj.ranges.get(site.response) if obj is not None else None
+    if not rng or not isinstance(rng[0], int | float) or rng[0] < 0 or len(groups) < 2:
+        return None
+    n = sum(g["n"] for g in groups)
+    k = len(groups)
+    if n - k < 2 or min(g["n"] for g in groups) >= 30:
+        return None
+    means = [g["mean"] for g in groups]
+    if min(means) <= 0:
+        return None
+    if all("std" in g for g in groups):
+        ssw = sum((g["n"] - 1) * g["std"] ** 2 for g in groups)
+        source = "the group SDs pool to a within-group SD of"
+    elif site.r2 is not None and 0.02 <= site.r2 < 0.98:
+        grand = sum(g["n"] * g["mean"] for g in groups) / n
+        ssb = sum(g["n"] * (g["mean"] - grand) ** 2 for g in groups)
+        # the printed means are rounded: their spread must dwarf the rounding step
+        if max(means) - min(means) < 50 * _resolution(means):
+            return None
+        ssw = ssb * (1 - site.r2) / site.r2
+        source = (f"the group means with the fit's R^2={site.r2:.2f} imply a pooled "
+                  "within-group SD of")
+    else:
+        return None
+    sigma = math.sqrt(ssw / (n - k))
+    if sigma <= 0:
+        return None
+    nd = NormalDist()
+    log_p = sum(g["n"] * math.log(max(nd.cdf(g["mean"] / sigma), 1e-300)) for g in groups)
+    expected = sum(g["n"] * nd.cdf(-g["mean"] / sigma) for g in groups)
+    if log_p >= math.log(0.01):
+        return None
+    p = math.exp(log_p)
+    # p < 0.001: the model is untenable; 0.001-0.01: a strong sign, short of decisive
+    severity, confidence = ("high", 0.7) if p < 1e-3 else ("medium", 0.5)
+    lo = min(groups, key=lambda g: g["mean"])
+    basis = (f"{source} {sigma:.3g}, while `{site.response}` never goes below "
+             f"{rng[0]:g} and the group means are as low as {lo['mean']:.3g} "
+             f"({lo['mean'] / sigma:.2f} SD above zero): normal errors with that SD would put "
+             f"about {expected:.1f} of the {n:.0f} values below zero, and none are (probability "
+             f"{p:.1g} under the ANOVA's model), so the within-group errors have a long right "
+             "tail")
+    values: dict[str, object] = {"pooled_sd": round(sigma, 3),
+                                 "expected_below_zero": round(expected, 2),
+                                 "floor_p": float(f"{p:.2g}")}
+    return severity, confidence, basis, values
 
 
 def _judge_column_tails(obj, site: _Grouped, n: int, n_min: int
@@ -985,6 +1057,9 @@ def _grouped_findings(ev: Evidence, seen: set[int],
             shown = _shown_group_stats(ev, site, sizes)
             verdict = _judge_group_stats(shown) if shown else None
             source = "the per-group summary the cell printed shows"
+            if verdict is None and shown:
+                verdict = _judge_floor(shown, obj, site)
+                source = "in the per-group summary the cell printed,"
             if verdict is None:
                 verdict = _judge_column_tails(obj, site, n, n_min)
                 source = "the frame's values show"
