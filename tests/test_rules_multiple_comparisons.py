@@ -919,3 +919,69 @@ pv = pd.Series([stats.mannwhitneyu(stores.loc[stores.region == r, c],
 print((pv < 0.01).sum(), "hits")
 """, STORES), RULE_ID)
     assert f.severity in ("high", "critical") and f.evidence["values"]["n_tests"] >= 24
+
+
+# -- a results table with covariate-adjusted effects next to raw p-values ---------------------
+# "adj_diff" / "adjusted OR" / "effect_adj" name an adjusted *effect*, not an adjusted p-value:
+# the table is still read at a raw 0.05.
+
+SOIL = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(7)
+n = 150
+plots = pd.DataFrame({"tillage": rng.choice(["none", "plough"], n),
+                      "rain": rng.normal(600, 80, n)})
+traits = [f"trait{i}" for i in range(11)]
+for t in traits:
+    plots[t] = 0.01 * plots.rain + rng.normal(0, 1, n)
+"""
+
+ADJUSTED_EFFECT_TABLES = [
+    # statsmodels formula per outcome, rows of dicts, boolean filter on the frame
+    ("""
+        out = []
+        for t in traits:
+            m = smf.ols(f"{t} ~ tillage + rain", data=plots).fit()
+            out.append({"trait": t, "adj_diff": m.params["tillage[T.plough]"],
+                        "p": m.pvalues["tillage[T.plough]"]})
+        tab = pd.DataFrame(out).set_index("trait")
+        FIX
+        print("tillage changes:", list(tab.index[tab.COL < 0.05]))
+    """, "p"),
+    # a statsmodels summary table read per outcome in a helper, a list comprehension, query()
+    ("""
+        def row(t):
+            tbl = smf.ols(f"{t} ~ tillage + rain", data=plots).fit().summary2().tables[1]
+            return tbl.loc["tillage[T.plough]", "Coef."], tbl.loc["tillage[T.plough]", "P>|t|"]
+        tab = pd.DataFrame([row(t) for t in traits], index=traits,
+                           columns=["effect_adj", "pval"])
+        FIX
+        print(tab.query("COL < 0.05"))
+    """, "pval"),
+    # a helper returning one Series per outcome, concatenated; np.where flags
+    ("""
+        def effect(t):
+            m = smf.ols(f"{t} ~ tillage + rain", data=plots).fit()
+            return pd.Series({"Adjusted mean diff": m.params.iloc[1], "p": m.pvalues.iloc[1]})
+        tab = pd.DataFrame({t: effect(t) for t in traits}).T
+        FIX
+        tab["flag"] = np.where(tab.COL < 0.05, "*", "")
+        print(tab)
+    """, "p"),
+]
+
+
+@pytest.mark.parametrize(("template", "col"), ADJUSTED_EFFECT_TABLES)
+def test_adjusted_effect_column_is_not_an_adjusted_p_value(template: str, col: str):
+    f = one(check(template.replace("FIX", "").replace("COL", col), SOIL), RULE_ID)
+    assert f.severity in ("critical", "high") and "11 tests" in f.explanation
+
+
+@pytest.mark.parametrize(("template", "col"), ADJUSTED_EFFECT_TABLES)
+def test_adjusted_effect_table_with_holm_is_silent(template: str, col: str):
+    fix = ("from statsmodels.stats.multitest import multipletests\n"
+           f"        tab['p_holm'] = multipletests(tab['{col}'], method='holm')[1]")
+    silent(check(template.replace("FIX", fix).replace("COL", "p_holm"), SOIL))

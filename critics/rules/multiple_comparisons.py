@@ -509,6 +509,23 @@ class _Analysis:
         return best, values
 
 
+# a column of adjusted p-values / q-values / rejection flags: "p_adj", "padj", "adj_pval",
+# "adjusted p", "p_holm", "fdr", "q", "reject" (not "adj. diff", a covariate-adjusted effect)
+_ADJUSTED_P_COL_RE = re.compile(
+    r"(?i)fdr|bonf|holm|sidak|hochberg|benjamini|fwer|reject|corrected|p[\W_]*adj|"
+    r"adj\w*[\W_]*p(?:[\W_]*val\w*)?(?![a-z])|^adj(?:usted)?$|"
+    r"(?<![a-z0-9])(?:q|qs|q_?vals?|q_?values?|bh)(?![a-z])")
+
+
+def _adjusted_p_column(f: ObjectFacts, col: str) -> bool:
+    """Whether column `col` of the frame `f` holds adjusted p-values (by its name, and by its
+    range when the kernel reports one: an adjusted p-value lies in [0, 1])."""
+    if not col or not _ADJUSTED_P_COL_RE.search(col):
+        return False
+    span = f.ranges.get(col)
+    return not (span and len(span) == 2 and (span[0] < 0 or span[1] > 1))
+
+
 def _is_index_offset(node: ast.AST | None) -> bool:
     """`i + 1` or `i` (a loop index), not a constant."""
     if isinstance(node, ast.Name):
@@ -1013,7 +1030,7 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
         size, vals = a.collection_size(candidates)
         if size is not None and size > 1:
             n_facts, p_values = size, vals
-            if any(_CORRECTED_RE.search(col) for nm in candidates
+            if any(_adjusted_p_column(f, col) for nm in candidates
                    if (f := a.facts(nm)) for col in f.dtypes):
                 return  # the table has adjusted p-values; a raw filter may be deliberate
     code_n: float | None = 0
