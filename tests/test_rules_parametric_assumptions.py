@@ -1818,3 +1818,84 @@ def test_tukey_with_describe_near_the_floor():
 ])
 def test_sound_twins_of_floor_anova_stay_quiet(code):
     quiet(floor_check(code))
+
+
+# -- Wald intervals for a rate near 0 or 1: too few non-events as well as too few events ------
+
+_RATE_SETUP = SETUP + """
+from statsmodels.stats.proportion import proportion_confint
+audit = pd.DataFrame({"flagged": ["yes"] * 46 + ["no"] * 2 + ["yes"] * 3 + ["no"] * 149,
+                      "fraud": [True] * 48 + [False] * 152})
+"""
+
+
+def test_wald_helper_on_near_one_detection_rate_pandas_scalars():
+    f = one(run([WALD], """
+        tab = pd.crosstab(audit.flagged, audit.fraud)
+        caught, missed = tab.loc["yes", True], tab.loc["no", True]
+
+        def normal_ci(x, total):
+            rate = x / total
+            se = np.sqrt(rate * (1 - rate) / total)
+            return rate, max(rate - 1.96 * se, 0.0), min(rate + 1.96 * se, 1.0)
+
+        print(normal_ci(caught, caught + missed))
+        """, _RATE_SETUP), WALD_ID)
+    assert f.severity == "high" and f.evidence["values"]["min_side"] == 2
+    assert "non-events" in f.explanation and "clipped" in f.explanation
+
+
+def test_wald_on_numpy_arrays_of_pass_rates():
+    f = one(run([WALD], """
+        passed = np.array([58, 31]); runs = np.array([60, 40])
+        rate = passed / runs
+        half = 1.96 * (rate * (1 - rate) / runs) ** 0.5
+        print(np.c_[rate - half, rate + half])
+        """, _RATE_SETUP), WALD_ID)
+    assert f.severity == "high" and f.evidence["values"]["min_side"] == 2
+
+
+def test_wald_on_module_scalars_with_few_misses_is_medium():
+    f = one(run([WALD], """
+        hits, shots = 94, 100
+        p = hits / shots
+        se = np.sqrt(p * (1 - p) / shots)
+        print(f"{p:.2f} ({p - 1.96 * se:.3f} to {p + 1.96 * se:.3f})")
+        """, _RATE_SETUP), WALD_ID)
+    assert f.severity == "medium"
+
+
+def test_proportion_confint_default_on_near_one_rates():
+    f = one(run([WALD], """
+        lo, hi = proportion_confint(np.array([97, 44]), np.array([99, 50]))
+        print(lo, hi)
+        """, _RATE_SETUP), WALD_ID)
+    assert f.severity == "high" and f.evidence["values"]["min_events"] == 2
+
+
+@pytest.mark.parametrize("code", [
+    # exact / Wilson intervals for the same near-one rates
+    """
+    tab = pd.crosstab(audit.flagged, audit.fraud)
+    caught, missed = tab.loc["yes", True], tab.loc["no", True]
+    print(proportion_confint(caught, caught + missed, method="beta"))
+    """,
+    'print(proportion_confint(np.array([97, 44]), np.array([99, 50]), method="wilson"))',
+    # Wald with plenty of events and non-events on both sides
+    """
+    passed = np.array([140, 61]); runs = np.array([200, 90])
+    rate = passed / runs
+    half = 1.96 * (rate * (1 - rate) / runs) ** 0.5
+    print(np.c_[rate - half, rate + half])
+    """,
+    """
+    def normal_ci(x, total):
+        rate = x / total
+        se = np.sqrt(rate * (1 - rate) / total)
+        return rate - 1.96 * se, rate + 1.96 * se
+
+    print(normal_ci(120, 300))
+    """,
+])
+def test_sound_twins_of_near_one_wald_are_silent(code):
+    silent(run([WALD], code, _RATE_SETUP))

@@ -1739,6 +1739,83 @@ def _observed(ev: Evidence, key: str) -> list[float]:
     return []
 
 
+def _scalar(ev: Evidence, node: ast.AST | None) -> float | None:
+    """A number, a scalar name the kernel reports, or a sum/difference/product of those
+    (`tp + fn`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and \
+            not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.Name):
+        f = ev.objects.get(node.id)
+        if f is not None and isinstance(f.value, int | float) and not isinstance(f.value, bool):
+            return float(f.value)
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+        a, b = _scalar(ev, node.left), _scalar(ev, node.right)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(node.op, ast.Add) else (
+            a - b if isinstance(node.op, ast.Sub) else a * b)
+    return None
+
+
+_CLIPS = {"min", "max", "clip", "minimum", "maximum"}
+
+
+def _wald_counts(ev: Evidence, site: ast.AST, p: ast.AST, n_node: ast.AST
+                 ) -> list[tuple[float, float, str]]:
+    """(events, trials, source) behind the Wald standard error at `site`: `p = k / n` read
+    from the kernel's scalars, directly or through a helper `def wald(k, n)` called with
+    `wald(tp, tp + fn)` in the cell."""
+    m = ev.model
+    line = getattr(site, "lineno", 0)
+    fn = next((f for f in _functions(ev).values()
+               if f.lineno <= line <= (f.end_lineno or f.lineno)), None)
+    k_node: ast.AST | None = None
+    if isinstance(p, ast.BinOp) and isinstance(p.op, ast.Div):
+        k_node, n_node = p.left, p.right
+    elif isinstance(p, ast.Name):
+        lo, hi = (fn.lineno, fn.end_lineno or fn.lineno) if fn is not None else (0, line)
+        a = max((a for a in m.assigned_at(p.id) if lo <= a.line <= min(hi, line)
+                 and isinstance(a.value, ast.BinOp) and isinstance(a.value.op, ast.Div)),
+                key=lambda a: a.line, default=None)
+        if a is not None:
+            k_node = a.value.left  # type: ignore[union-attr]
+            n_node = a.value.right  # type: ignore[union-attr]
+    if k_node is None:
+        return []
+    params = [x.arg for x in fn.args.args] if fn is not None else []
+    kp = k_node.id if isinstance(k_node, ast.Name) and k_node.id in params else None
+    np_ = n_node.id if isinstance(n_node, ast.Name) and n_node.id in params else None
+    if fn is None or (kp is None and np_ is None):
+        return [(k, n, f"{m.src(k_node)} / {m.src(n_node)}")
+                for k, n in _paired_numbers(ev, k_node, n_node)]
+    out = []
+    for c in m.calls:
+        if not (isinstance(c.node.func, ast.Name) and c.node.func.id == fn.name):
+            continue
+        ka = c.arg(params.index(kp), kp) if kp else k_node
+        na = c.arg(params.index(np_), np_) if np_ else n_node
+        out += [(k, n, m.src(c.node)) for k, n in _paired_numbers(ev, ka, na)]
+    return out
+
+
+def _paired_numbers(ev: Evidence, k_node: ast.AST | None, n_node: ast.AST | None
+                    ) -> list[tuple[float, float]]:
+    """(events, trials) pairs: scalars (`tp`, `tp + fn`) or equally long short arrays the
+    kernel lists (`np.array([48, 19])` over `np.array([50, 20])`; one n for every k)."""
+    k, n = _scalar(ev, k_node), _scalar(ev, n_node)
+    if k is not None and n is not None:
+        return [(k, n)]
+    ks = [k] if k is not None else _numbers_of(ev, k_node)
+    ns = [n] if n is not None else _numbers_of(ev, n_node)
+    if not ks or not ns:
+        return []
+    if len(ns) == 1:
+        ns = ns * len(ks)
+    return list(zip(ks, ns, strict=True)) if len(ks) == len(ns) else []
+
+
 @rule("parametric_assumptions.wald_interval_few_events",
       title="Wald (normal-approximation) interval for a proportion with few events")
 def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
@@ -1771,15 +1848,19 @@ def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
         if nobs is not None and counts is not None and counts.max is not None and \
                 nobs.max is not None and counts.n == nobs.n == 1:
             k_min = min(k_min, nobs.max - counts.max)  # non-events count as well
+        pairs = [(k, n) for k, n in _paired_numbers(ev, call.arg(0, "count"),
+                                                     call.arg(1, "nobs")) if 0 <= k <= n]
+        if pairs:  # a rate near 1 has as few non-events as a rare one has events
+            k_min = min(k_min, *(n - k for k, n in pairs))
         if k_min >= 10:
             continue
         severity, confidence = ("high", 0.8) if k_min <= 3 else ("medium", 0.5)
         yield Finding(
             explanation=(f"`proportion_confint` (line {call.line}) uses its default "
                          f"method='normal' (Wald), but some group has only {k_min:.0f} "
-                         "events: the normal approximation fails there - with 0 events the "
-                         "interval has zero width, with 1-3 its lower limit is below 0 - "
-                         "and its coverage is well under the nominal 95%."),
+                         "events (or non-events): the normal approximation fails there - "
+                         "with 0 the interval has zero width, with 1-3 a limit falls outside "
+                         "[0, 1] - and its coverage is well under the nominal 95%."),
             severity=severity, confidence=confidence,
             evidence={"lines": [call.line], "values": {"min_events": k_min}},
             suggestion=_WALD_FIX)
@@ -1834,15 +1915,40 @@ def wald_interval_few_events(ev: Evidence) -> Iterator[Finding]:
             if ks and min(ks) <= 3:
                 evidence.append(f"`{m.src(p.left)}` has as few as {min(ks):.0f} events")
                 values["min_events"] = min(ks)
+    strong = bool(evidence)
+    fewest: tuple[float, float, float, str] | None = None  # (min side, k, n, source)
+    for site, p, n_node in sites if not strong else []:
+        # events and non-events both count: a rate near 1 (a sensitivity of 18/19) has as
+        # few non-events as a rare outcome has events, and its upper limit leaves [0, 1]
+        for k, n, src in _wald_counts(ev, site, p, n_node):
+            if 0 <= k <= n and n > 0 and (fewest is None or min(k, n - k) < fewest[0]):
+                fewest = (min(k, n - k), k, n, src)
+    if fewest is not None and fewest[0] < 10:
+        side, k, n, src = fewest
+        which = ("event" if k <= n - k else "non-event") + ("" if side == 1 else "s")
+        evidence.append(f"`{src}` gives {k:.0f}/{n:.0f} = {k / n:.1%}, with only "
+                        f"{side:.0f} {which} (n*p or n*(1-p) = {side:.0f})")
+        values.update(min_side=side, events=k, trials=n)
+        strong = side <= 3
     if not evidence:
         return
+    tail = ("here the intervals leave [0, 1] or collapse to zero width, and their coverage "
+            "is far below 95%.")
+    if "min_side" in values:
+        clipped = any(isinstance(x, ast.Call) and called_name(x) in _CLIPS and
+                      _refs(x) & se_keys for x in _walk(m.tree)) if se_keys else False
+        tail = ("with a rate this close to 0 or 1 the sampling distribution is skewed, the "
+                "symmetric interval reaches past the boundary on one side and is too "
+                "narrow on the other, and its coverage is well below 95%"
+                + (" (the bounds are clipped to [0, 1], which hides the overshoot but does "
+                   "not repair the other limit)" if clipped else "")
+                + "; a claim resting on a limit of this interval is not supported.")
     yield Finding(
         explanation=(f"Line {lines[0]} builds a Wald interval p ± z·sqrt(p(1-p)/n) for a "
                      f"proportion, and the groups have too few events for it: "
                      f"{'; '.join(evidence[:3])}. The normal approximation needs several "
-                     "events and non-events per group; here the intervals leave [0, 1] or "
-                     "collapse to zero width, and their coverage is far below 95%."),
-        severity="high", confidence=0.8,
+                     "events and non-events per group; " + tail),
+        severity="high" if strong else "medium", confidence=0.8 if strong else 0.5,
         evidence={"lines": sorted(set(lines)), "values": values},
         suggestion=_WALD_FIX)
 
