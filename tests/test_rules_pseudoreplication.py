@@ -1803,3 +1803,73 @@ def test_ztest_over_first_week_per_customer_is_silent():
         counts = first.groupby("layout")["opened"].agg(["sum", "count"])
         print(proportions_ztest(counts["sum"], counts["count"]))
     """, NEWSLETTER))
+
+
+# -- a cluster column named by its official code (`farm_cph`, `hospital_ods`) -----------------
+
+CODED = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(64)
+k = 20                                  # 20 farms, half in an agri-environment scheme
+codes = rng.choice(np.arange(40000, 90000), k, replace=False)
+ods = [f"RX{i:02d}" for i in range(k)]
+scheme = np.repeat([1, 0], k // 2)
+per = 15                                # 15 fields per farm
+fields = pd.DataFrame({"farm_cph": np.repeat(codes, per), "scheme": np.repeat(scheme, per),
+                       "slope": rng.normal(5, 2, k * per).round(1)})
+fields["yield_t"] = (7 + 0.3 * fields.scheme + np.repeat(rng.normal(0, 0.8, k), per)
+                     - 0.05 * fields.slope + rng.normal(0, 0.4, k * per))
+wards = pd.DataFrame({"hospital_ods": np.repeat(ods, per),   # one discharge bundle per trust
+                      "bundle": np.repeat(scheme, per)})
+wards["readmit"] = (rng.random(k * per) < 0.2 + 0.05 * wards.bundle).astype(int)
+"""
+
+CODED_CASES = [
+    # formula OLS, coefficient read by name; the twin clusters the errors by the code
+    ("""
+        fit = smf.ols("yield_t ~ scheme + slope", data=fields).fit(FIT)
+        print(fit.params["scheme"], fit.pvalues["scheme"], fit.conf_int().loc["scheme"])
+    """, "cov_type='cluster', cov_kwds={'groups': fields['farm_cph']}", "farm_cph"),
+    # array OLS on a design matrix built from the frame
+    ("""
+        X = sm.add_constant(fields[["scheme", "slope"]])
+        res = sm.OLS(fields["yield_t"], X).fit(FIT)
+        print(res.summary())
+    """, "cov_type='cluster', cov_kwds={'groups': fields.farm_cph}", "farm_cph"),
+    # logistic formula with text codes for the clusters
+    ("""
+        m = smf.logit("readmit ~ C(bundle)", data=wards).fit(disp=0FIT)
+        print(m.pvalues, m.conf_int())
+    """, ", cov_type='cluster', cov_kwds={'groups': pd.factorize(wards.hospital_ods)[0]}",
+     "hospital_ods"),
+]
+
+
+@pytest.mark.parametrize(("code", "fix", "cluster"), CODED_CASES)
+def test_factor_constant_within_coded_clusters_is_found(code: str, fix: str, cluster: str):
+    f = modelled(code.replace("FIT", ""), CODED)
+    assert f.severity == "critical" and f.evidence["values"]["cluster_column"] == cluster
+
+
+@pytest.mark.parametrize(("code", "fix", "cluster"), CODED_CASES)
+def test_factor_with_errors_clustered_by_the_code_is_quiet(code: str, fix: str, cluster: str):
+    found = run(ALL_PSEUDO, code.replace("FIT", fix), CODED)
+    assert not [f for f in found if f.severity in LOUD], [f.explanation for f in found]
+
+
+def test_a_group_attribute_is_not_a_coded_cluster():
+    from critics.evidence import ObjectFacts
+    from critics.rules.pseudoreplication import _coded_group
+    f = ObjectFacts(name="d", type="pandas.DataFrame", kind="dataframe", shape=[300, 4],
+                    dtypes={"school_size": "int64", "school_urn": "int64",
+                            "school_rank": "int64", "site_no": "int64"},
+                    unique={"school_size": 20, "school_urn": 20, "school_rank": 20,
+                            "site_no": 20},
+                    ranges={"school_size": [150.0, 1400.0], "school_urn": [100012.0, 149870.0],
+                            "school_rank": [1.0, 20.0], "site_no": [1.0, 20.0]})
+    assert _coded_group(f, "school_urn")
+    assert not _coded_group(f, "school_size")  # an attribute of the school
+    assert not _coded_group(f, "school_rank")

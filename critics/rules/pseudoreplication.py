@@ -1163,6 +1163,33 @@ def _cluster_named(col: str) -> bool:
                 or _OBJECT_UNIT.match(col) or _AREA_CODE.match(col))
 
 
+# what follows a group word in the name of a column that describes the group rather than
+# naming it (`school_size`, `farm_area`, `site_mean`): not an identifier
+_ATTRIBUTE_SUFFIX = re.compile(
+    r"(?i)^(?:size|type|kind|class|area|mean|avg|average|total|sum|count|n|pop|rank|score|"
+    r"rate|year|age|level|grade|group|cat|category|status|region|effect|weight|wt|lat|lon|"
+    r"lng|x|y|z|min|max|sd|std|var|pct|share|prop|ratio|fee|cost|budget|enrol\w*|"
+    r"staff|beds|capacity|volume|depth|len|length|width|height|temp)$")
+
+
+def _coded_group(f: ObjectFacts, col: str) -> bool:
+    """A group named by its official code: a group word and a short code suffix
+    (`school_urn`, `hospital_ods`, `farm_cph`) whose values the kernel shows are identifier
+    codes, not measurements: integers with at least four digits scattered over a range ten
+    times wider than their number of distinct values, or text labels read as ids."""
+    head, _, tail = col.partition("_")
+    if not tail or len(tail) > 7 or not tail.isalnum() or _ATTRIBUTE_SUFFIX.match(tail) or \
+            not (_GROUP_NAME.match(head) or _CLUSTER_ID.match(head)):
+        return False
+    k = f.unique.get(col, 0)
+    span = f.ranges.get(col)
+    if f.dtypes.get(col, "").startswith(("int", "uint", "Int", "UInt")) and span and \
+            len(span) == 2 and k >= 3:
+        lo, hi = span
+        return lo >= 1000 and hi - lo + 1 >= 10 * k
+    return _id_labels(f, col)
+
+
 def _panel_period(f: ObjectFacts, a: str, nest: dict[str, Any], compared: Iterable[str]
                   ) -> tuple[str, int] | None:
     """(period column, periods) when the levels of `a` are the units of a balanced panel:
@@ -1240,7 +1267,7 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
         k, rows = nest.get("levels", 0), nest.get("rows", 0)
         if not split or k < 3 or not rows:
             continue
-        named, labels = _cluster_named(a), _id_labels(f, a, split)
+        named, labels = _cluster_named(a) or _coded_group(f, a), _id_labels(f, a, split)
         if not (named or labels):
             if _panel_period(f, a, nest, compared) is None and \
                     not _abbreviated_ids(f, a, split):
