@@ -73,7 +73,8 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.negative_duration",
         "suspicious_values.negative_physical_quantity",
         "suspicious_values.sentinel_code_in_summary",
-        "suspicious_values.lpm_probability_out_of_range"}
+        "suspicious_values.lpm_probability_out_of_range",
+        "suspicious_values.reliability_out_of_range"}
     assert all(r.family == "suspicious_values" for r in RULES)
 
 
@@ -2599,3 +2600,387 @@ def test_linear_model_of_an_unbounded_quantity_in_0_1_is_not_a_rate() -> None:
     """
     found = check(run_and_gather(code, RATE_SETUP))
     assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]
+
+
+# -- reading printed text: blank table cells and k/n fractions -----------------------------------
+
+PV_BLANK_CELL = {
+    # a results table with a blank significance-star column: the cells are read by position
+    "loop_rows_star_column": ("""
+        rows = []
+        for g in "bcdef":
+            t, p = stats.ttest_ind(groups["a"], groups[g])
+            rows.append({"grp": g, "t": t, "p": p, "d": -abs(t) / 6})
+        res = pd.DataFrame(rows).set_index("grp")
+        res["p_adj"] = {adj}
+        res["flag"] = np.where(res["p_adj"] < 0.05, "*", "")
+        res.round(3)
+    """, "multipletests(res['p'], method='holm')[1]", "res['p'] * len(res)"),
+    # no index, the blank cell between two numeric columns
+    "to_string_no_index": ("""
+        recs = [(g, *stats.ttest_ind(groups["a"], groups[g])) for g in "bcdef"]
+        tab = pd.DataFrame(recs, columns=["grp", "t", "p"])
+        tab["note"] = ["" if p > 0.05 else "sig" for p in tab.p]
+        tab["p_corr"] = {adj}
+        tab["eff"] = -tab.t.abs() / 5
+        print(tab.round(3).to_string(index=False))
+    """, "multipletests(tab.p, method='fdr_bh')[1]", "tab.p * 5"),
+    # a dict comprehension of per-outcome results, a text column in the middle
+    "dict_comprehension": ("""
+        out = {g: {"t": (r := stats.ttest_ind(groups["a"], groups[g])).statistic,
+                   "mark": "" if r.pvalue > 0.01 else "!", "p": r.pvalue} for g in "bcdef"}
+        frame = pd.DataFrame(out).T
+        frame["p_holm"] = {adj}
+        frame["t"] = -frame["t"].astype(float).abs()
+        frame
+    """, "multipletests(frame.p.astype(float), method='holm')[1]",
+       "frame.p.astype(float) * 5"),
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(PV_BLANK_CELL))
+def test_table_with_blank_cells_is_read_by_column_position(idiom: str) -> None:
+    code, sound, flawed = PV_BLANK_CELL[idiom]
+    setup = SETUP + "from statsmodels.stats.multitest import multipletests\n"
+    ok = displayed(textwrap.dedent(code).replace("{adj}", sound), setup)
+    quiet(check(ok))
+    assert not check(ok, PV)
+    bad = displayed(textwrap.dedent(code).replace("{adj}", flawed), setup)
+    f = one(check(bad), PV)
+    # the value read is the corrected p-value (above 1), not a neighbouring negative effect
+    assert all(v > 1 for v in (f.evidence["values"].values() if isinstance(
+        f.evidence["values"], dict) else [])
+        for v in ([v] if isinstance(v, float) else v)), f.explanation
+
+
+BOUNDED_FRACTIONS = [
+    # exact binomial intervals formatted next to the counts
+    """
+        from statsmodels.stats.proportion import proportion_confint
+        tp, fn, tn, fp = 188, 3, 902, 11
+        for name, k, m in [("sensitivity", tp, tp + fn), ("specificity", tn, tn + fp)]:
+            lo, hi = proportion_confint(k, m, method="beta")
+            print(f"{name:12s} {k}/{m} = {k / m:.1%} ({lo:.1%}-{hi:.1%})")
+    """,
+    # a Series of formatted strings, displayed
+    """
+        from statsmodels.stats.proportion import proportion_confint
+        def fmt(k, m):
+            lo, hi = proportion_confint(k, m, method="wilson")
+            return f"{k} / {m} = {k / m:.2f} [{lo:.2f}, {hi:.2f}]"
+        print(pd.Series({"Precision": fmt(412, 455), "Recall": fmt(412, 530),
+                         "Accuracy": fmt(1804, 1960)}).to_string())
+    """,
+    # accuracy per fold, counts first
+    """
+        folds = [(47, 50), (45, 50), (49, 50)]
+        for i, (hit, tot) in enumerate(folds):
+            print(f"fold {i}: accuracy {hit}/{tot} ({hit / tot:.0%})")
+    """,
+]
+
+
+@pytest.mark.parametrize("code", BOUNDED_FRACTIONS)
+def test_counts_of_a_printed_fraction_are_not_the_proportion(code: str) -> None:
+    silent(check(gather(code), "suspicious_values.probability_out_of_range"))
+
+
+def test_a_proportion_above_one_after_its_counts_is_still_caught() -> None:
+    found = check(gather("""
+        tp, fn = 212, 9
+        sens = tp / (fn + 10)          # wrong denominator
+        print(f"sensitivity {tp}/{fn + 10} = {sens:.1%}")
+    """), "suspicious_values.probability_out_of_range")
+    assert found and "1116" in found[0].explanation, [f.explanation for f in found]
+
+
+# -- reliability coefficients (Cronbach's alpha, KR-20) outside [0, 1] -------------------------
+
+REL = "suspicious_values.reliability_out_of_range"
+SCALE_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 400
+trait = rng.normal(size=n)
+items = pd.DataFrame({f"q{i}": np.clip(np.round(3 + trait + rng.normal(0, 0.8, n)), 1, 5)
+                      for i in range(1, 9)})
+for q in ("q2", "q4", "q6", "q8"):       # negatively worded items, stored as answered
+    items[q] = 6 - items[q]
+quiz = pd.DataFrame((rng.random((n, 6)) < 0.5 + 0.1 * trait[:, None]).astype(int),
+                    columns=[f"i{k}" for k in range(6)])
+for c in ("i1", "i3", "i5"):              # reverse-scored right/wrong keys never flipped
+    quiz[c] = 1 - quiz[c]
+"""
+REVERSE = """
+rev = items.copy()
+for q in ("q2", "q4", "q6", "q8"):
+    rev[q] = 6 - rev[q]
+"""
+
+RELIABILITY_FLAWED = {
+    # a hand-rolled alpha in numpy, printed with its name in an f-string
+    "numpy_helper_fstring": """
+        def alpha_of(m):
+            m = np.asarray(m, float)
+            k = m.shape[1]
+            return k / (k - 1) * (1 - m.var(axis=0, ddof=1).sum() / m.sum(axis=1).var(ddof=1))
+        a = alpha_of({data})
+        print(f"Internal consistency (Cronbach's alpha): {a:.2f}")
+    """,
+    # pandas, the coefficient held by a variable named after it and printed bare
+    "pandas_named_scalar": """
+        tot_var = {data}.sum(axis=1).var()
+        cronbach_alpha = len({data}.columns) / (len({data}.columns) - 1) * (
+            1 - {data}.var().sum() / tot_var)
+        print(round(cronbach_alpha, 3))
+    """,
+    # KR-20 for dichotomous items, one value per form in a loop
+    "kr20_loop": """
+        for form, cols in {"A": ["i0", "i1", "i2"], "B": ["i3", "i4", "i5"]}.items():
+            sub = quiz[cols]
+            p = sub.mean()
+            kr = len(cols) / (len(cols) - 1) * (1 - (p * (1 - p)).sum() / sub.sum(axis=1).var())
+            print(f"form {form}: KR-20 = {kr:.2f}")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(RELIABILITY_FLAWED))
+def test_negative_reliability_coefficient_is_reported(idiom: str) -> None:
+    code = RELIABILITY_FLAWED[idiom].replace("{data}", "items")
+    f = one(check(gather(code, SCALE_SETUP)), REL)
+    assert f.severity == "high" and f.confidence >= 0.75, f.explanation
+    assert "reverse" in f.explanation and "reverse" in f.suggestion.lower()
+
+
+@pytest.mark.parametrize("idiom", sorted(RELIABILITY_FLAWED))
+def test_reliability_of_reverse_keyed_items_stays_quiet(idiom: str) -> None:
+    code = RELIABILITY_FLAWED[idiom].replace("{data}", "rev")
+    if idiom == "kr20_loop":
+        code = code.replace("sub = quiz[cols]",
+                            "sub = quiz[cols].copy()\n"
+                            "            sub[[c for c in cols if c in ('i1', 'i3', 'i5')]] = "
+                            "1 - sub[[c for c in cols if c in ('i1', 'i3', 'i5')]]")
+    silent(check(gather(code, SCALE_SETUP + REVERSE), REL))
+
+
+def test_a_significance_level_named_alpha_is_not_a_reliability() -> None:
+    silent(check(gather("""
+        alpha = 0.05
+        t, p = stats.ttest_ind(groups["a"], groups["b"])
+        print(f"alpha = {alpha}, t = {t:.2f}, p = {p:.3f}, reject: {p < alpha}")
+    """), REL))
+
+
+# -- placeholder codes summarised through an array bound inside the groupby loop ----------------
+
+SENTINEL_LOOP_FLAWED = {
+    # `for g, x in df.groupby(k).col`, then methods of the loop's numpy array
+    "groupby_attribute_array_methods": """
+        out = {}
+        for st, x in air.groupby("station").pm25:
+            v = x.to_numpy()
+            out[st] = {"mean": v.mean(), "sd": v.std(ddof=1), "n": v.size}
+        print(pd.DataFrame(out).T.round(1))
+    """,
+    # `for g, sub in df.groupby(k)`, the column's values, a helper summarising them
+    "groupby_frame_values_helper": """
+        def spread(a):
+            return np.mean(a), np.percentile(a, 90)
+        for st, sub in air.groupby("station"):
+            arr = sub["pm25"].values
+            m, p90 = spread(arr)
+            print(f"{st}: mean {m:.1f}, p90 {p90:.1f}")
+    """,
+    # a negative code, the array's median and mean in a list comprehension's loop
+    "overflow_code_list_of_rows": """
+        rows = []
+        for b, grp in trips.groupby(trips.bike % 4):
+            secs = grp.duration_s.to_numpy()
+            rows.append((b, secs.mean(), np.median(secs)))
+        print(rows)
+    """,
+}
+SENTINEL_LOOP_SOUND = {
+    "groupby_attribute_array_methods": """
+        out = {}
+        for st, x in air.groupby("station").pm25:
+            v = x[x != 999].to_numpy()
+            out[st] = {"mean": v.mean(), "sd": v.std(ddof=1), "n": v.size}
+        print(pd.DataFrame(out).T.round(1))
+    """,
+    "groupby_frame_values_helper": """
+        def spread(a):
+            return np.mean(a), np.percentile(a, 90)
+        for st, sub in air.groupby("station"):
+            arr = sub["pm25"].replace(999, np.nan).dropna().values
+            m, p90 = spread(arr)
+            print(f"{st}: mean {m:.1f}, p90 {p90:.1f}")
+    """,
+    "overflow_code_list_of_rows": """
+        rows = []
+        for b, grp in trips[trips.closed].groupby(trips.bike % 4):
+            secs = grp.duration_s.to_numpy()
+            rows.append((b, secs.mean(), np.median(secs)))
+        print(rows)
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(SENTINEL_LOOP_FLAWED))
+def test_placeholder_code_summarised_through_a_loop_bound_array(idiom: str) -> None:
+    f = one(H.run(RULES, SENTINEL_LOOP_FLAWED[idiom], SENTINELS), RULE_SENTINEL)
+    assert f.severity in ("high", "critical"), f.explanation
+    assert "999" in f.explanation or "65535" in f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(SENTINEL_LOOP_SOUND))
+def test_placeholder_code_removed_before_the_loop_summary_stays_quiet(idiom: str) -> None:
+    found = H.run(RULES, SENTINEL_LOOP_SOUND[idiom], SENTINELS)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == RULE_SENTINEL], H.describe(found)
+
+
+# -- linear-model 'probabilities' printed as percentages ----------------------------------------
+
+LPM_PERCENT_FLAWED = {
+    # to_string with a percent formatter on the prediction column
+    "to_string_formatters": """
+        cols = ["age", "smoker", "prior_visits"]
+        reg = LinearRegression().fit(visits[cols], visits["readmitted"])
+        grid = pd.DataFrame({"age": [18, 50, 95], "smoker": [0, 1, 1], "prior_visits": [0, 3, 12]})
+        grid["chance"] = reg.predict(grid[cols])
+        print(grid.to_string(index=False, formatters={"chance": "{:.0%}".format}))
+    """,
+    # the column mapped to percent strings for display
+    "map_format": """
+        lpm = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        who = pd.DataFrame({"age": [19, 60, 94], "smoker": [0, 0, 1], "prior_visits": [0, 1, 11]})
+        who["risk"] = lpm.predict(who)
+        print(who.assign(risk=who["risk"].map("{:.1%}".format)))
+    """,
+    # statsmodels arrays, the predictions held by a frame built from a dict
+    "dict_frame_percent": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits["readmitted"], X).fit()
+        new = sm.add_constant(pd.DataFrame({"age": [20.0, 93.0], "smoker": [0, 1],
+                                            "prior_visits": [0, 10]}), has_constant="add")
+        tab = pd.DataFrame({"profile": ["young", "old"], "prob": res.predict(new)})
+        print(tab.to_string(formatters={"prob": "{:.0%}".format}))
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_PERCENT_FLAWED))
+def test_lpm_predictions_shown_as_percentages_outside_0_100(idiom: str) -> None:
+    f = one(check(run_and_gather(LPM_PERCENT_FLAWED[idiom], LPM_SETUP)), LPM_ID)
+    assert f.severity == "critical", f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_PERCENT_FLAWED))
+def test_logistic_predictions_shown_as_percentages_stay_quiet(idiom: str) -> None:
+    code = (LPM_PERCENT_FLAWED[idiom]
+            .replace("LinearRegression()", "LogisticRegression(max_iter=1000)")
+            .replace("reg.predict(grid[cols])", "reg.predict_proba(grid[cols])[:, 1]")
+            .replace("smf.ols(", "smf.logit(").replace("prior_visits\", data=visits).fit()",
+                                                        "prior_visits\", data=visits).fit(disp=0)")
+            .replace("sm.OLS(", "sm.Logit(").replace("X).fit()", "X).fit(disp=0)"))
+    found = check(run_and_gather(code, LPM_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == LPM_ID], H.describe(found)
+
+
+# -- a table titled as a percentage of a cohort with cells above 100 ----------------------------
+
+COHORT_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(3)
+n = 3000
+students = pd.DataFrame({
+    "cohort": rng.choice(["2019", "2020", "2021"], n),
+    "term_left": np.where(rng.random(n) < 0.6, rng.integers(1, 13, n), 99),
+    "region": rng.choice(["N", "S", "E"], n),
+})
+visits = students.sample(9000, replace=True, random_state=1)   # one row per visit
+pop = students.groupby("region").size()
+"""
+
+TITLED_FLAWED = {
+    # per-term hazards added up and called a cumulative incidence
+    "apply_helper_summed_hazards": """
+        def cum_dropout(g, horizons=(4, 8, 12)):
+            at_risk, cum, out = len(g), 0.0, {}
+            for t in range(1, 13):
+                left = int((g.term_left == t).sum())
+                cum += 3 * left / at_risk
+                at_risk -= left
+                if t in horizons:
+                    out[f"term {t}"] = round(100 * cum, 1)
+            return pd.Series(out)
+        print("Cumulative incidence of dropout (%) by cohort")
+        students.groupby("cohort").apply(cum_dropout)
+    """,
+    # visits counted over people, shown under a prevalence title
+    "visits_over_people": """
+        tab = (100 * visits.groupby(["region", "cohort"]).size().unstack()
+               / students.groupby(["region", "cohort"]).size().unstack()).round(1)
+        print("Prevalence of advising contact (%), region x cohort")
+        print(tab)
+    """,
+    # a crosstab scaled by the wrong margin, printed after a percentage title
+    "crosstab_wrong_margin": """
+        ct = pd.crosstab(visits.region, visits.cohort)
+        first = students[students.cohort == "2019"].groupby("region").size()
+        print("Percentage of students seen, by region and cohort")
+        print((ct.div(first, axis=0) * 100).round(1))
+    """,
+}
+TITLED_SOUND = {
+    "apply_helper_summed_hazards": """
+        def cum_dropout(g, horizons=(4, 8, 12)):
+            surv, at_risk, out = 1.0, len(g), {}
+            for t in range(1, 13):
+                left = int((g.term_left == t).sum())
+                surv *= 1 - left / at_risk
+                at_risk -= left
+                if t in horizons:
+                    out[f"term {t}"] = round(100 * (1 - surv), 1)
+            return pd.Series(out)
+        print("Cumulative incidence of dropout (%) by cohort")
+        students.groupby("cohort").apply(cum_dropout)
+    """,
+    # a rate per 1,000 student-terms may exceed 100
+    "visits_over_people": """
+        tab = (1000 * visits.groupby(["region", "cohort"]).size().unstack()
+               / students.groupby(["region", "cohort"]).size().unstack()).round(1)
+        print("Advising contacts per 1,000 students (%), region x cohort")
+        print(tab * 100 / 100)
+    """,
+    # the head count beside the percentage: a count column may exceed 100
+    "crosstab_wrong_margin": """
+        seen = students.assign(seen=students.index.isin(visits.index))
+        tab = seen.groupby("region").agg(n=("seen", "size"), pct=("seen", "mean"))
+        tab["pct"] = (100 * tab.pct).round(1)
+        print("Percentage of students seen, by region")
+        print(tab)
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(TITLED_FLAWED))
+def test_cohort_percentage_table_above_100_is_reported(idiom: str) -> None:
+    code = textwrap.dedent(TITLED_FLAWED[idiom])
+    ev = displayed(code, COHORT_SETUP) if idiom.startswith("apply") else gather(
+        code, COHORT_SETUP)
+    f = one(check(ev), PROP)
+    assert f.severity in ("high", "critical") and "printed table" in f.explanation, f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(TITLED_SOUND))
+def test_cohort_percentage_table_within_100_stays_quiet(idiom: str) -> None:
+    code = textwrap.dedent(TITLED_SOUND[idiom])
+    ev = displayed(code, COHORT_SETUP) if idiom.startswith("apply") else gather(
+        code, COHORT_SETUP)
+    found = check(ev)
+    quiet(found)
+    assert not [f for f in found if f.rule_id == PROP], H.describe(found)

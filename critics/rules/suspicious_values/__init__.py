@@ -19,7 +19,7 @@ Submodules:
     _code         reading the cell's code: `_Code` (origins), `CellIndex`, prior fits
     _text         reading printed text: labelled numbers, Series footers, tables, print sites
     _scan         every observed value gathered once per evidence; shared range check
-    ranges        p-value, variance, correlation and probability out of range
+    ranges        p-value, variance, correlation, probability and reliability out of range
     scores        perfect score, negative R², percentage error blow-up
     two_sided_p   two-sided p from a signed statistic without abs()
     over_100      shares and proportions above 100 %
@@ -41,6 +41,7 @@ from .ranges import (
     negative_variance,
     probability_out_of_range,
     pvalue_out_of_range,
+    reliability_out_of_range,
 )
 from .scores import negative_r2, percentage_error_blowup, perfect_score
 from .sentinels import sentinel_code_in_summary
@@ -61,4 +62,5 @@ RULES = [
     negative_physical_quantity,
     sentinel_code_in_summary,
     lpm_probability_out_of_range,
+    reliability_out_of_range,
 ]

@@ -23,6 +23,11 @@ _PEARSON_STAT = (r"(?:'?s)?[\s_-]*(?:chi|\u03c7|x2|x\^2|dispersion|resid|goodnes
                  r"statistic|stat\b|phi\b|contingency)")
 _P_MODIFIER = (r"(?:sided|tailed|adj|corr|holm|bonf|fdr|\bbh\b|sidak|perm|exact|boot|raw|"
                r"value|wald|lrt|score|chi|\bf\b|\bt\b|\bz\b)")
+# "Cronbach's alpha", "alpha (Cronbach)", "KR-20", "McDonald's omega": a scale's reliability
+# ('alpha' alone is a significance level and stays excluded)
+_RELIABILITY = (r"\bcronbach\b(?:'?s)?(?:\s*(?:alpha|\u03b1))?|(?:alpha|\u03b1)\s*\(cronbach\)|"
+                r"\bkr[\s-]*2[01]\b|\bkuder[\s-]richardson\b|\bmcdonald'?s\s*(?:omega|\u03c9)")
+_RELIABILITY_RE = re.compile(_RELIABILITY)
 _LABEL_QUANTITY = [
     # (regex over a normalised label, quantity, strong); the match nearest the number wins
     (r"\badj(?:usted|\.)?\s*r\s*-?\s*(?:2|squared)\b", "adj_r2", True),
@@ -48,6 +53,7 @@ _LABEL_QUANTITY = [
     (r"\bs?mape\b|\bmdape\b|percent(?:age)? error", "pct_error", True),
     (r"\bprob(?:ability|abilities|s)?\b|\bproba\b|(?:^|[\s(])p\([^)]*\)$", "probability", True),
     (r"\bscore\b", "score", False),
+    (_RELIABILITY, "reliability", True),
 ]
 _LABEL_RES = [(re.compile(p), q, s) for p, q, s in _LABEL_QUANTITY]
 _LABEL_EXCLUDE = re.compile(
@@ -90,6 +96,9 @@ def _norm_label(label: str) -> str:
 
 
 def _label_quantity(label: str) -> tuple[str, bool] | None:
+    if label and _RELIABILITY_RE.search(label) and not _LABEL_EXCLUDE.search(
+            _RELIABILITY_RE.sub(" ", label)):
+        return "reliability", True
     if not label or _LABEL_EXCLUDE.search(label):
         return None
     head = _HEAD_SPLIT.split(label, maxsplit=1)
@@ -155,11 +164,13 @@ def _text_numbers(text: str) -> list[_TextNumber]:
         prev_end = 0
         row: list[tuple[_TextNumber, bool]] = []  # (number, preceded by blanks only)
         inner: _TextNumber | None = None  # 'AUC on last 750 games: 0.678': 750 is in the label
+        fraction_label: tuple[str, str] | None = None
         for m in _NUM_RE.finditer(line):
             seg = line[prev_end:m.start()]
             if inner is not None:
                 if row and row[-1][0] is inner and (_COUNTED_NOUN.fullmatch(seg) or (
-                        _LABEL_SEP.fullmatch(seg) and _ENDS_IN_PREP.search(inner.raw_label))):
+                        _LABEL_SEP.fullmatch(seg) and (_ENDS_IN_PREP.search(inner.raw_label)
+                                                       or _GLUED_NAME.search(inner.raw_label)))):
                     row.pop()  # the count belongs to the next number's label
                     joined = f"{inner.raw_label.rstrip()} {inner.text}{seg}"
                     raw_joined = _SEPARATORS.split(joined)[-1]
@@ -174,6 +185,19 @@ def _text_numbers(text: str) -> list[_TextNumber]:
             prev_end = m.end()
             if value is None:
                 continue
+            if not m.group(1) and (_FRACTION_AFTER.match(line, m.end())
+                                   or _FRACTION_BEFORE.search(line, max(0, m.start() - 3),
+                                                              m.start())) and not opened:
+                # 'sensitivity 116/117 = 99.1%': the counts of a fraction; the label before
+                # them belongs to the proportion that follows
+                if fraction_label is None:
+                    raw = _SEPARATORS.split(seg)[-1]
+                    fraction_label = (_norm_label(raw), raw)
+                continue
+            if fraction_label is not None:
+                if _FRACTION_JOIN.fullmatch(seg) and seg_override is None:
+                    seg_override = fraction_label
+                fraction_label = None
             in_list = False
             if depth > 0 and re.fullmatch(r"[\s,]*\]?[\s,]*", seg) and "]" not in seg:
                 label, raw = list_label, list_raw
@@ -226,6 +250,10 @@ def _text_numbers(text: str) -> list[_TextNumber]:
 
 
 _INT_TEXT = re.compile(r"^[-+]?\d+$")
+# 'k/n' printed next to a proportion: the numerator and the denominator are counts
+_FRACTION_AFTER = re.compile(r"\s?/\s?\d")
+_FRACTION_JOIN = re.compile(r"\s*[=:(]?\s*")
+_FRACTION_BEFORE = re.compile(r"\d\s?/\s?$")  # searched over the 3 characters before
 # a spread word right after a number and before an opening bracket: the number's unit
 # ('0.31 SD [0.12, 0.50]', '-1.2 sd (95% CI ...'), the bracket holding its interval
 _UNIT_THEN_INTERVAL = re.compile(
@@ -246,6 +274,8 @@ _OPERATOR_AFTER = re.compile(r"^\s*(?:\+(?![/-])|[*\u00d7\u00b7](?!\*))\s*[-\w(.
 # name ('AUC on the last 750 games: 0.68', 'accuracy over 5 folds = 0.91'), it is not a value
 # or a number after a preposition right before the separator ('R2 for 2019: 0.41')
 _LABEL_SEP = re.compile(r"\s*[:=]\s*")
+# a whole number glued to a word by a hyphen is part of a name: 'KR-20', 'PHQ-9', 'SF-36'
+_GLUED_NAME = re.compile(r"[A-Za-z]-$")
 _ENDS_IN_PREP = re.compile(r"(?i)\b(?:for|in|on|over|at|of|with|across|from|after|before|"
                            r"since|until|last|first|top|per)\s*$")
 _COUNTED_NOUN = re.compile(r"\s+[A-Za-z][A-Za-z\s\-()']{0,40}?\s*(?::|=|\bis\b|\bwas\b)\s*")
@@ -279,6 +309,7 @@ def _series_blocks(text: str) -> list[tuple[str, list[float]]]:
 
 _COUNT_ROWS = {"count", "unique", "freq", "top", "n", "nobs", "size", "support", "n_obs"}
 _IDENT = re.compile(r"^[A-Za-z_][\w.\-]*$")
+_TOKEN = re.compile(r"\S+")
 
 
 def _tables(text: str, computed: set[str]) -> list[tuple[str, list[str], list[float]]]:
@@ -301,12 +332,23 @@ def _tables(text: str, computed: set[str]) -> list[tuple[str, list[str], list[fl
             continue
         rows: dict[int, list[float]] = {j: [] for j, _ in cols}
         labels: list[str] = []
+        # pandas right-aligns a column's cells with its header: a cell ends where its
+        # header ends, which places the values even when another cell is blank
+        ends = [m.end() for m in _TOKEN.finditer(line)]
         for row in lines[i + 1:i + 501]:
             toks = row.split()
+            offset = 0
             if len(toks) == len(header) + 1:
                 offset = 1
-            elif len(toks) == len(header) and len(header) > 1:
-                offset = 0
+            elif toks and len(toks) <= len(header) and len(header) > 1 and all(
+                    ends[j] in (at := {m.end(): m.group(0) for m in _TOKEN.finditer(row)})
+                    for j, _ in cols):
+                # a blank cell (or no index): read the cells by position; the first token,
+                # when it ends under no header, is the row's index label
+                first = _TOKEN.search(row)
+                toks = ([first.group(0)] if first and first.end() not in ends else [""]) + [
+                    at.get(e, "") for e in ends]
+                offset = 1
             else:
                 if toks and len(toks) < len(header):
                     continue  # index-name line under the header

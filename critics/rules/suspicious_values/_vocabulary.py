@@ -11,6 +11,7 @@ import re
 
 # Quantities: pvalue | r2 | adj_r2 | accuracy | auc | f1 | bounded | probability |
 # correlation | variance | error | score (generic: R² for regressors, accuracy for classifiers)
+# | reliability (Cronbach's alpha, KR-20, McDonald's omega)
 PERFECT_QUANTITIES = {"r2", "accuracy", "auc", "f1", "score"}
 METRIC_QUANTITIES = PERFECT_QUANTITIES | {"bounded", "error", "adj_r2", "pct_error"}
 
@@ -54,6 +55,9 @@ _EXCLUDE_TOKENS = {
     "logit", "logits", "odds", "ratio", "density", "pdf", "likelihood", "ll", "total", "sum",
     "cum", "cumsum", "expected", "dof", "df", "nobs", "size", "weight", "weights", "std_err",
 }
+# an internal-consistency reliability coefficient: at most 1, and below 0 only when items
+# are keyed in opposite directions (`cronbach_alpha`, `alpha_cronbach`, `kr20`)
+_RELIABILITY_TOKENS = {"cronbach", "cronbachs", "kr20", "kr21", "mcdonald"}
 _TRAIN_TOKENS = {"train", "training", "trn", "tr", "insample", "fit", "fitted"}
 _TEST_TOKENS = {"test", "testing", "tst", "te", "val", "valid", "validation", "holdout", "hold",
                 "heldout", "oos", "cv", "oof", "fold", "folds", "eval", "dev"}
@@ -128,6 +132,9 @@ def _name_quantity(name: str) -> tuple[str, bool] | None:
     or says something that may legitimately leave the range (a difference, a log, a count,
     a standardised coefficient `std_coef`)."""
     toks = _tokens(name)
+    if toks and set(toks) & _RELIABILITY_TOKENS and not any(
+            t in _EXCLUDE_TOKENS and t != "alpha" for t in toks):
+        return "reliability", True  # `cronbach_alpha`, `alpha_cronbach`, `kr20`
     if not toks or any(t in _EXCLUDE_TOKENS for t in toks) or _standardised(toks):
         return None
     joined = "".join(toks)

@@ -241,17 +241,21 @@ def _lpm_label(*texts: str) -> bool:
 
 
 def _shown_in_text(text: str, v: float) -> str | None:
-    """The printed token of `v` (rounded as displayed), if the output shows it."""
-    for m in re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?", text):
+    """The printed token of `v` (rounded as displayed), if the output shows it: as a
+    decimal ('-0.49', '1.22') or as a percentage ('-49%', '122.0%')."""
+    for m in re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?(%?)", text):
         tok = m.group(0)
-        decimals = len(tok.split(".")[1]) if "." in tok else 0
-        if decimals == 0:
+        pct = bool(m.group(1))
+        num = tok.rstrip("%")
+        decimals = len(num.split(".")[1]) if "." in num else 0
+        if decimals == 0 and not pct:
             continue
         try:
-            t = float(tok)
+            t = float(num) / (100 if pct else 1)
         except ValueError:
             continue
-        if (t > 1 or t < 0) and abs(t - v) <= 0.5 * 10 ** -decimals + 1e-9:
+        tol = 0.5 * 10 ** -decimals / (100 if pct else 1) + 1e-9
+        if (t > 1 or t < 0) and abs(t - v) <= tol:
             return tok
     return None
 

@@ -298,6 +298,7 @@ def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
         strong = kind == "proportion"
         hits.append((strong, top / limit, key, line, top, over, len(values), limit, where))
     hits += _labelled_proportions(text)
+    hits += _titled_tables(text, ev.tree)
     hits += _count_ratio_hits(ev, set(keys))
     if not hits:
         return
@@ -316,6 +317,7 @@ def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
                      "percentage of a group can exceed all of it. The numerator and the "
                      "denominator are on different bases (weights scaled to the whole "
                      "sample divided by a subgroup's head count, a sum over duplicated rows, "
+                     "per-period risks added up instead of compounded, "
                      "events counted over people), so the other values are wrong too, just "
                      "less visibly."),
         severity=severity, confidence=confidence,
@@ -339,6 +341,70 @@ def _labelled_proportions(text: str) -> list[_Hit]:
         if tn.percent and tn.value > 101:  # a bare '1.3' after 'fraction' has no scale
             out.append((True, tn.value / 100, tn.label, 0, tn.value, 1, 1, 100.0,
                         f"the printed value '{tn.line[:60]}'"))
+    return out
+
+
+# a printed title that names a proportion of a cohort in percent ('Cumulative mortality (%)
+# by age band', '5-year survival, %', 'Prevalence (%) by region') over the table it heads
+_TITLE_PROPORTION = re.compile(
+    r"(?i)\b(?:(?:cumulative|absolute|\d+[\s-]*(?:day|week|month|year)s?)[\s-]+"
+    r"(?:mortality|incidence|risk|survival|fatality|recurrence|readmission)|"
+    r"case[\s-]+fatality|prevalence|proportion|percentage|positivity|"
+    r"(?:mortality|survival)\s*(?:\(%\)|,\s*%|\bin\s*%|\bpercent))")
+_TITLE_PERCENT = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bpct\b")
+_TITLE_NOT_SHARE = re.compile(
+    r"(?i)\bper\s*[\d,.]+|person[\s-]*(?:years?|time)|\brate\s+ratio|\bratio\b|\brelative\b|"
+    r"\bexcess\b|\bchange\b|\bincrease\b|\bdifference\b|\bodds\b|\bhazard\b")
+# table columns that hold counts or other quantities, not the titled proportion
+_TABLE_OTHER_TOKENS = {"n", "count", "counts", "cases", "deaths", "died", "events", "total",
+                       "patients", "subjects", "people", "persons", "population", "pop", "py",
+                       "pyears", "days", "months", "age", "mean", "median", "sd", "std",
+                       "denominator", "numerator", "size", "nobs", "obs", "rows", "num",
+                       "number", "ci", "lo", "hi", "lower", "upper", "se", "cases_n",
+                       "followup", "fu", "rr", "hr", "or", "ratio", "diff", "change", "at"}
+_CELL_DECIMAL = re.compile(r"^[-+]?\d*\.\d+%?$")
+_CELL_NUM = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)%?$")
+
+
+def _titled_tables(text: str, tree: ast.AST | None) -> list[_Hit]:
+    """A printed table (a DataFrame / Series repr) right under a title that names a
+    proportion of a cohort in percent ('Cumulative mortality (%) by age band'): cells above
+    100 in the columns that are not counts. Only when the cell's code scales by 100 (the
+    values are percentages by construction)."""
+    out: list[_Hit] = []
+    if not text or tree is None or not _TITLE_PERCENT.search(text) or \
+            not _TITLE_PROPORTION.search(text) or not _percent_scaled(tree):
+        return out
+    lines = text[:30_000].splitlines()[:600]
+    for i, title in enumerate(lines):
+        m = _TITLE_PROPORTION.search(title)
+        if not m or not _TITLE_PERCENT.search(title) or _TITLE_NOT_SHARE.search(title):
+            continue
+        j = i + 1
+        while j < len(lines) and j <= i + 2 and not lines[j].strip():
+            j += 1
+        if j >= len(lines):
+            continue
+        header = lines[j]
+        heads = [(hm.end(), hm.group(0)) for hm in re.finditer(r"\S+", header)]
+        if not heads or any(_CELL_DECIMAL.match(h) for _, h in heads):
+            continue  # a row of values, not a header (whole numbers may label columns)
+        ok_ends = {e for e, h in heads if not set(_tokens(h)) & _TABLE_OTHER_TOKENS}
+        values: list[float] = []
+        for row in lines[j + 1:j + 201]:
+            if not row.strip() or row.startswith(("Name:", "dtype:")):
+                break
+            for cm in re.finditer(r"\S+", row):
+                if cm.start() == 0 or cm.end() not in ok_ends or not _CELL_NUM.match(
+                        cm.group(0)):
+                    continue  # the row's index label, a count column, a text cell
+                values.append(float(cm.group(0).rstrip("%")))
+        over = [v for v in values if v > 101]
+        if not over:
+            continue
+        top = max(over)
+        out.append((True, top / 100, m.group(0), 0, top, len(over), len(values), 100.0,
+                    f"the printed table under '{title.strip()[:60]}'"))
     return out
 
 

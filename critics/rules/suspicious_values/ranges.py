@@ -179,6 +179,30 @@ def correlation_out_of_range(ev: Evidence) -> Iterator[Finding]:
                        "ddof in the covariance and both standard deviations.")
 
 
+@rule("suspicious_values.reliability_out_of_range",
+      title="Reliability coefficient (Cronbach's alpha) below 0 or above 1")
+def reliability_out_of_range(ev: Evidence) -> Iterator[Finding]:
+    """An internal-consistency reliability (Cronbach's alpha, KR-20, McDonald's omega) is at
+    most 1; the estimate turns negative when the items covary negatively, almost always
+    because negatively worded items were not reverse-keyed, and such a value is no
+    reliability at all: the scale score summed from those items measures nothing coherent."""
+    scan = _scan(ev)
+    bad = _out_of_range(scan, {"reliability"}, 0.0, 1.0)
+    if not bad:
+        return
+    conf = max(_confidence(o, 0.85, 0.8) for o, _ in bad)
+    negative = any(v < 0 for _, vals in bad for v in vals)
+    why = (" A negative alpha means the items covary negatively on average: the negatively "
+           "worded items were most likely not reverse-scored before the scale was built."
+           if negative else " A value above 1 comes from a wrong formula.")
+    yield _finding(bad, "A reliability coefficient lies in [0, 1] (Cronbach's alpha, KR-20, "
+                   "omega), so this value is not a reliability", "high", conf,
+                   "Reverse-key the negatively worded items (`max + min - x`) before computing "
+                   "alpha and the scale score, check the item-total correlations (every item "
+                   "should correlate positively with the rest), then recompute alpha and "
+                   "everything built from the scale score.", why)
+
+
 @rule("suspicious_values.probability_out_of_range",
       title="Probability or bounded score outside its range")
 def probability_out_of_range(ev: Evidence) -> Iterator[Finding]:

@@ -164,10 +164,30 @@ def _resolve_chain(ev: Evidence, node: ast.AST, site: ast.AST, function: str | N
     if out or function:
         return out
     bound = literal_assignment(ev, ch.root)
+    if bound is None:
+        bound = _single_loop_binding(ev, ch.root, site)
     if bound is not None:
         for frame, cols in _resolve_chain(ev, bound, bound, None, depth + 1):
             out.append((frame, cols + ch.columns))
     return out
+
+
+def _single_loop_binding(ev: Evidence, name: str, site: ast.AST) -> ast.expr | None:
+    """The value of `name` when the cell binds it exactly once, by a plain assignment in the
+    body of a loop that also holds `site` (`for g, x in df.groupby(k).col: v = x.to_numpy()`
+    then `v.mean()`), so that the loop's groupby can be followed from the value."""
+    binds = ev.model.assigned_at(name)
+    if len(binds) != 1:
+        return None
+    stmt = binds[0].stmt
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    from .._columns import loops_around
+    around_site = {id(it) for _, it in loops_around(ev, site)}
+    if not any(id(it) in around_site for _, it in loops_around(ev, stmt)):
+        return None
+    return stmt.value
 
 
 @dataclass
@@ -189,8 +209,9 @@ def _summary_sites(ev: Evidence) -> list[_SummarySite]:
         if method in ("agg", "aggregate"):  # the functions it applies, by name
             method = " ".join(str(n.value) for n in _walk(c.node)
                               if isinstance(n, ast.Constant) and isinstance(n.value, str))
-        if c.method in _SUMMARY_METHODS and c.receiver is not None and not (
-                c.name or "").startswith(("numpy.", "statistics.", "scipy.")):
+        if c.method in _SUMMARY_METHODS and c.receiver is not None and (not (
+                c.name or "").startswith(("numpy.", "statistics.", "scipy.")) or (
+                c.name or "").startswith("numpy.ndarray.")):  # `arr.mean()`, not `np.mean`
             src = c.receiver
             if c.method in ("agg", "aggregate"):
                 extra, counts = _agg_columns(c.node)
