@@ -2091,3 +2091,170 @@ print(f"slow window 100: CAGR {cagr(crossover(5, 100)):.1%}")
 ])
 def test_strategy_metrics_without_an_in_sample_winner_are_silent(code):
     silent([f for f in run(code, PRICES) if f.rule_id == BEST_OF])
+
+
+# -- in-sample fit of an estimator built and fitted in one chained expression ------------------
+
+PLANTS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingClassifier, RandomForestRegressor
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.metrics import accuracy_score, mean_absolute_error, r2_score, roc_auc_score
+from sklearn.metrics import roc_curve, average_precision_score
+from sklearn.model_selection import cross_val_predict, train_test_split, KFold
+rng = np.random.default_rng(11)
+n = 240
+plants = pd.DataFrame(rng.normal(size=(n, 12)), columns=[f"g{i}" for i in range(12)])
+plants["yield_t"] = plants.g0 * 2 + rng.normal(0, 1, n)
+plants["blight"] = (plants.g1 + rng.normal(0, 1.5, n) > 0.5).astype(int)
+Xp = plants[[f"g{i}" for i in range(12)]]
+"""
+
+_CHAINED_FIT = {
+    "boosting_accuracy": ("""
+clf = GradientBoostingClassifier(random_state=0).fit(Xp, plants.blight)
+print("blight classifier accuracy:", accuracy_score(plants.blight, clf.predict(Xp)))
+""", """
+clf = GradientBoostingClassifier(random_state=0)
+pred = cross_val_predict(clf, Xp, plants.blight, cv=KFold(5, shuffle=True, random_state=0))
+print("blight classifier accuracy (5-fold):", accuracy_score(plants.blight, pred))
+"""),
+    "knn_mae_named_prediction": ("""
+knn = KNeighborsRegressor(n_neighbors=2).fit(Xp, plants.yield_t)
+fitted = knn.predict(Xp)
+err = mean_absolute_error(plants.yield_t, fitted)
+print(f"expected yield error: {err:.2f} t/ha")
+""", """
+Xa, Xb, ya, yb = train_test_split(Xp, plants.yield_t, test_size=0.3, random_state=0)
+knn = KNeighborsRegressor(n_neighbors=2).fit(Xa, ya)
+err = mean_absolute_error(yb, knn.predict(Xb))
+print(f"expected yield error: {err:.2f} t/ha")
+"""),
+    "forest_score_method": ("""
+forest = RandomForestRegressor(n_estimators=50, random_state=0).fit(Xp, plants.yield_t)
+print({"R2": round(forest.score(Xp, plants.yield_t), 3)})
+""", """
+forest = RandomForestRegressor(n_estimators=50, random_state=0)
+pred = cross_val_predict(forest, Xp, plants.yield_t, cv=5)
+print({"R2": round(r2_score(plants.yield_t, pred), 3)})
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_CHAINED_FIT))
+def test_in_sample_fit_of_a_chained_fit(key: str) -> None:
+    flawed, sound = _CHAINED_FIT[key]
+    f = one(H.run(RULES, flawed, PLANTS), "circular_validation.in_sample_fit_reported")
+    assert f.severity in ("high", "critical")
+    quiet(H.run(RULES, sound, PLANTS))
+
+
+# -- the winner's row of a table of scores sorted by a score -----------------------------------
+
+_WINNER_ROW = {
+    "index0_loc_attr": ("""
+rows = []
+for g in [f"g{i}" for i in range(12)]:
+    rows.append({"gene": g, "auc": roc_auc_score(plants.blight, plants[g])})
+tbl = pd.DataFrame(rows).set_index("gene").sort_values("auc", ascending=False)
+top = tbl.index[0]
+row = tbl.loc[top]
+print(f"marker {top}: AUC {row.auc:.2f}")
+""", """
+tr, te = train_test_split(plants, test_size=0.5, random_state=0)
+rows = []
+for g in [f"g{i}" for i in range(12)]:
+    rows.append({"gene": g, "auc": roc_auc_score(tr.blight, tr[g])})
+tbl = pd.DataFrame(rows).set_index("gene").sort_values("auc", ascending=False)
+top = tbl.index[0]
+print(f"marker {top}: test AUC {roc_auc_score(te.blight, te[top]):.2f}")
+"""),
+    "iloc0_key": ("""
+res = {}
+for g in ["g0", "g1", "g2", "g3", "g4", "g5"]:
+    res[g] = {"r2": r2_score(plants.yield_t, plants[g] * plants.yield_t.std())}
+ranked = pd.DataFrame(res).T.sort_values("r2", ascending=False)
+winner = ranked.iloc[0]
+print("best single-gene R2:", winner["r2"])
+""", """
+dev, hold = train_test_split(plants, test_size=0.5, random_state=1)
+res = {}
+for g in ["g0", "g1", "g2", "g3", "g4", "g5"]:
+    res[g] = {"r2": r2_score(dev.yield_t, dev[g] * dev.yield_t.std())}
+ranked = pd.DataFrame(res).T.sort_values("r2", ascending=False)
+g = ranked.index[0]
+print("chosen gene, hold-out R2:", r2_score(hold.yield_t, hold[g] * hold.yield_t.std()))
+"""),
+    "comprehension_table": ("""
+tab = pd.DataFrame([{"feat": g, "ap": average_precision_score(plants.blight, plants[g])}
+                    for g in Xp.columns])
+tab = tab.sort_values(by="ap", ascending=False).set_index("feat")
+lead = tab.index[0]
+best_row = tab.loc[lead]
+print(lead, "average precision", round(best_row.ap, 3))
+""", """
+a, b = train_test_split(plants, test_size=0.5, random_state=2)
+tab = pd.DataFrame([{"feat": g, "ap": average_precision_score(a.blight, a[g])}
+                    for g in Xp.columns])
+tab = tab.sort_values(by="ap", ascending=False).set_index("feat")
+lead = tab.index[0]
+print(lead, "held-out average precision", round(average_precision_score(b.blight, b[lead]), 3))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_WINNER_ROW))
+def test_best_of_many_winner_row_reported(key: str) -> None:
+    flawed, sound = _WINNER_ROW[key]
+    f = one(H.run(RULES, flawed, PLANTS), "circular_validation.best_of_many_in_sample")
+    assert f.severity == "high"
+    quiet(H.run(RULES, sound, PLANTS))
+
+
+# -- items picked by their association with the outcome, then their AUC on the same rows -------
+
+_PICK_THEN_AUC = {
+    "corrwith_sorted_slice": ("""
+r = Xp.corrwith(plants.blight).sort_values(ascending=False)
+keep = list(r.index[:3])
+score = plants[keep].sum(axis=1)
+print("panel AUC:", roc_auc_score(plants.blight, score))
+""", """
+disc, conf = train_test_split(plants, test_size=0.5, random_state=0)
+r = disc[Xp.columns].corrwith(disc.blight).sort_values(ascending=False)
+keep = list(r.index[:3])
+print("panel AUC (confirmation half):", roc_auc_score(conf.blight, conf[keep].sum(axis=1)))
+"""),
+    "abs_corr_nlargest_roc_curve": ("""
+assoc = Xp.corrwith(plants.blight).abs()
+chosen = assoc.nlargest(2).index
+fpr, tpr, thr = roc_curve(plants.blight, plants[chosen].mean(axis=1))
+j = np.argmax(tpr - fpr)
+print("sensitivity", tpr[j], "specificity", 1 - fpr[j])
+""", """
+disc, conf = train_test_split(plants, test_size=0.5, random_state=0)
+assoc = disc[Xp.columns].corrwith(disc.blight).abs()
+chosen = assoc.nlargest(2).index
+fpr, tpr, thr = roc_curve(conf.blight, conf[chosen].mean(axis=1))
+print("confirmation AUC points", len(thr))
+"""),
+    "sorted_head_ap": ("""
+ranking = Xp.corrwith(plants.blight).sort_values(ascending=False).head(4).index
+combo = plants[list(ranking)].sum(axis=1)
+print("AP of the 4-gene score:", average_precision_score(plants.blight, combo))
+""", """
+half1, half2 = train_test_split(plants, test_size=0.5, random_state=3)
+ranking = half1[Xp.columns].corrwith(half1.blight).sort_values(ascending=False).head(4).index
+combo = half2[list(ranking)].sum(axis=1)
+print("AP of the 4-gene score in half 2:", average_precision_score(half2.blight, combo))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_PICK_THEN_AUC))
+def test_items_picked_by_outcome_then_auc_on_same_rows(key: str) -> None:
+    flawed, sound = _PICK_THEN_AUC[key]
+    f = one(H.run(RULES, flawed, PLANTS), "circular_validation.selection_then_test_same_data")
+    assert f.severity in ("high", "critical")
+    quiet(H.run(RULES, sound, PLANTS))

@@ -1529,3 +1529,76 @@ def test_statistic_confined_to_the_outcome_column_is_not_a_preprocessing_leak(co
     else:
         quiet(found)
         assert not [f for f in found if f.rule_id == PREP], H.describe(found)
+
+
+# -- a target encoding of a model formula's response, computed before the split ---------------
+
+OUTLETS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(3)
+n = 300
+shops = pd.DataFrame({"region": rng.choice([f"r{i}" for i in range(60)], n),
+                      "staff": rng.integers(2, 20, n), "area": rng.uniform(50, 400, n)})
+shops["sales"] = 10 * shops.staff + 0.2 * shops.area + rng.normal(0, 20, n)
+shops["churned"] = (rng.random(n) < 0.3).astype(int)
+"""
+
+_FORMULA_ENC = {
+    "transform_ols": ("""
+shops["region_sales"] = shops.groupby("region")["sales"].transform("mean")
+train_df = shops.sample(frac=0.75, random_state=1)
+test_df = shops.drop(train_df.index)
+model = smf.ols("sales ~ staff + area + region_sales", data=train_df).fit()
+print(np.mean(np.abs(test_df["sales"] - model.predict(test_df))))
+""", """
+train_df = shops.sample(frac=0.75, random_state=1)
+test_df = shops.drop(train_df.index).copy()
+means = train_df.groupby("region")["sales"].mean()
+train_df = train_df.assign(region_sales=train_df.region.map(means))
+test_df["region_sales"] = test_df.region.map(means).fillna(train_df.sales.mean())
+model = smf.ols("sales ~ staff + area + region_sales", data=train_df).fit()
+print(np.mean(np.abs(test_df["sales"] - model.predict(test_df))))
+"""),
+    "mean_map_logit": ("""
+rate = shops.groupby("region")["churned"].mean()
+shops["region_rate"] = shops["region"].map(rate)
+tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+m = smf.logit("churned ~ staff + region_rate", data=tr).fit(disp=0)
+print(((m.predict(te) > 0.5) == te.churned).mean())
+""", """
+tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+rate = tr.groupby("region")["churned"].mean()
+tr = tr.assign(region_rate=tr["region"].map(rate))
+te = te.assign(region_rate=te["region"].map(rate).fillna(tr.churned.mean()))
+m = smf.logit("churned ~ staff + region_rate", data=tr).fit(disp=0)
+print(((m.predict(te) > 0.5) == te.churned).mean())
+"""),
+    "median_slice_glm": ("""
+df2 = shops.copy()
+df2["reg_med"] = df2.groupby("region").sales.transform("median")
+cut = int(len(df2) * 0.8)
+train, test = df2.iloc[:cut], df2.iloc[cut:]
+g = smf.glm("sales ~ staff + reg_med", data=train).fit()
+print(np.sqrt(np.mean((test.sales - g.predict(test)) ** 2)))
+""", """
+df2 = shops.copy()
+cut = int(len(df2) * 0.8)
+train, test = df2.iloc[:cut].copy(), df2.iloc[cut:].copy()
+med = train.groupby("region").sales.median()
+train["reg_med"] = train.region.map(med)
+test["reg_med"] = test.region.map(med).fillna(train.sales.median())
+g = smf.glm("sales ~ staff + reg_med", data=train).fit()
+print(np.sqrt(np.mean((test.sales - g.predict(test)) ** 2)))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_FORMULA_ENC))
+def test_target_encoding_of_a_formula_response_before_split(key: str) -> None:
+    flawed, sound = _FORMULA_ENC[key]
+    f = one(H.run(RULES, flawed, OUTLETS), "leakage.target_encoding_before_split")
+    assert f.severity in ("high", "critical")
+    quiet(H.run(RULES, sound, OUTLETS))

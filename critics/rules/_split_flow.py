@@ -1600,7 +1600,8 @@ class Flow:
             chain = _chain_methods(recv)
             if chain & GROUP_METHODS:
                 if "groupby" in chain and method in TARGET_ENC_AGGS and (
-                        self._chain_selects_target(recv) or self._agg_on_target(node)):
+                        self._chain_selects_target(recv) or self._agg_on_target(node)
+                        or self._chain_selects_target(recv, self.response_cols)):
                     return self.fit_event_result(node, "target", "a per-group mean of the "
                                                  "target (target encoding)", recv_lab, recv,
                                                  None, everything, fit_transform=True)
@@ -1681,25 +1682,30 @@ class Flow:
             return False  # several keys: a stratified summary, not a class contrast
         return self._mentions_target(key)
 
-    def _chain_selects_target(self, recv: ast.expr) -> bool:
+    def _chain_selects_target(self, recv: ast.expr, targets: set[str] | None = None) -> bool:
+        """The chain reads a target column (`targets`: the target columns by default; the
+        responses of model formulas when given)."""
+        targets = self.target_cols if targets is None else targets
+        if not targets:
+            return False
         node: ast.AST | None = recv
         while node is not None:
             if isinstance(node, ast.Subscript):
                 cols = self._cols_of_slice(node.slice)
-                if cols and any(c in self.target_cols for c in cols):
+                if cols and any(c in targets for c in cols):
                     return True
-                if any(c in self.target_cols for c in self._param_strs(node.slice)):
+                if any(c in targets for c in self._param_strs(node.slice)):
                     return True
                 node = node.value
             elif isinstance(node, ast.Attribute):
-                if node.attr in self.target_cols:
+                if node.attr in targets:
                     return True
                 node = node.value
             elif isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Attribute) and node.func.attr == "groupby":
                     base = node.func.value
                     return isinstance(base, ast.Name) and (is_y_like(base.id)
-                                                           or base.id in self.target_cols)
+                                                           or base.id in targets)
                 node = node.func
             else:
                 return False

@@ -807,8 +807,12 @@ class _DoubleDip:
                     any(g.ifs for g in v.generators)
                 masked_index = isinstance(v, ast.Attribute) and v.attr == "index" and \
                     isinstance(v.value, ast.Subscript) and _row_mask(v.value.slice, self.m)
-                if calls & _PICKERS or (calls & _ORDERERS and sliced) or filtered or \
-                        masked_index:
+                # `top = list(ranked.index[:6])` with `ranked = r.sort_values(...)`
+                ordered = bool(calls & _ORDERERS) or (sliced and any(
+                    isinstance(c, ast.Call) and called_name(c) in _ORDERERS
+                    for n in names_in(v) for pv in self.values.get(n, [])
+                    for c in _walk(pv)))
+                if calls & _PICKERS or (ordered and sliced) or filtered or masked_index:
                     out[name] = v
         return out
 
@@ -886,6 +890,10 @@ class _DoubleDip:
         return out
 
 
+_DISCRIMINATION = {"roc_auc_score", "roc_curve", "average_precision_score",
+                   "precision_recall_curve"}
+
+
 def _tested(ev: Evidence) -> list[tuple[CallSite, list[ast.AST], str]]:
     """(call, sample/data arguments, kind) of hypothesis tests and inference fits."""
     out: list[tuple[CallSite, list[ast.AST], str]] = []
@@ -896,6 +904,11 @@ def _tested(ev: Evidence) -> list[tuple[CallSite, list[ast.AST], str]]:
             args = [a for _, a in sample_args(call, spec)] or list(call.node.args)
             out.append((call, args, spec.kind))
     for call in ev.model.calls:
+        # a discrimination metric of a score against the outcome (the picked items' sum
+        # score's AUC) measures the association the selection maximised
+        if call.last in _DISCRIMINATION and len(call.node.args) >= 2:
+            out.append((call, list(call.node.args[:2]), "correlation"))
+            continue
         if call.last in _SM_FITS and (call.name or "").startswith("statsmodels") and \
                 any(w in ev.code for w in (".pvalues", "summary", "conf_int", ".tvalues")):
             args = list(call.node.args) + [k.value for k in call.node.keywords
@@ -964,8 +977,12 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
         ancestors = _ancestors(dd, picked)
         sel_labels: set[str] = set()
         sel_roots: set[str] = set()
-        for p in picked:
-            sel_labels |= dd.labels(picks[p], {p})
+        by_outcome: list[str] = []
+        for p in sorted(picked):
+            got = dd.labels(picks[p], {p})
+            if got:
+                by_outcome.append(p)
+            sel_labels |= got
             sel_roots |= dd.roots(names_in(picks[p]), {p}, set())
         test_labels = _outcome_refs(dd, call, args, kind, picked)
         shared_labels = sel_labels & test_labels
@@ -973,7 +990,7 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
         shared_rows = sel_roots & test_roots
         if not shared_labels or not shared_rows:
             continue
-        pick = sorted(picked)[0]
+        pick = (by_outcome or sorted(picked))[0]
         chooser = picks[pick]
         candidates = chosen = None
         for sub in _walk(chooser):
@@ -1001,9 +1018,12 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
                          f"`{test}` (line {call.line}) then tests the chosen ones against "
                          f"`{sorted(shared_labels)[0]}` on the same rows "
                          f"(`{', '.join(sorted(shared_rows))}`). The selection already "
-                         "guarantees a large difference or correlation, so the test statistic "
-                         "is inflated and its p-value is meaningless (double dipping): even "
-                         "pure noise passes."),
+                         "guarantees a large difference or correlation, so "
+                         + ("the reported discrimination (AUC, sensitivity/specificity) is "
+                            "inflated (double dipping): even pure noise items would look "
+                            "predictive." if test in _DISCRIMINATION else
+                            "the test statistic is inflated and its p-value is meaningless "
+                            "(double dipping): even pure noise passes.")),
             severity=severity, confidence=confidence,
             evidence={"lines": sorted({getattr(chooser, "lineno", call.line), call.line}),
                       "values": {"selected": pick, "candidates": candidates,
@@ -1707,11 +1727,18 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         return
     fits: dict[str, list[tuple[int, int, ast.expr, ast.expr]]] = {}
     for c in m.calls:
-        if c.last == "fit" and isinstance(c.receiver, ast.Name) and c.loop_depth == 0:
-            data = _fit_data(c)
-            if data is not None:
-                fits.setdefault(c.receiver.id, []).append(
-                    (c.node.lineno, c.node.col_offset, *data))
+        if c.last != "fit" or c.loop_depth:
+            continue
+        name = c.receiver.id if isinstance(c.receiver, ast.Name) else None
+        if name is None and isinstance(c.receiver, ast.Call):
+            # `rf = RandomForestRegressor(...).fit(X, y)`: fit returns the estimator
+            st = _stmt_of(m.tree, c.node)
+            if isinstance(st, ast.Assign) and st.value is c.node and len(st.targets) == 1 \
+                    and isinstance(st.targets[0], ast.Name):
+                name = st.targets[0].id
+        data = _fit_data(c) if name is not None else None
+        if data is not None:
+            fits.setdefault(name, []).append((c.node.lineno, c.node.col_offset, *data))
     if not fits:
         return
 
@@ -2120,6 +2147,30 @@ def _score_column(node: ast.AST) -> bool:
     return True
 
 
+_EXTRA_SCORE_KEYS = {"ap", "auprc", "prauc", "auroc"}
+
+
+def _method_chain(node: ast.AST) -> list[ast.Call]:
+    """The calls of a method chain, outermost first (`t.sort_values(..).set_index(..)`)."""
+    out: list[ast.Call] = []
+    node = _untransposed(node)
+    while isinstance(node, ast.Call):
+        out.append(node)
+        node = _untransposed(node.func.value) if isinstance(node.func, ast.Attribute) else None
+    return out
+
+
+def _sorted_by_score(call: ast.Call) -> bool:
+    """A sort whose key, when named, is a score column (`sort_values("AUC")`)."""
+    by = next((k.value for k in call.keywords if k.arg in ("by", "columns")), None)
+    if by is None and call.args and called_name(call) != "sorted":
+        by = call.args[0]
+    strs = [k.value for k in _walk(by) if isinstance(k, ast.Constant)
+            and isinstance(k.value, str)] if by is not None else []
+    return not strs or any(set(_tokens(k)) & (_SCORE_TOKENS | _EXTRA_SCORE_KEYS | {"mean"})
+                           for k in strs)
+
+
 def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[no-untyped-def]
                    sorted_names: set[str] | None = None) -> ast.AST | None:
     """The reported expression that takes the best of a score collection: max(scores),
@@ -2137,8 +2188,36 @@ def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[n
             continue
         if c.last in _INDEX_PICKS or (c.last in ("max", "min") and c.has_kwarg("key")):
             index_names |= set(c.targets)
+    # a table of scores sorted by a score: its first label is the winner (`best =
+    # perf.index[0]`) and `perf.loc[best]` / `perf.iloc[0]` the winner's row of scores
+    ranked = {t for a in m.assignments for t in a.targets if t in coll
+              and any(called_name(c) in _ORDER_PICKS and _sorted_by_score(c)
+                      for c in _method_chain(a.value))}
+    rows: set[str] = set()
+    if ranked:
+        for a in m.assignments:
+            v = a.value
+            if not (isinstance(v, ast.Subscript) and len(a.targets) == 1):
+                continue
+            base = v.value
+            if isinstance(base, ast.Attribute) and root_name(base.value) in ranked:
+                if base.attr == "index" and _number(v.slice) == 0.0:
+                    index_names.add(a.targets[0])
+                elif (base.attr == "iloc" and _number(v.slice) == 0.0) or (
+                        base.attr == "loc" and isinstance(v.slice, ast.Name)
+                        and v.slice.id in index_names):
+                    rows.add(a.targets[0])
     hit: ast.AST | None = None
     for n in reported:
+        if rows and isinstance(n, ast.Attribute | ast.Subscript) and \
+                isinstance(n.value, ast.Name) and n.value.id in rows:
+            key = n.attr if isinstance(n, ast.Attribute) else (
+                n.slice.value if isinstance(n.slice, ast.Constant) else None)
+            toks = set(_tokens(key)) if isinstance(key, str) else set()
+            if toks & (_SCORE_TOKENS | _EXTRA_SCORE_KEYS) and \
+                    not toks & _HELDOUT_TOKENS:
+                hit = n
+                break
         if isinstance(n, ast.Call) and called_name(n) in _VALUE_PICKS and not any(
                 k.arg == "key" for k in n.keywords):
             cs = [c for c in m.calls if c.node is n]
