@@ -2188,3 +2188,95 @@ def test_in_place_drop_on_a_copy_made_in_the_cell_is_counted() -> None:
         o = o.dropna(subset=["when"])
         o.groupby("region")["value"].mean()
     """, COPIED))
+
+
+# -- only the rows left are counted; reshape before dropna; dates coerced then dropped ----------
+
+PANEL = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(5)
+rows = []
+for i in range(300):
+    for t in range(1, 4):
+        y = 50 + rng.normal(0, 5) - t
+        keep = t == 1 or rng.random() > 0.18
+        rows.append({"unit": f"U{i}", "t": t, "y": y if keep else np.nan})
+long = pd.DataFrame(rows)
+dates = pd.DataFrame({"region": np.repeat(["east", "west"], 150),
+                      "start": ["2023-01-05"] * 150 + ["05/01/2023"] * 150,
+                      "end": ["2023-02-01"] * 300})
+"""
+
+
+def test_dropna_after_a_pivot_counts_the_wide_rows_and_a_df_is_not_a_report() -> None:
+    f = one(run("""
+        wide = long.pivot(index="unit", columns="t", values="y").dropna()
+        t, p = stats.ttest_rel(wide[3], wide[1])
+        print(f"t({len(wide) - 1}) = {t:.2f}")
+    """, PANEL), DROPNA)
+    assert f.evidence["values"]["rows_before"] == 300
+    assert f.severity == "medium" and "remain" in f.explanation
+
+
+def test_dropna_after_unstack_of_two_keys_is_counted_per_unit() -> None:
+    f = one(run("""
+        w = long.set_index(["unit", "t"])["y"].unstack().dropna()
+        change = (w[3] - w[1]).mean()
+        print(round(change, 2), w.shape)
+    """, PANEL), DROPNA)
+    assert f.evidence["values"]["rows_before"] == 300
+
+
+def test_sound_reshape_with_counts_of_the_wide_table_stays_quiet() -> None:
+    silent(run("""
+        wide = long.pivot(index="unit", columns="t", values="y")
+        complete = wide.dropna()
+        print(f"complete: {len(complete)} of {len(wide)} units")
+        stats.ttest_rel(complete[3], complete[1])
+    """, PANEL))
+    quiet(run("""
+        wide = long.pivot(index="unit", columns="t", values="y")
+        print(wide.notna().sum().to_dict())
+        w = wide.dropna()
+        (w[3] - w[1]).mean()
+    """, PANEL))
+
+
+def test_dates_coerced_then_dropped_before_a_share_is_caught() -> None:
+    f = one(run("""
+        d = dates.copy()
+        d["s"] = pd.to_datetime(d.start, errors="coerce", format="%Y-%m-%d")
+        d["e"] = pd.to_datetime(d.end, errors="coerce", format="%Y-%m-%d")
+        d = d.dropna(subset=["s", "e"])
+        d["days"] = (d.e - d.s).dt.days
+        print(f"within 30 days: {100 * (d.days <= 30).mean():.1f}%")
+        d.groupby("region").days.median()
+    """, PANEL), DROPNA)
+    assert f.severity == "high" and f.evidence["values"]["rows_before"] == 300
+
+
+def test_coerced_numbers_dropped_with_only_the_remaining_n_shown() -> None:
+    f = one(run("""
+        r = raw.assign(val=pd.to_numeric(raw.v, errors="coerce"))
+        ok = r[r.val.notna()]
+        print(f"n = {len(ok)}", np.mean(ok.val))
+    """), DROPNA)
+    assert f.severity == "medium"
+
+
+def test_sound_coerced_dates_with_the_unparsed_counted_stay_quiet() -> None:
+    quiet(run("""
+        d = dates.copy()
+        d["s"] = pd.to_datetime(d.start, errors="coerce", format="%Y-%m-%d")
+        bad = d.s.isna()
+        print("unparsed by region:", bad.groupby(d.region).sum().to_dict())
+        d = d[~bad]
+        d.s.dt.month.mean()
+    """, PANEL))
+    quiet(run("""
+        r = raw.assign(val=pd.to_numeric(raw.v, errors="coerce"))
+        ok = r.dropna(subset=["val"])
+        print(f"kept {len(ok)} of {len(r)}")
+        ok.val.mean()
+    """))

@@ -49,6 +49,7 @@ class _Ctx:
                     self.name_assigns.setdefault(t.id, []).append(st)
         self._counts: list[set[str]] | None = None
         self._nan_counts: list[set[str]] | None = None
+        self._count_nodes: list[tuple[set[str], ast.AST]] | None = None
 
     # -- flow ------------------------------------------------------------------------------
 
@@ -111,13 +112,23 @@ class _Ctx:
         if cached is not None:
             return cached
         masks = self.missing_masks()
-        count_nodes = {id(n): _names(n) for n, _, _ in self.walk.items
-                       if _is_count_node(n, masks) and (not nan_aware or _counts_nan(n, masks))}
-        out: list[set[str]] = []
+        out = [names for names, n in self.reported_count_nodes()
+               if not nan_aware or _counts_nan(n, masks)]
         if nan_aware:
             self._nan_counts = out
         else:
             self._counts = out
+        return out
+
+    def reported_count_nodes(self) -> list[tuple[set[str], ast.AST]]:
+        """(names, node) of every count expression whose value reaches the output."""
+        if self._count_nodes is not None:
+            return self._count_nodes
+        masks = self.missing_masks()
+        count_nodes = {id(n): (_names(n), n) for n, _, _ in self.walk.items
+                       if _is_count_node(n, masks)}
+        out: list[tuple[set[str], ast.AST]] = []
+        self._count_nodes = out
         if not count_nodes:
             return out
         drop_stmts = {id(d.stmt) for d in self.drops}
@@ -151,6 +162,35 @@ class _Ctx:
                 for a in list(node.args) + [k.value for k in node.keywords]:
                     visit(a, 0)
         return out
+
+    def missing_report(self, drop: _Drop) -> str | None:
+        """How a cell that drops missing rows reports them: "full" when it shows how many
+        went (a NaN count, a count of the frame before the drop, or output text saying so),
+        "after" when its only counts are of the rows that remain (`len(kept)`, a test's
+        degrees of freedom `len(a) + len(b) - 2`), None when it shows no count at all. A
+        share over a threshold (`(x <= 31).mean()`) counts nothing."""
+        related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
+        related |= self.downstream(set(related), 0)
+        masks = self.missing_masks()
+        after: set[str] = set()
+        if drop.target and drop.target != "<return>":
+            after = self.downstream({drop.target}, drop.line)
+            if not drop.in_place:
+                after = after - {drop.source}
+        found = None
+        for names, node in self.reported_count_nodes():
+            if related and not names & related:
+                continue
+            if _counts_nan(node, masks):
+                return "full"
+            if _threshold_share(node, masks):
+                continue
+            line = getattr(node, "lineno", 0)
+            if after and names & related <= after and line > drop.line:
+                found = "after"
+                continue
+            return "full"
+        return "full" if _text_reports(self.ev) else found
 
     def reported(self, drop: _Drop) -> bool:
         if drop.kind == "merge":
@@ -251,6 +291,18 @@ def _is_count_node(sub: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
             return _is_missing_mask(sub.args[0], masks)  # np.sum(np.isnan(x)), any(mask)
         return False
     return isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "nobs")
+
+
+def _threshold_share(node: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
+    """`(x <= 31).mean()`: the share of the values left that meet a limit, not a count of
+    rows (a mean of a missing-value mask is a count of NaN)."""
+    if not (isinstance(node, ast.Call) and _call_last(node) == "mean" and isinstance(
+            node.func, ast.Attribute)):
+        return False
+    inside = list(_walk(node.func.value))
+    return any(isinstance(x, ast.Compare) for x in inside) and not any(
+        (isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS) or (
+            isinstance(x, ast.Name) and x.id in masks) for x in inside)
 
 
 def _counts_nan(node: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:

@@ -57,6 +57,9 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
                 how += f", lines {', '.join(map(str, together))} together"
             return _Loss(before, after, max(0, before - after) / before, how=how)
         return _Loss()
+    reshape = _reshape_in_receiver(drop)
+    if reshape is not None:
+        return _reshaped_loss(ctx, drop, *reshape)
     if src and tgt and tgt != "<return>":
         before = _rows(ev.objects.get(src))
         after = _rows(ev.objects.get(tgt))
@@ -67,6 +70,77 @@ def _quantify(ctx: _Ctx, drop: _Drop) -> _Loss:
             return _Loss(before, after, max(0, before - after) / before,
                          how=f"rows of `{src}` and `{tgt}`")
     return _missing_bound(ctx, drop)
+
+
+_RESHAPES = {"pivot", "pivot_table", "unstack"}
+_EXACT_UNIQUE_ROWS = 100_000  # the kernel counts distinct values over every row up to this
+
+
+def _reshape_in_receiver(drop: _Drop) -> tuple[ast.Call, str] | None:
+    """(call, name) of a long-to-wide reshape in the chain the dropna is called on
+    (`panel.pivot(index="pid", columns="wave", values="y").dropna()`): the rows dropped are
+    the reshaped table's (one per `pid`), not the source's."""
+    if drop.kind != "missing" or not isinstance(drop.node, ast.Call) or not isinstance(
+            drop.node.func, ast.Attribute):
+        return None
+    cur: ast.AST = drop.node.func.value
+    for _ in range(12):
+        if isinstance(cur, ast.Call):
+            last = _call_last(cur)
+            if last in _RESHAPES:
+                return cur, last
+            cur = cur.func
+        elif isinstance(cur, ast.Attribute | ast.Subscript):
+            cur = cur.value
+        else:
+            break
+    return None
+
+
+def _reshape_rows_key(call: ast.Call, last: str) -> str | None:
+    """The one column whose distinct values are the reshaped table's rows: `index=` of a
+    pivot, or the first of two keys before `.unstack()` (`df.set_index(["id", "t"])["y"]
+    .unstack()`, `df.groupby(["id", "t"]).y.mean().unstack()`)."""
+    if last in ("pivot", "pivot_table"):
+        idx = next((k.value for k in call.keywords if k.arg == "index"), None)
+        if idx is None and last == "pivot" and call.args:
+            idx = call.args[0]
+        cols = _str_list(idx)
+        return cols[0] if len(cols) == 1 else None
+    if call.args or call.keywords:
+        return None  # unstack(level=...): which level becomes columns is not the last
+    cur: ast.AST = call.func
+    for _ in range(10):
+        if isinstance(cur, ast.Call) and _call_last(cur) in ("set_index", "groupby"):
+            keys = _str_list(cur.args[0]) if cur.args else []
+            return keys[0] if len(keys) == 2 else None
+        if isinstance(cur, ast.Call):
+            cur = cur.func
+        elif isinstance(cur, ast.Attribute | ast.Subscript):
+            cur = cur.value
+        else:
+            break
+    return None
+
+
+def _reshaped_loss(ctx: _Ctx, drop: _Drop, call: ast.Call, last: str) -> _Loss:
+    """Rows of the reshaped table (distinct values of its row key in the source, from the
+    kernel) against rows left after the dropna."""
+    ev = ctx.ev
+    key = _reshape_rows_key(call, last)
+    src, tgt = _root(call), drop.target
+    facts = ev.objects.get(src or "")
+    if key is None or facts is None or not tgt or tgt == "<return>" or ctx.rebound_after(
+            tgt, drop.line) or ctx.rebound_after(src or "", drop.line):
+        return _Loss()
+    if not facts.rows or facts.rows > _EXACT_UNIQUE_ROWS or facts.missing.get(key):
+        return _Loss()
+    before, after = facts.unique.get(key), _rows(ev.objects.get(tgt))
+    if not before or after is None or after > before:
+        return _Loss()
+    return _Loss(before, after, (before - after) / before,
+                 how=f"distinct `{key}` in `{src}` (the rows of the `{last}` table) against "
+                     f"rows of `{tgt}`")
 
 
 def _copied_rows(ctx: _Ctx, name: str, line: int) -> tuple[int | None, str]:

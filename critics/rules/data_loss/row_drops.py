@@ -6,6 +6,7 @@ filtered out or skipped (`failed_rows_filtered`), and inner merges that lose unm
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from itertools import pairwise
 
@@ -51,7 +52,12 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         summaries = ctx.summaries_after(drop)
         if drop.kind == "coerce" and not summaries:
             continue
-        if ctx.reported(drop) or (drop.kind == "coerce" and _agg_counts(ctx, drop)):
+        shown_n = None
+        if drop.kind == "missing":
+            shown_n = ctx.missing_report(drop)
+            if shown_n == "full":
+                continue
+        elif ctx.reported(drop) or (drop.kind == "coerce" and _agg_counts(ctx, drop)):
             continue
         loss = _quantify(ctx, drop)
         gone: list[tuple[str, list[str], int]] = []
@@ -59,7 +65,7 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             shares, group = _threshold_shares(ctx, drop), _group_losses(ctx, drop)
         else:
             shares, (group, gone) = [], _level_losses(ctx, drop, loss)
-        f = _judge(ev, drop, loss, summaries, shares, group, gone)
+        f = _judge(ev, drop, loss, summaries, shares, group, gone, only_after=shown_n == "after")
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -122,14 +128,29 @@ def _triangle_cells(ev: Evidence, drop: _Drop) -> bool:
     return bool(src) and _runoff_triangle(facts) and _picks_columns(drop.node, src)
 
 
+def _defined_group(ev: Evidence, gone: tuple[str, list[str], int], loss: _Loss) -> bool:
+    """Every dropped row belongs to the vanished levels of one column and nothing else was
+    lost (`gift` NaN exactly where `responded` is False), and the cell reads that column: the
+    dropped rows are a group the analyst defines, not records that went missing."""
+    col, _levels, rows = gone
+    if loss.before is None or loss.after is None or rows != loss.before - loss.after:
+        return False
+    return re.search(r"[\"'.]" + re.escape(col) + r"\b", ev.code) is not None
+
+
 def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
            group: tuple[str, str, int, int] | None = None,
-           vanished: list[tuple[str, list[str], int]] | None = None) -> Finding | None:
+           vanished: list[tuple[str, list[str], int]] | None = None,
+           only_after: bool = False) -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
     if frac is not None and frac < 0.02:
+        return None
+    if only_after and (frac is None or (vanished and _defined_group(ev, vanished[0], loss))):
+        # the cell shows the n left, and the loss is either unread or exactly the rows of
+        # one category the cell itself names (non-responders' gifts): nothing to add
         return None
     shown = _shown_earlier(ev, drop)
     gfrac = group[2] / group[3] if group is not None and frac is not None else None
@@ -152,6 +173,11 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         return None
     if severity == "high" and shown:
         severity, conf = "medium", conf - 0.15
+    if severity == "high" and only_after and not vanished and gfrac is None:
+        # the cell shows how many rows remain (an n, a test's degrees of freedom) but not
+        # how many went: a reader who knows the raw count could see the loss (not that
+        # whole categories vanished or one group lost far more)
+        severity, conf = "medium", conf - 0.2
     if loss.lower_bound and severity == "high":
         conf -= 0.05
     src = f"`{drop.source}`" if drop.source else "the data"
@@ -210,6 +236,9 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  f"compares False), so a share over the limit can be off by up to "
                  f"{100 * frac:.1f} percentage points, and values that failed to parse are "
                  "often the out-of-range ones ('OVER', '>13', '<LOD').")
+    if only_after and loss.before is not None:
+        head += (f" The cell shows only how many rows remain (an n or a test's degrees of "
+                 f"freedom), not that {loss.before} went in.")
     if shown:
         head += " (An earlier cell showed the missing values or status counts.)"
     if drop.kind == "failed":
