@@ -2103,3 +2103,181 @@ def test_numerator_of_the_target_rate_as_a_feature_is_reported(code: str, setup:
 ])
 def test_denominator_or_unrelated_features_of_a_rate_target_are_quiet(code: str, setup: str):
     quiet(H.run(RULES, code, setup))
+
+
+# -- train-only target encodings mapped onto held-out rows stay quiet ------------------------
+
+_CLINICS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(8)
+n = 400
+visits = pd.DataFrame({"clinic": rng.choice(list("ABCDEFGH"), n),
+                       "age": rng.normal(50, 12, n)})
+visits["wait_min"] = 20 + 0.2 * visits.age + rng.normal(0, 5, n)
+"""
+
+
+@pytest.mark.parametrize("enc", [
+    # leave-one-out inside training from a tuple of group transforms
+    ('g = tr.groupby("clinic")["wait_min"]\n'
+     's, k = g.transform("sum"), g.transform("count")\n'
+     'tr["clinic_wait"] = (s - tr["wait_min"]) / (k - 1)\n'
+     'te["clinic_wait"] = te["clinic"].map(g.mean())\n'),
+    # the group statistics written out in the tuple, the test side through .agg
+    ('tot, cnt = (tr.groupby("clinic")["wait_min"].transform("sum"),\n'
+     '            tr.groupby("clinic")["wait_min"].transform("size"))\n'
+     'tr["clinic_wait"] = (tot - tr.wait_min) / (cnt - 1)\n'
+     'te["clinic_wait"] = te.clinic.map(tr.groupby("clinic")["wait_min"].agg("mean"))\n'),
+])
+def test_train_only_leave_one_out_encoding_is_quiet(enc: str):
+    code = ("tr, te = train_test_split(visits, test_size=0.3, random_state=0)\n"
+            "tr, te = tr.copy(), te.copy()\n" + enc +
+            'cols = ["age", "clinic_wait"]\n'
+            'm = LinearRegression().fit(tr[cols].fillna(0), tr["wait_min"])\n'
+            'print(m.score(te[cols].fillna(0), te["wait_min"]))\n')
+    quiet(H.run(RULES, code, _CLINICS))
+
+
+# -- a feature copied from a variable that was computed from the target's variable ----------
+
+_ESSAY = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+n = 250
+hours = rng.normal(10, 3, n)
+essay = 40 + 2 * hours + rng.normal(0, 6, n)
+oral = rng.normal(60, 8, n)
+combined = 0.7 * essay + 0.3 * oral
+band = pd.cut(combined, [-1, 50, 60, 70, 200], labels=["D", "C", "B", "A"])
+marks = pd.DataFrame({"hours": hours.round(1), "oral": oral.round(1),
+                      "band": band, "essay": essay.round(1)})
+"""
+_ESSAY_CELLS = [
+    'import statsmodels.formula.api as smf\n'
+    'fit = smf.ols("essay ~ hours + {x}", data=marks).fit()\nprint(fit.rsquared)\n',
+    'from sklearn.linear_model import LinearRegression\n'
+    'X = pd.get_dummies(marks[["hours", "{x}"]], drop_first=True)\n'
+    'm = LinearRegression().fit(X, marks["essay"])\nprint(m.score(X, marks["essay"]))\n',
+    'from sklearn.ensemble import RandomForestRegressor\n'
+    'X = marks.drop(columns=["essay", "{drop}"])\nX = pd.get_dummies(X)\n'
+    'rf = RandomForestRegressor(n_estimators=20, random_state=0).fit(X, marks.essay)\n',
+]
+
+
+@pytest.mark.parametrize("cell", _ESSAY_CELLS)
+def test_feature_copied_from_a_variable_built_from_the_target_is_reported(cell: str):
+    code = cell.replace("{x}", "C(band)" if "smf" in cell else "band").replace("{drop}", "oral")
+    f = one(H.run(RULES, code, _ESSAY), "target_leakage.feature_derived_from_target")
+    assert f.severity == "critical" and "band" in f.explanation
+
+
+@pytest.mark.parametrize("cell", _ESSAY_CELLS)
+def test_features_not_built_from_the_target_variable_are_quiet(cell: str):
+    code = cell.replace("{x}", "oral").replace("{drop}", "band")
+    quiet(H.run(RULES, code, _ESSAY))
+
+
+# -- a part taken out of the total of a share target -------------------------------------------
+
+_BATCH = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(4)
+n = 200
+runs = pd.DataFrame({"line": rng.choice(["L1", "L2"], n), "speed": rng.normal(30, 3, n),
+                     "humidity": rng.normal(50, 8, n)})
+started = 5000
+scrap_a = rng.binomial(started, 0.03 + 0.002 * (runs.speed - 30).clip(0))
+runs["rework"] = rng.binomial(started - scrap_a, 0.02, n)
+runs["good_pct"] = 100 * (started - scrap_a - runs["rework"]) / started
+"""
+
+
+@pytest.mark.parametrize("cell", [
+    'import statsmodels.formula.api as smf\n'
+    'fit = smf.ols("good_pct ~ speed + humidity + {x}", data=runs).fit()\n',
+    'from sklearn.linear_model import LinearRegression\n'
+    'X = runs[["speed", "humidity", "{x}"]]\n'
+    'm = LinearRegression().fit(X, runs.good_pct)\n',
+    'import statsmodels.api as sm\n'
+    'X = sm.add_constant(runs[["speed", "{x}"]])\n'
+    'res = sm.OLS(runs["good_pct"], X).fit()\n',
+])
+def test_part_taken_out_of_a_share_target_is_reported(cell: str):
+    f = one(H.run(RULES, cell.replace("{x}", "rework"), _BATCH),
+            "target_leakage.target_in_features")
+    assert f.severity == "critical" and "rework" in f.explanation
+    quiet(H.run(RULES, cell.replace("{x}", "humidity").replace(
+        '"humidity", "humidity"', '"humidity"').replace("humidity + humidity", "humidity"),
+        _BATCH))
+
+
+# -- a label defined by a rule one of whose clauses reads only feature columns -----------------
+
+_SEPSIS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(6)
+n = 500
+icu = pd.DataFrame({"age": rng.normal(60, 12, n), "lactate_0h": rng.lognormal(0.3, 0.3, n)})
+icu["lactate_max"] = icu.lactate_0h * np.exp(rng.normal(0.1, 0.3, n))
+other = rng.binomial(1, 0.05, n)
+icu["shock"] = ((icu.lactate_max > 2 * icu.lactate_0h) | (other == 1)).astype(int)
+"""
+
+
+@pytest.mark.parametrize("cell", [
+    'import statsmodels.formula.api as smf\n'
+    'fit = smf.logit("shock ~ age + lactate_0h{x}", data=icu).fit(disp=0)\n',
+    'from sklearn.linear_model import LogisticRegression\n'
+    'cols = ["age", "lactate_0h"{x}]\n'
+    'm = LogisticRegression(max_iter=500).fit(icu[cols], icu["shock"])\n',
+    'from sklearn.ensemble import RandomForestClassifier\n'
+    'X = icu.drop(columns=["shock"{x}])\n'
+    'rf = RandomForestClassifier(n_estimators=20, random_state=0).fit(X, icu.shock)\n',
+])
+def test_label_rule_over_feature_columns_is_reported(cell: str):
+    flawed = cell.replace("{x}", " + lactate_max" if "smf" in cell else
+                          ', "lactate_max"' if "cols" in cell else "")
+    f = one(H.run(RULES, flawed, _SEPSIS), "target_leakage.target_in_features")
+    assert f.severity == "critical" and "lactate_max" in f.explanation
+    sound = cell.replace("{x}", "" if "drop" not in cell else ', "lactate_max"')
+    quiet(H.run(RULES, sound, _SEPSIS))
+
+
+# -- a feature drawn from the outcome's own structural equation (its error term) ---------------
+
+_SHOP = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(9)
+n = 400
+st = pd.DataFrame({"footfall": rng.integers(500, 3000, n), "staff": rng.integers(2, 9, n)})
+conv = (0.02 + 0.004 * st.staff + rng.normal(0, 0.01, n)).clip(0.001)
+st["orders"] = (st.footfall * conv).round()
+st["ad_share"] = rng.uniform(0.1, 0.4, n)
+st["returns_rate"] = (conv * 3 + rng.normal(0, 0.005, n)).round(4)
+st["conv_pct"] = 100 * st.orders / st.footfall
+"""
+
+
+@pytest.mark.parametrize("cell", [
+    'from sklearn.ensemble import RandomForestRegressor\n'
+    'feats = ["footfall", "staff", "{x}"]\n'
+    'rf = RandomForestRegressor(n_estimators=20, random_state=0).fit(st[feats], st.conv_pct)\n',
+    'from sklearn.linear_model import LinearRegression\n'
+    'X, y = st[["footfall", "staff", "{x}"]], st["conv_pct"]\n'
+    'm = LinearRegression().fit(X, y)\n',
+    'from sklearn.linear_model import Ridge\n'
+    'from sklearn.model_selection import cross_val_score\n'
+    'print(cross_val_score(Ridge(), st[["footfall", "staff", "{x}"]], st.conv_pct, cv=5).mean())\n',
+])
+def test_feature_drawn_from_the_outcome_error_term_is_reported(cell: str):
+    found = H.run(RULES, cell.replace("{x}", "returns_rate"), _SHOP)
+    f = one(found, "target_leakage.feature_from_target_source")
+    assert f.severity in ("high", "critical") and "returns_rate" in f.explanation
+    quiet(H.run(RULES, cell.replace("{x}", "ad_share"), _SHOP))

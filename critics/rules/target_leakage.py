@@ -192,7 +192,7 @@ class _Analysis:
                             elif fname == "DataFrame" and call.args and \
                                     isinstance(call.args[0], ast.Dict):
                                 d = call.args[0]
-                                self._dict_aliases(d)
+                                self._dict_aliases(d, st.pos)
                                 for k, v in zip(d.keys, d.values, strict=True):
                                     if isinstance(k, ast.Constant) and isinstance(k.value, str):
                                         self.coldefs.setdefault(k.value, []).append(ColDef(
@@ -239,9 +239,11 @@ class _Analysis:
                         self.coldefs.setdefault(c, []).append(ColDef(
                             c, f.value.id, call.args[2], st.pos, st.in_cell, call.lineno))
 
-    def _dict_aliases(self, d: ast.Dict) -> None:
+    def _dict_aliases(self, d: ast.Dict, pos: int) -> None:
         """In `pd.DataFrame({"finish": finish.round(1), "pace": finish / 42.195 + noise})`
-        the column "pace" is computed from the array that *is* the column "finish"."""
+        the column "pace" is computed from the array that *is* the column "finish"; so is
+        "band" in `{"finish": finish, "band": band}` when `band = pd.cut(0.6 * finish + …)`
+        (the variable a column copies was itself computed from another column's variable)."""
         alias: dict[str, str] = {}
         for k, v in zip(d.keys, d.values, strict=True):
             var = _pass_through_name(v)
@@ -250,10 +252,21 @@ class _Analysis:
         if not alias:
             return
         for k, v in zip(d.keys, d.values, strict=True):
-            if not isinstance(k, ast.Constant) or _pass_through_name(v) is not None:
+            if not isinstance(k, ast.Constant):
                 continue
-            read = {n.id for n in _walk(v) if isinstance(n, ast.Name)}
-            cols = {alias[x] for x in read & alias.keys() if alias[x] != k.value}
+            var = _pass_through_name(v)
+            if var is not None:
+                if len(alias) < 2 or self._is_frame(var):
+                    continue
+                a = self.last_assign(var, pos)
+                if a is None or not isinstance(a[1], ast.expr) or \
+                        isinstance(a[1], ast.Constant) or _is_random_call(a[1]):
+                    continue  # a draw conditioned on a label is judged as a drawn column
+                cols = {c for x, c in alias.items() if x != var and c != k.value and
+                        self.reads_var(a[1], x, a[0], 1)}
+            else:
+                read = {n.id for n in _walk(v) if isinstance(n, ast.Name)}
+                cols = {alias[x] for x in read & alias.keys() if alias[x] != k.value}
             if cols:
                 self._dict_rows.setdefault(id(v), set()).update(cols)
 
@@ -329,6 +342,12 @@ class _Analysis:
             if isinstance(f, ast.Attribute):
                 meth = f.attr
                 chain = _chain_methods(f.value)
+                if meth in ("transform", "agg", "aggregate", "apply") and \
+                        "groupby" not in chain and isinstance(f.value, ast.Name):
+                    # grp = df.groupby("g")["y"]; grp.transform("sum"): a group statistic
+                    g = self.last_assign(f.value.id, pos)
+                    if g is not None and isinstance(g[1], ast.expr):
+                        chain = chain | _chain_methods(g[1])
                 r_agg, r_lag = agg, lagged
                 if meth == "shift":
                     k = _literal(node.args[0], None) if node.args else \
@@ -404,6 +423,11 @@ class _Analysis:
         if isinstance(node, ast.Name):
             if depth < 3 and not self._is_frame(node.id):
                 a = self.last_assign(node.id, pos)
+                if a is not None and isinstance(a[1], _Elt):
+                    # s_sum, s_n = grp.transform("sum"), grp.transform("count")
+                    v = a[1].value
+                    a = (a[0], v.elts[a[1].i], a[2]) if isinstance(v, ast.Tuple | ast.List) \
+                        and len(v.elts) == a[1].n else None
                 if a is not None and isinstance(a[1], ast.expr):
                     sub = self.refs(a[1], a[0], depth + 1)
                     for c in sub.row:
@@ -705,6 +729,45 @@ class _Analysis:
                 continue
             return v, d.line
         return None
+
+    def outcome_latent(self, col: str, pos: int) -> tuple[str, int] | None:
+        """The outcome's own structural equation behind a target computed from columns
+        (`turnout = (4 + 0.3 * x + … + rng.normal(0, 4.5, n))`, `df["votes"] = df.n * turnout`,
+        `df["turnout_pct"] = df.votes / df.n`): the one variable, read by the target or by the
+        columns it is computed from, that combines other inputs with a random draw - the
+        outcome's error term. A feature drawn from it carries that error. (variable, line)."""
+        defs = [d for d in self.coldefs.get(col, []) if d.pos < pos]
+        if not defs:
+            return None
+        d = defs[-1]
+        if _is_random_call(d.value) or _pass_through_name(d.value) is not None:
+            return None  # a copy of a drawn label is the label itself (latent_source)
+        src_cols = self.refs(d.value, d.pos).row - {col}
+        if not src_cols:
+            return None  # `y = drawn.astype(int)`: a drawn label, not a computed outcome
+        nodes = [(d.value, d.pos)]
+        for c in src_cols:
+            cd = [x for x in self.coldefs.get(c, []) if x.pos < d.pos]
+            if cd:
+                nodes.append((cd[-1].value, cd[-1].pos))
+        found: set[str] = set()
+        for node, npos in nodes:
+            for v in self._read_vars(node):
+                if self._is_frame(v):
+                    continue
+                a = self.last_assign(v, npos)
+                if a is None or not isinstance(a[1], ast.expr) or not _is_random_call(a[1]):
+                    continue
+                inputs = set()
+                for x in self._read_vars(a[1]) - {v}:
+                    xa = self.last_assign(x, a[0])
+                    if xa is not None and not isinstance(xa[1], ast.Constant):
+                        inputs.add(x)  # not `n = 600`: a size, not an input of the outcome
+                if inputs or self.refs(a[1], a[0]).row:
+                    found.add(v)
+        if len(found) != 1:
+            return None
+        return next(iter(found)), d.line
 
     def copied_var(self, col: str, pos: int) -> str | None:
         """The variable column `col` is a copy of (`df["ln_ic50"] = ln_ic50.round(3)`,
@@ -1575,6 +1638,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
         cands = x_cols if x_cols else sorted(an.coldefs)
         hits += _component_hits(an, targets, pair.pos, list(cands), has, pair, seen,
                                 reported)
+        hits += _rule_hits(an, targets, pair.pos, has, pair, seen, reported)
         # columns computed from the one column the target was computed from (`stale =
         # days_on_market > 60`, `n_price_cuts ~ days_on_market // 21`): siblings of the label
         for t in sorted(targets):
@@ -1609,7 +1673,7 @@ def _analyse(ev: Evidence) -> list[_Hit]:
         # columns computed from the variable the target is a threshold of (`win = play > 0.45`,
         # `acc = 78 + 6 * play + noise`): siblings of the label through a latent variable
         for t in sorted(targets):
-            lat = an.latent_source(t, pair.pos)
+            lat = an.latent_source(t, pair.pos) or an.outcome_latent(t, pair.pos)
             if lat is None:
                 continue
             v, t_line = lat
@@ -1763,10 +1827,11 @@ def _transform_chain(an: _Analysis, col: str, pos: int) -> list[str]:
     return chain
 
 
-def _rate_numerators(an: _Analysis, chain: list[str], pos: int) -> dict[str, tuple[str, int]]:
+def _rate_numerators(an: _Analysis, chain: list[str], pos: int
+                     ) -> dict[str, tuple[str, int, bool]]:
     """Columns that are the numerator of a rate the target is (a transform of): `cpue = catch /
     hours` -> {"catch": ("cpue", line)}. Only a plain column divided by other columns."""
-    out: dict[str, tuple[str, int]] = {}
+    out: dict[str, tuple[str, int, bool]] = {}
     for c in chain:
         defs = [d for d in an.coldefs.get(c, []) if d.pos < pos]
         if not defs:
@@ -1776,6 +1841,12 @@ def _rate_numerators(an: _Analysis, chain: list[str], pos: int) -> dict[str, tup
         if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Div)):
             continue
         num = _strip_wraps(v.left)
+        if isinstance(num, ast.BinOp) and isinstance(num.op, ast.Add | ast.Sub):
+            # yield = (dies_in - sort_rej - ft_rej) / dies_in: the share left of a total once
+            # counted parts are taken out; each plain column among the parts is a component
+            for a in _share_parts(an, num, v.right, d.pos, chain):
+                out.setdefault(a, (c, d.line if d.in_cell else 0, True))
+            continue
         if not isinstance(num, ast.Subscript | ast.Attribute):
             continue
         rn, rd = an.refs(num, d.pos), an.refs(v.right, d.pos)
@@ -1784,7 +1855,87 @@ def _rate_numerators(an: _Analysis, chain: list[str], pos: int) -> dict[str, tup
         (a,) = tuple(rn.row)
         if not rd.row or a in rd.row or rd.agg or rd.lagged or rd.random or a in chain:
             continue
-        out[a] = (c, d.line if d.in_cell else 0)
+        out[a] = (c, d.line if d.in_cell else 0, False)
+    return out
+
+
+def _share_parts(an: _Analysis, num: ast.BinOp, den: ast.expr, pos: int,
+                 chain: list[str]) -> list[str]:
+    """The plain columns added or taken out in the numerator `total - a - b` of a share whose
+    denominator is that same `total` (only then is it an accounting identity, not a fitted
+    equation `(2 * x + noise) / 10`)."""
+    terms: list[ast.expr] = []
+    stack: list[ast.expr] = [num]
+    while stack and len(terms) < 12:
+        e = stack.pop()
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add | ast.Sub):
+            stack += [e.left, e.right]
+        else:
+            terms.append(e)
+    den_src = ast.dump(_strip_wraps(den))
+    if not any(ast.dump(_strip_wraps(t)) == den_src for t in terms):
+        return []
+    rd = an.refs(den, pos)
+    out = []
+    for t in terms:
+        if not isinstance(t, ast.Subscript | ast.Attribute):
+            continue
+        r = an.refs(t, pos)
+        if len(r.row) != 1 or r.random or r.agg or r.lagged or r.shifted:
+            continue
+        (a,) = tuple(r.row)
+        if a not in rd.row and a not in chain:
+            out.append(a)
+    return out
+
+
+def _rule_clause(an: _Analysis, t: str, pos: int) -> tuple[list[str], str, int] | None:
+    """The target is a boolean combination (`(a >= 1.5 * b) | (a - b >= 0.3) | flag`) one
+    of whose clauses is a noise-free comparison of columns only: wherever that clause holds
+    the label is fixed by those columns. (columns of the clause, its source, line)."""
+    defs = [d for d in an.coldefs.get(t, []) if d.pos < pos]
+    if not defs:
+        return None
+    d = defs[-1]
+    v = _strip_wraps(d.value)
+    if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.BitOr | ast.BitAnd)):
+        return None
+    clauses: list[ast.expr] = []
+    stack: list[ast.expr] = [v]
+    while stack and len(clauses) < 8:
+        e = stack.pop()
+        if isinstance(e, ast.BinOp) and isinstance(e.op, type(v.op)):
+            stack += [e.right, e.left]
+        else:
+            clauses.append(e)
+    for cl in clauses:
+        if not isinstance(cl, ast.Compare) or _is_random_call(cl):
+            continue
+        r = an.refs(cl, d.pos)
+        if not r.row or r.agg or r.lagged or r.random or r.shifted or t in r.row:
+            continue
+        if any(not an._is_frame(x) for x in an._read_vars(cl)):
+            continue  # a variable: may hold a draw, not a rule over recorded columns
+        return sorted(r.row), ast.unparse(cl), d.line if d.in_cell else 0
+    return None
+
+
+def _rule_hits(an: _Analysis, targets: set[str], pos: int, has, pair: Pair, seen: set,  # type: ignore[no-untyped-def]
+               reported: set[str]) -> list[_Hit]:
+    out: list[_Hit] = []
+    for t in sorted(targets):
+        if ("source", t) in seen or ("rule", t) in seen:
+            continue
+        rc = _rule_clause(an, t, pos)
+        if rc is None:
+            continue
+        cols, clause, line = rc
+        if any(c in reported for c in cols) or not all(has(c)[0] for c in cols):
+            continue
+        seen.add(("rule", t))
+        reported.update(cols)
+        out.append(_Hit("rule", ", ".join(cols), t, pair, has(cols[0])[1],
+                        {"clause": clause, "defined_at": line, "n_sources": len(cols)}))
     return out
 
 
@@ -1810,10 +1961,10 @@ def _component_hits(an: _Analysis, targets: set[str], pos: int, cands: list[str]
             if ans and ("component", c) not in seen:
                 seen.add(("component", c))
                 reported.add(c)
-                rate, line = nums[shared[0]]
+                rate, line, part = nums[shared[0]]
                 out.append(_Hit("component", c, t, pair, how,
                                 {"numerator": shared[0], "rate": rate, "defined_at": line,
-                                 "via": c != shared[0]}))
+                                 "via": c != shared[0], "part": part}))
     return out
 
 
@@ -2088,6 +2239,7 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
                 return col in rhs, "formula"
             out += _component_hits(an, {t}, pair.pos, sorted(rhs_vars - {t}), in_rhs, pair,
                                    seen, set())
+            out += _rule_hits(an, {t}, pair.pos, in_rhs, pair, seen, set())
             # a regressor the kernel sees set only for rows of one class of the response
             data = c.kwarg("data") or (c.node.args[1] if len(c.node.args) > 1 else None)
             frame = root_name(data) if data is not None else None
@@ -2167,16 +2319,39 @@ def target_in_features(ev: Evidence) -> Iterator[Finding]:
     y is a threshold/transform of a single feature column (passed = final_exam >= 50). Critical:
     0.95 when the kernel shows the column in X / feature_names_in_, 0.88 from code."""
     for h in _analyse(ev):
-        if h.kind not in ("target", "source", "component"):
+        if h.kind not in ("target", "source", "component", "rule"):
             continue
         kernel = h.how.startswith("kernel")
+        if h.kind == "rule":
+            x = h.extra
+            where = f"line {x['defined_at']}" if x.get("defined_at") else "an earlier cell"
+            text = (f"The target `{h.target}` is defined by a rule ({where}) one of whose "
+                    f"clauses, `{x['clause']}`, reads only `{h.col}`, and "
+                    f"{'that column is' if x['n_sources'] == 1 else 'those columns are all'} "
+                    f"among the features passed to `{h.pair.call}` (line {h.pair.line}; "
+                    f"{h.how}). Wherever the clause holds the model can read the label off "
+                    "its own definition, so the coefficients and the score are inflated.")
+            sev, conf = "critical", 0.9 if kernel else 0.85
+            if h.pair.split_only:
+                sev, conf = "high", 0.7
+            yield Finding(explanation=text, severity=sev, confidence=conf,
+                          evidence={"lines": _lines(h),
+                                    "values": {"column": h.col, "target": h.target,
+                                               "clause": x["clause"], "known_from": h.how}},
+                          suggestion=(f"Remove `{h.col}` from the features: the outcome is "
+                                      "defined from it. Use only what is known before the "
+                                      "outcome (e.g. the baseline value)."))
+            continue
         if h.kind == "component":
             x = h.extra
             via = (f" (`{h.col}` is a transform of `{x['numerator']}`)" if x.get("via")
                    else "")
             where = f"line {x['defined_at']}" if x.get("defined_at") else "an earlier cell"
-            text = (f"The target `{h.target}` is the rate `{x['rate']}` = `{x['numerator']}` "
-                    f"/ (other columns) ({where}, up to a transform), and its numerator is a "
+            shape = (f"(total - `{x['numerator']}` - …) / total" if x.get("part") else
+                     f"`{x['numerator']}` / (other columns)")
+            text = (f"The target `{h.target}` is the rate `{x['rate']}` = {shape} "
+                    f"({where}, up to a transform), and "
+                    f"{'that part' if x.get('part') else 'its numerator'} is a "
                     f"feature: `{h.col}`{via} is passed to "
                     f"`{h.pair.call}` (line {h.pair.line}; {h.how}). The label's definition "
                     "contains the feature, so the fit mostly recovers the shared component "
