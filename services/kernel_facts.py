@@ -623,6 +623,7 @@ def _result_facts(obj: Any, facts: dict[str, Any]) -> None:
                 if ss > 0:
                     params["resid_lag1"] = round(float(np.dot(c[:-1], c[1:]) / ss), 4)
                     params["nobs"] = int(e.size)
+            params.update(_residual_shape(e))
     facts["params"] = params
     if "pvalue" in params:
         facts["value"] = params["pvalue"]
@@ -724,6 +725,30 @@ def sample_facts(value: Any) -> dict[str, Any]:
 
 
 LAG_MIN_N = 20
+
+
+def _residual_shape(e: Any) -> dict[str, float]:
+    """Skewness and a Shapiro-Wilk p-value of a fitted model's residuals: an ANOVA or OLS
+    is judged by its errors, not by the pooled response."""
+    import numpy as np
+
+    if e.size < 8:
+        return {}
+    if e.size > 50_000:  # a strided sample keeps the request inside its time budget
+        e = e[:: e.size // 50_000]
+    c = e - e.mean()
+    m2 = float(np.mean(c**2))
+    if not m2 > 0 or np.unique(e).size <= 2:
+        return {}
+    out = {"resid_skew": round(float(np.mean(c**3) / m2**1.5), 4)}
+    with contextlib.suppress(Exception):
+        from scipy.stats import shapiro
+
+        sample = e if e.size <= 5000 else e[:: max(1, e.size // 5000)][:5000]
+        p = float(shapiro(sample).pvalue)
+        if not math.isnan(p):
+            out["resid_normal_p"] = p
+    return out
 
 
 def _order_facts(value: Any, arr: Any) -> dict[str, Any]:

@@ -420,3 +420,18 @@ def test_separation_top_is_a_frame_fact() -> None:
     f = run_and_gather("n = len(pumps)", SEPARATED).objects["pumps"]
     top = f.params["separation_top"]["failed"]
     assert "shutdown_vib" in top and len(top) <= 6
+
+
+def test_fitted_models_carry_the_shape_of_their_residuals() -> None:
+    ev = run_and_gather("""
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(5)
+d = pd.DataFrame({"g": np.repeat(["a", "b", "c"], 40)})
+d["wait"] = rng.lognormal(1.0, 1.1, 120) * np.repeat([1.0, 1.4, 2.0], 40)
+d["score"] = rng.normal(50, 8, 120) + np.repeat([0.0, 2.0, 4.0], 40)
+skewed = smf.ols("wait ~ C(g)", data=d).fit()
+normal = smf.ols("score ~ C(g)", data=d).fit()
+""", SERIES)
+    skewed, normal = ev.objects["skewed"].params, ev.objects["normal"].params
+    assert skewed["resid_skew"] > 1.5 and skewed["resid_normal_p"] < 0.001
+    assert abs(normal["resid_skew"]) < 0.6 and normal["resid_normal_p"] > 0.01

@@ -1400,11 +1400,13 @@ def test_named_fit_f_pvalue_without_extreme_reading_is_silent():
 
 
 def test_summary_of_another_column_is_not_evidence_about_the_response():
-    silent(summary_check("""
+    # the pH summary says nothing about lead; the lead fit's own residuals do
+    f = only(summary_check("""
         print(soil.groupby("site")["ph"].agg(["count", "mean", "std", "min", "max"]))
         fit = smf.ols("lead_ppm ~ C(site)", data=soil).fit()
         print(f"F = {fit.fvalue:.2f}, p = {fit.f_pvalue:.3f}")
         """))
+    assert "residuals" in f.explanation and "ph" not in f.explanation
 
 
 def test_bare_factor_anova_lm_with_attribute_groupby_summary():
@@ -1899,3 +1901,22 @@ def test_proportion_confint_default_on_near_one_rates():
 ])
 def test_sound_twins_of_near_one_wald_are_silent(code):
     silent(run([WALD], code, _RATE_SETUP))
+
+
+def test_formula_anova_judged_from_the_fits_residuals_when_nothing_else_shows():
+    # no summary printed, no pooled sample: the kernel's residual facts of the fit decide
+    f = only(_grouped("""
+        fit = smf.ols("wait_min ~ C(clinic)", data=df).fit()
+        print(f"F({fit.df_model:.0f}, {fit.df_resid:.0f}) = {fit.fvalue:.2f}, "
+              f"p = {fit.f_pvalue:.4f}")
+        """, "heavy", "[2.6, 2.7, 2.5, 2.65]", **G_CLINIC))
+    assert f.severity in ("high", "critical") and "residuals" in f.explanation
+    assert f.evidence["values"]["within_skew_min"] >= 1
+
+
+def test_formula_anova_with_normal_residuals_is_quiet():
+    silent(_grouped("""
+        fit = smf.ols("wait_min ~ C(clinic)", data=df).fit()
+        print(f"F({fit.df_model:.0f}, {fit.df_resid:.0f}) = {fit.fvalue:.2f}, "
+              f"p = {fit.f_pvalue:.4f}")
+        """, "normal", "[20, 22, 21, 75]", **G_CLINIC))

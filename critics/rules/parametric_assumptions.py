@@ -27,7 +27,7 @@ from statistics import NormalDist
 
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, names_in, root_name
-from ..evidence import Evidence, SampleFacts
+from ..evidence import Evidence, ObjectFacts, SampleFacts
 from ..findings import Finding
 from ..rule import rule
 from ..stat_tests import StatTest, test_calls
@@ -1027,6 +1027,12 @@ def _judge_column_tails(obj, site: _Grouped, n: int, n_min: int
     return "high", 0.7, basis, values
 
 
+def _skew_verdict(within: float, p: float | None, n_min: int) -> tuple[str, float] | None:
+    if within < 1 or p is None or p >= 1e-3:
+        return None
+    return _judge(n_min, 3 if within >= 2 and n_min >= 8 else 2, False, within)
+
+
 def _grouped_findings(ev: Evidence, seen: set[int],
                       nonparam_kinds: set[str]) -> Iterator[Finding]:
     for site in _grouped_sites(ev):
@@ -1038,11 +1044,11 @@ def _grouped_findings(ev: Evidence, seen: set[int],
         n_min = min(sizes.values())
         pooled = next((s for s in ev.samples if s.n == n and s.n_unique > 2 and
                        _expr_column(s.expr) == (site.frame, site.response)), None)
-        if site.resid is not None:
-            within, p = abs(site.resid[0]), site.resid[1]
-            basis = (f"the model's residuals (the within-group errors) have skew="
-                     f"{site.resid[0]:.2f}" + (f", normality p={p:.2g}" if p is not None else ""))
-        elif pooled is not None and pooled.skew is not None and site.r2 is not None:
+        # evidence in order: the pooled values (when their skew is more than the group means
+        # can make), what the cell printed per group or the frame's tails, then the fit's
+        # residuals (the within-group errors themselves, gathered for fitted models)
+        verdict, within, p, basis = None, 0.0, None, ""
+        if pooled is not None and pooled.skew is not None and site.r2 is not None:
             # the pooled values mix the groups: only the part of their skew the group means
             # cannot produce is evidence about the within-group errors
             within = _within_skew(pooled.skew, site.r2, n_min / n)
@@ -1053,47 +1059,18 @@ def _grouped_findings(ev: Evidence, seen: set[int],
                      f"of {n} rows), so the within-group errors have skew of at least "
                      f"{within:.1f} (or their spread grows with the group mean, which breaks "
                      "the equal-variance assumption as well)")
-        else:
-            shown = _shown_group_stats(ev, site, sizes)
-            verdict = _judge_group_stats(shown) if shown else None
-            source = "the per-group summary the cell printed shows"
-            if verdict is None and shown:
-                verdict = _judge_floor(shown, obj, site)
-                source = "in the per-group summary the cell printed,"
-            if verdict is None:
-                verdict = _judge_column_tails(obj, site, n, n_min)
-                source = "the frame's values show"
-            if verdict is None:
+            verdict = _skew_verdict(within, p, n_min)
+        if verdict is None:
+            shown = list(_grouped_from_summaries(ev, site, obj, sizes, n, n_min, seen,
+                                                 nonparam_kinds))
+            if shown:
+                yield from shown
                 continue
-            severity, confidence, basis, values = verdict
-            if "anova" in nonparam_kinds:
-                severity, confidence = "low", 0.3
-            tests = " and ".join(f"`{t}`" for t in site.tests)
-            seen.add(site.line)
-            yield Finding(
-                explanation=(f"{tests} (line {site.line}) compare the means of "
-                             f"`{site.response}` across {len(sizes)} `{site.factor}` groups "
-                             f"of {n_min}-{max(sizes.values())} rows with one pooled "
-                             f"within-group variance and normal errors, but {source} "
-                             f"{basis}. With groups this small "
-                             "the F-test's pooled error is dominated by the widest, most "
-                             "skewed group, so its p-value (significant or not) is "
-                             "unreliable."),
-                severity=severity, confidence=round(confidence, 3),
-                evidence={"lines": [site.line], "values": {
-                    "n_min": n_min, "groups": len(sizes), **values}},
-                suggestion=("Fit the ANOVA to the log of the response (`np.log(...)` in the "
-                            "formula; report ratios of geometric means) when the spread "
-                            "grows with the level, or compare the groups with a rank test "
-                            f"(`scipy.stats.kruskal(*[g['{site.response}'] for _, g in "
-                            f"{site.frame}.groupby('{site.factor}')])`) or Welch's ANOVA "
-                            "(`pingouin.welch_anova`)."),
-            )
-            continue
-        if within < 1 or p is None or p >= 1e-3:
-            continue
-        grade = 3 if within >= 2 and n_min >= 8 else 2
-        verdict = _judge(n_min, grade, False, within)
+        if verdict is None and site.resid is not None:
+            within, p = abs(site.resid[0]), site.resid[1]
+            basis = (f"the model's residuals (the within-group errors) have skew="
+                     f"{site.resid[0]:.2f}" + (f", normality p={p:.2g}" if p is not None else ""))
+            verdict = _skew_verdict(within, p, n_min)
         if verdict is None:
             continue
         severity, confidence = verdict
@@ -1119,6 +1096,49 @@ def _grouped_findings(ev: Evidence, seen: set[int],
                         "fit the ANOVA to `np.log` of the response and report ratios of "
                         "geometric means."),
         )
+
+
+def _grouped_from_summaries(ev: Evidence, site: _Grouped, obj: ObjectFacts | None,
+                            sizes: dict[str, int], n: int,
+                            n_min: int, seen: set[int],
+                            nonparam_kinds: set[str]) -> Iterator[Finding]:
+    """The grouped test judged from the per-group summary the cell printed, the ANOVA's own
+    floor, or the frame's tails."""
+    shown = _shown_group_stats(ev, site, sizes)
+    verdict = _judge_group_stats(shown) if shown else None
+    source = "the per-group summary the cell printed shows"
+    if verdict is None and shown:
+        verdict = _judge_floor(shown, obj, site)
+        source = "in the per-group summary the cell printed,"
+    if verdict is None:
+        verdict = _judge_column_tails(obj, site, n, n_min)
+        source = "the frame's values show"
+    if verdict is None:
+        return
+    severity, confidence, basis, values = verdict
+    if "anova" in nonparam_kinds:
+        severity, confidence = "low", 0.3
+    tests = " and ".join(f"`{t}`" for t in site.tests)
+    seen.add(site.line)
+    yield Finding(
+        explanation=(f"{tests} (line {site.line}) compare the means of "
+                     f"`{site.response}` across {len(sizes)} `{site.factor}` groups "
+                     f"of {n_min}-{max(sizes.values())} rows with one pooled "
+                     f"within-group variance and normal errors, but {source} "
+                     f"{basis}. With groups this small "
+                     "the F-test's pooled error is dominated by the widest, most "
+                     "skewed group, so its p-value (significant or not) is "
+                     "unreliable."),
+        severity=severity, confidence=round(confidence, 3),
+        evidence={"lines": [site.line], "values": {
+            "n_min": n_min, "groups": len(sizes), **values}},
+        suggestion=("Fit the ANOVA to the log of the response (`np.log(...)` in the "
+                    "formula; report ratios of geometric means) when the spread "
+                    "grows with the level, or compare the groups with a rank test "
+                    f"(`scipy.stats.kruskal(*[g['{site.response}'] for _, g in "
+                    f"{site.frame}.groupby('{site.factor}')])`) or Welch's ANOVA "
+                    "(`pingouin.welch_anova`)."),
+    )
 
 
 @rule("parametric_assumptions.nonnormal_samples",
