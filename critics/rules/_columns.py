@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from ..ast_cache import children
 from ..ast_cache import walk as _walk
 from ..evidence import Evidence, ObjectFacts
 
@@ -349,17 +350,33 @@ def bindings_of(ev: Evidence, function: str | None) -> list[Bindings]:
 def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
     """(target, iterable) of every for-loop and comprehension whose body holds `node`,
     outermost first."""
+    parents = _parents(ev)
+    chain: list[tuple[ast.AST, ast.AST]] = []  # (ancestor, its child on the way to node)
+    cur = node
+    while (hit := parents.get(id(cur))) is not None and hit[0] is cur:
+        chain.append((hit[1], cur))
+        cur = hit[1]
     out: list[tuple[ast.expr, ast.expr]] = []
-    for n in _walk(ev.model.tree):
-        gens: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
-        if isinstance(n, ast.For):
-            gens = [(n.target, n.iter, list(n.body))]
+    for n, child in reversed(chain):
+        if isinstance(n, ast.For) and any(child is b for b in n.body):
+            out.append((n.target, n.iter))
         elif isinstance(n, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
             elts = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
-            gens = [(g.target, g.iter, elts) for g in n.generators]
-        out += [(target, it) for target, it, body in gens
-                if any(sub is node for b in body for sub in _walk(b))]
+            if any(child is e for e in elts):
+                out += [(g.target, g.iter) for g in n.generators]
     return out
+
+
+def _parents(ev: Evidence) -> dict[int, tuple[ast.AST, ast.AST]]:
+    """id(node) -> (node, parent) over the cell's tree, built once per evidence."""
+    found = ev.__dict__.get("_nbcritic_parents")
+    if found is None:
+        found = {}
+        for n in _walk(ev.model.tree):
+            for c in children(n):
+                found[id(c)] = (c, n)
+        ev.__dict__["_nbcritic_parents"] = found
+    return found
 
 
 def enclosing_loop_iter(ev: Evidence, node: ast.AST, var: str) -> ast.expr | None:

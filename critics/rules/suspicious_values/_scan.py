@@ -291,6 +291,9 @@ def _shows_per_feature_estimates(code: _Code) -> bool:
     """The cell shows (prints or displays) something read from a fitted model's
     per-feature estimates: `pd.Series(model.coef_.ravel(), index=X.columns)`, `.params`,
     `feature_importances_`."""
+    if not _ESTIMATE_ATTR.search(code.ev.code or "") and \
+            not _ESTIMATE_ATTR.search(code.ev.prior_code or ""):
+        return False  # no such attribute is read anywhere: skip the walks
     return any(_reads_signed(code, e, 0) or any(
         isinstance(x, ast.Attribute) and x.attr in ("feature_importances_",
                                                      "importances_mean")
@@ -301,6 +304,8 @@ def _shows_per_feature_estimates(code: _Code) -> bool:
 _SIGNED_ATTRS = {"coef_", "intercept_", "params", "coef", "coefs_", "components_", "tvalues",
                  "dual_coef_", "loadings", "loadings_", "x_loadings_", "y_loadings_",
                  "fe_params", "coef_path_", "scalings_", "x_weights_"}
+_ESTIMATE_ATTR = re.compile(r"\.\s*(?:" + "|".join(sorted(
+    _SIGNED_ATTRS | {"feature_importances_", "importances_mean"})) + r")\b")
 
 
 def _signed_column(code: _Code, col: str) -> bool:

@@ -6,6 +6,7 @@ DataFrame (`_column_in_text`, also used by parametric_assumptions)."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 
@@ -148,6 +149,7 @@ class _TextNumber:
     formula: bool = False  # a term of a printed equation ('y = -13.0 + 0.029 * x')
 
 
+@functools.lru_cache(maxsize=8)  # several rules read the same output; callers only read
 def _text_numbers(text: str) -> list[_TextNumber]:
     """Labelled numbers: 'R2: -0.31', 'p = 1.7', 'p-values: [0.2 1.4]' (every element of
     a bracketed list gets the label before the bracket, across wrapped lines). A label
