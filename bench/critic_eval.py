@@ -102,23 +102,34 @@ async def run_cases(cases: list[Case], pool_size: int) -> list[Scored]:
     return scored
 
 
-def run_in_process(cases: list[Case]) -> list[Scored]:
-    """Development mode: same facts, collected in this process (no kernel, no timing)."""
+def run_in_process(cases: list[Case], setup_hidden: bool = False) -> list[Scored]:
+    """Development mode: same facts, collected in this process (no kernel, no timing).
+    `setup_hidden`: the rules see only the import lines of the setup cell, as in a notebook
+    whose data come from files: the corpus simulates its data in the setup, and code that
+    draws a feature from the outcome is evidence no real notebook shows."""
     sys.path.insert(0, str(ROOT / "tests"))
     from inprocess_evidence import run_and_gather
 
     from critics import AnalysisCritic
+    from critics.evidence import Evidence
 
     critic = AnalysisCritic(load_plugins=False)
     out = []
     for case in cases:
         # a budget no run reaches: development runs must not change with the machine's load
         ev = run_and_gather(case.code, case.setup)
+        if setup_hidden:
+            ev = Evidence.from_dict({**ev.to_dict(), "prior_code": _imports_only(case.setup)})
         critique = critic.review(ev)
         out.append(Scored(case, "ok", [f.to_dict() for f in critique.findings],
                           critique.rules_ms, ev.introspection_ms, 0.0,
                           [e.__dict__ for e in critique.errors]))
     return out
+
+
+def _imports_only(setup: str) -> str:
+    return "\n".join(line for line in setup.splitlines()
+                     if line.lstrip().startswith(("import ", "from ")))
 
 
 def _rate(num: int, den: int) -> str:
@@ -236,6 +247,8 @@ def main() -> int:
     parser.add_argument("--family", choices=FAMILIES)
     parser.add_argument("--in-process", action="store_true",
                         help="collect facts in this process instead of a kernel (fast, dev)")
+    parser.add_argument("--setup-hidden", action="store_true",
+                        help="with --in-process: the rules see only the setup's imports")
     parser.add_argument("--no-write", action="store_true", help="do not update bench/README.md")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the totals as JSON here")
@@ -246,7 +259,10 @@ def main() -> int:
         cases = [c for c in cases if c.family == args.family or (
             not c.flawed and c.id in {x.twin for x in cases if x.family == args.family})]
     t0 = time.perf_counter()
-    scored = run_in_process(cases) if args.in_process else asyncio.run(
+    if args.setup_hidden and not args.in_process:
+        parser.error("--setup-hidden needs --in-process (a kernel run reads the notebook's "
+                     "real earlier cells)")
+    scored = run_in_process(cases, args.setup_hidden) if args.in_process else asyncio.run(
         run_cases(cases, args.pool_size))
     text, totals = report(scored)
     print(text)

@@ -122,3 +122,26 @@ def test_a_bad_staged_folder_is_refused_by_name(tmp_path: Path, name: str,
     assert done.returncode != 0
     assert "NBCRITIC_CORPUS_STAGED" in done.stderr and message in done.stderr
     assert str(folder) in done.stderr
+
+
+def test_hidden_setup_keeps_only_imports_from_the_rules_view() -> None:
+    # the corpus simulates its data in `setup`; --setup-hidden measures the critic the way a
+    # notebook that reads files would show it: the setup runs, the rules see only its imports
+    from bench.critic_eval import _imports_only
+
+    cases = [c for c in all_cases() if c.family == "target_leakage" and c.setup][:12]
+    seen = run_in_process(cases)
+    hidden = run_in_process(cases, setup_hidden=True)
+    assert all(s.status == h.status == "ok" for s, h in zip(seen, hidden, strict=True))
+    # some detections read how the setup simulated the outcome; hidden, they are gone
+    assert any(s.findings != h.findings for s, h in zip(seen, hidden, strict=True))
+    lines = _imports_only(cases[0].setup).splitlines()
+    assert lines and all(ln.lstrip().startswith(("import ", "from ")) for ln in lines)
+    assert len(lines) < len(cases[0].setup.splitlines())
+
+
+def test_hidden_setup_needs_in_process() -> None:
+    run = subprocess.run([sys.executable, "bench/critic_eval.py", "--setup-hidden",
+                          "--split", "dev"], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 2 and "--setup-hidden needs --in-process" in run.stderr
