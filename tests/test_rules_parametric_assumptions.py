@@ -1920,3 +1920,70 @@ def test_formula_anova_with_normal_residuals_is_quiet():
         print(f"F({fit.df_model:.0f}, {fit.df_resid:.0f}) = {fit.fvalue:.2f}, "
               f"p = {fit.f_pvalue:.4f}")
         """, "normal", "[20, 22, 21, 75]", **G_CLINIC))
+
+
+# -- z interval written as mean ± z * SD / sqrt(n) (the division last) ------------------------
+
+def test_z_interval_sd_over_root_n_numpy_functions() -> None:
+    f = one(ci("""
+        m, s = np.mean(wait_min), np.std(wait_min, ddof=1)
+        lo = m - 1.96 * s / np.sqrt(len(wait_min))
+        hi = m + 1.96 * s / np.sqrt(len(wait_min))
+        print(f"mean wait {m:.1f} min (95% CI {lo:.1f} to {hi:.1f})")
+    """), MEAN_CI_ID)
+    assert f.severity == "high" and "wait_min" in f.explanation
+
+
+def test_z_interval_sd_over_root_n_on_symmetric_temperatures_is_quiet() -> None:
+    silent(ci("""
+        m, s = np.mean(temps), np.std(temps, ddof=1)
+        lo = m - 1.96 * s / np.sqrt(len(temps))
+        hi = m + 1.96 * s / np.sqrt(len(temps))
+        print(f"mean {m:.2f} (95% CI {lo:.2f} to {hi:.2f})")
+    """))
+
+
+def test_half_width_named_in_a_helper() -> None:
+    f = one(ci("""
+        def normal_ci(v):
+            half = 2.0 * v.std() / np.sqrt(len(v))
+            return v.mean() - half, v.mean() + half
+
+        costs = claims["cost"].to_numpy()
+        print("claim cost CI", normal_ci(costs))
+    """), MEAN_CI_ID)
+    assert f.severity == "high"
+
+
+def test_half_width_named_in_a_helper_on_symmetric_sample_is_quiet() -> None:
+    silent(ci("""
+        def normal_ci(v):
+            half = 2.0 * v.std() / np.sqrt(len(v))
+            return v.mean() - half, v.mean() + half
+
+        print("temperature CI", normal_ci(temps))
+    """))
+
+
+def test_statistics_module_interval_with_math_sqrt() -> None:
+    f = one(ci("""
+        import math
+        import statistics
+        mu = statistics.fmean(wait_min)
+        sd = statistics.stdev(wait_min)
+        upper = mu + 1.645 * sd / math.sqrt(len(wait_min))
+        print(f"plan for at most {upper:.1f} min on average")
+    """), MEAN_CI_ID)
+    assert "n=12" in f.explanation
+
+
+def test_statistics_module_interval_with_bootstrap_check_is_quiet() -> None:
+    silent(ci("""
+        import math
+        import statistics
+        mu = statistics.fmean(wait_min)
+        sd = statistics.stdev(wait_min)
+        upper = mu + 1.645 * sd / math.sqrt(len(wait_min))
+        boot = stats.bootstrap((wait_min,), np.mean, method="BCa", random_state=1)
+        print(upper, boot.confidence_interval)
+    """))

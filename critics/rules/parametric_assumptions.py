@@ -2546,10 +2546,13 @@ _ROBUST_CI = re.compile(r"\bbootstrap\b|\bjackknife\b|\bresample\(|percentile\(|
                         r"\bcox\b|lognorm|\bexp\(")
 
 
-def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2) -> list[ast.AST]:
+def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2,
+                 moments: dict[str, tuple[str, ast.AST, int]] | None = None) -> list[ast.AST]:
     """Samples whose standard error of the mean the expression uses: `stats.sem(x)`,
     `x.sem()`, `x.std(ddof=1) / np.sqrt(len(x))`, or a name bound to one of these."""
     out: list[ast.AST] = []
+    if moments is None:
+        moments = _moments(ev)
     for sub in _walk(node):
         if isinstance(sub, ast.Call) and called_name(sub) in _SEM_CALLS:
             f = sub.func
@@ -2560,12 +2563,32 @@ def _sem_samples(ev: Evidence, node: ast.AST, depth: int = 2) -> list[ast.AST]:
         elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Div) and any(
                 isinstance(x, ast.Call) and called_name(x) == "sqrt"
                 for x in _walk(sub.right)):
-            out += _refs_of(sub.left, _moments(ev), ev, "sd")
+            out += _refs_of(sub.left, moments, ev, "sd")
         elif isinstance(sub, ast.Name) and depth > 0:
             for a in ev.model.assigned_at(sub.id):
                 if a.value is not None and a.line <= getattr(node, "lineno", 10 ** 9):
-                    out += _sem_samples(ev, a.value, depth - 1)
+                    out += _sem_samples(ev, a.value, depth - 1, moments)
     return out
+
+
+def _margin_terms(ev: Evidence, node: ast.AST, depth: int = 2
+                  ) -> list[tuple[ast.AST, ast.AST]]:
+    """(quantile, standard-error) readings of an interval's half-width: `q * se`,
+    `q * sd / np.sqrt(n)` (parsed as `(q * sd) / sqrt(n)`), or a name bound once to one
+    (`half = 1.96 * s.std() / np.sqrt(len(s))`)."""
+    if isinstance(node, ast.Name) and depth > 0:
+        found = [a.value for a in ev.model.assigned_at(node.id) if a.value is not None]
+        return _margin_terms(ev, found[0], depth - 1) if len(found) == 1 else []
+    if not isinstance(node, ast.BinOp):
+        return []
+    if isinstance(node.op, ast.Mult):
+        return [(node.left, node.right), (node.right, node.left)]
+    if isinstance(node.op, ast.Div) and isinstance(node.left, ast.BinOp) and \
+            isinstance(node.left.op, ast.Mult):
+        return [(q, ast.BinOp(left=sd, op=ast.Div(), right=node.right))
+                for q, sd in ((node.left.left, node.left.right),
+                              (node.left.right, node.left.left))]
+    return []
 
 
 def _quantile_factor(ev: Evidence, node: ast.AST, depth: int = 2) -> bool:
@@ -2607,16 +2630,18 @@ def _mean_interval_sites(ev: Evidence) -> list[tuple[int, str, ast.AST]]:
             if ctor is not None and called_name(ctor) == "DescrStatsW" and ctor.args:
                 out.append((c.line, "a normal confidence interval of the mean "
                             "(`DescrStatsW.zconfint_mean`)", _unwrap(ctor.args[0])))
+    moments: dict[str, tuple[str, ast.AST, int]] | None = None
     for node in _walk(ev.tree):  # mean ± t * sem, by hand
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
-                and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Mult)):
+                and isinstance(node.right, ast.BinOp | ast.Name)):
             continue
-        r = node.right
-        for q, se in ((r.left, r.right), (r.right, r.left)):
+        for q, se in _margin_terms(ev, node.right):
             if not _quantile_factor(ev, q):
                 continue
-            sems = _sem_samples(ev, se)
-            means = _refs_of(node.left, _moments(ev), ev, "mean")
+            if moments is None:
+                moments = _moments(ev)
+            sems = _sem_samples(ev, se, moments=moments)
+            means = _refs_of(node.left, moments, ev, "mean")
             hit = [x for x in sems if any(ast.dump(x) == ast.dump(y) for y in means)]
             if hit:
                 out.append((node.lineno, "a confidence interval of the mean (mean ± t·SEM)",
