@@ -985,3 +985,71 @@ def test_adjusted_effect_table_with_holm_is_silent(template: str, col: str):
     fix = ("from statsmodels.stats.multitest import multipletests\n"
            f"        tab['p_holm'] = multipletests(tab['{col}'], method='holm')[1]")
     silent(check(template.replace("FIX", fix).replace("COL", "p_holm"), SOIL))
+
+
+# -- one planned coefficient of a model with many terms ----------------------------------------
+
+PANEL = """
+import numpy as np, pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(11)
+n = 900
+clinics = pd.DataFrame({
+    "site": rng.choice([f"s{i}" for i in range(25)], n),
+    "month": rng.integers(1, 13, n),
+    "reform": rng.integers(0, 2, n),
+    "after": rng.integers(0, 2, n),
+})
+clinics["wait"] = 30 - 3 * clinics.reform * clinics.after + rng.normal(0, 5, n)
+crops = pd.DataFrame(rng.normal(size=(200, 15)), columns=[f"soil{i}" for i in range(15)])
+crops["nitrogen"] = rng.uniform(0, 100, 200)
+crops["yield_t"] = 2 + 0.02 * crops.nitrogen + rng.normal(0, 1, 200)
+crops["lodged"] = (rng.random(200) < 0.2).astype(int)
+"""
+
+
+def test_sound_formula_fixed_effects_one_named_interaction():
+    silent(check("""
+        fit = smf.ols("wait ~ reform * after + C(site) + C(month)", data=clinics).fit()
+        p = fit.pvalues["reform:after"]
+        print(f"reform effect {fit.params['reform:after']:.2f} min, p = {p:.3g}")
+        print("reform cut waits" if fit.pvalues["reform:after"] < 0.05 else "no evidence")
+    """, PANEL))
+
+
+def test_sound_array_fit_one_position_with_iloc():
+    silent(check("""
+        X = sm.add_constant(crops[["nitrogen"] + [f"soil{i}" for i in range(15)]])
+        res = sm.OLS(crops.yield_t, X).fit()
+        if res.pvalues.iloc[1] < 0.05:
+            print("nitrogen raises yield:", round(res.params.iloc[1], 3))
+    """, PANEL))
+
+
+def test_sound_logit_one_coefficient_through_a_named_term():
+    silent(check("""
+        term = "nitrogen"
+        m = smf.logit("lodged ~ nitrogen + " + " + ".join(f"soil{i}" for i in range(15)),
+                      data=crops).fit(disp=0)
+        verdict = "significant" if m.pvalues.loc[term] < 0.05 else "not significant"
+        print(term, verdict, round(m.pvalues.get(term), 4))
+    """, PANEL))
+
+
+def test_whole_coefficient_vector_screened_is_still_a_family():
+    f = only(check("""
+        fit = smf.ols("wait ~ reform * after + C(site) + C(month)", data=clinics).fit()
+        print("significant terms:", list(fit.pvalues[fit.pvalues < 0.05].index))
+    """, PANEL))
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] > 30
+
+
+def test_many_named_coefficients_of_one_model_are_a_family():
+    f = one(check("""
+        res = smf.ols("yield_t ~ " + " + ".join(crops.columns[:15]), data=crops).fit()
+        for term in crops.columns[:15]:
+            if res.pvalues[term] < 0.05:
+                print(term, "affects yield")
+    """, PANEL), RULE_ID)
+    assert f.severity in ("critical", "high")

@@ -802,6 +802,37 @@ def _p_columns(a: _Analysis) -> list[ast.AST]:
     return out
 
 
+def _picked_key(a: _Analysis, node: ast.Attribute) -> str | None:
+    """The one coefficient `fit.pvalues` is indexed by, when it is a single label or position
+    written in the code or held by a scalar (`fit.pvalues["dose"]`, `.pvalues.loc[term]`,
+    `.pvalues.iloc[1]`, `.pvalues.get("dose")`); None for the whole vector, a mask or a list."""
+    parent = a.parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr in ("loc", "iloc", "at", "iat", "get"):
+        outer = a.parents.get(id(parent))
+        if parent.attr == "get" and isinstance(outer, ast.Call) and outer.func is parent \
+                and outer.args:
+            key: ast.AST = outer.args[0]
+        elif isinstance(outer, ast.Subscript) and outer.value is parent:
+            key = outer.slice
+        else:
+            return None
+    elif isinstance(parent, ast.Subscript) and parent.value is node:
+        key = parent.slice
+    else:
+        return None
+    if isinstance(key, ast.Constant) and isinstance(key.value, str | int) and \
+            not isinstance(key.value, bool):
+        return repr(key.value)
+    if isinstance(key, ast.Name):
+        f = a.facts(key.id)
+        value = f.value if f is not None else None
+        if value is None and isinstance(v := a._assigned.get(key.id), ast.Constant):
+            value = v.value
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            return repr(value)
+    return None
+
+
 def _is_small_const(node: ast.AST) -> bool:
     num = _const_number(node)
     return num is not None and num < 2
@@ -985,6 +1016,12 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
             # print(fit.f_pvalue)`) are one test per iteration
             loop = a._enclosing_for(node)
             key = (_src(a.ev, inner), node.attr, id(loop) if loop else node.lineno)
+            # one planned coefficient picked by name (`fit.pvalues["treated:post"]`,
+            # `.pvalues.loc["dose"]`): one test, however many terms the model has, and the
+            # same coefficient read on several lines is still that one test
+            picked = _picked_key(a, node) if node.attr == "pvalues" and loop is None else None
+            if picked is not None:
+                key = (_src(a.ev, inner), node.attr, picked)
             if key in seen_attrs:
                 continue
             seen_attrs.add(key)
@@ -992,7 +1029,9 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
             if simulated or (count.n == 0 and not looped):
                 continue
             f = a.facts(inner.id) if isinstance(inner, ast.Name) else None
-            if node.attr == "pvalues" and not looped:
+            if picked is not None and not looped:
+                sites.append(_Site(node.lineno, _Count(1), False, set()))
+            elif node.attr == "pvalues" and not looped:
                 vals = f.values if f is not None else None
                 if vals:
                     n = max(1, len(vals) - 1)  # the intercept is rarely a claim
