@@ -1873,3 +1873,98 @@ def test_a_group_attribute_is_not_a_coded_cluster():
     assert _coded_group(f, "school_urn")
     assert not _coded_group(f, "school_size")  # an attribute of the school
     assert not _coded_group(f, "school_rank")
+
+
+# -- difference in differences with the clusters as fixed effects and i.i.d. errors ------------
+
+DID = """
+import numpy as np, pandas as pd
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+rows = []
+for s in range(24):
+    reform = int(s < 12)
+    shock = rng.normal(0, 2)
+    for w in range(30):
+        after = int(w >= 15)
+        rows.append({"school": f"SCH{s:02d}", "week": w, "reform": reform, "after": after,
+                     "absences": 20 + s % 5 + after * (shock - reform) + rng.normal(0, 1)})
+attend = pd.DataFrame(rows)
+visits = pd.DataFrame({
+    "county": np.repeat([f"C{i:02d}" for i in range(16)], 24),
+    "month": np.tile(pd.period_range("2022-01", periods=24, freq="M").astype(str), 16),
+    "policy": np.repeat(rng.permutation([0, 1] * 8), 24),
+})
+visits["phase"] = (visits.month >= "2023-01").astype(int)
+visits["er_visits"] = rng.poisson(30 + 3 * visits.policy * visits.phase)
+plots = pd.DataFrame({"plot": np.repeat([f"P{i}" for i in range(12)], 4),
+                      "irrigation": np.repeat(["drip", "flood"] * 6, 4),
+                      "variety": np.tile(["a", "b", "c", "d"], 12)})
+plots["yield_t"] = rng.normal(5, 1, 48)
+"""
+
+
+def _did_one(code: str) -> Finding:
+    f = one(run(ALL_PSEUDO, code, DID), "pseudoreplication.cluster_assigned_model")
+    assert f.evidence["values"]["interaction"]
+    return f
+
+
+def test_did_with_unit_fixed_effects_and_iid_errors_formula_star():
+    f = _did_one("""
+        fit = smf.ols("absences ~ reform * after + C(school) + C(week)", data=attend).fit()
+        print("reform effect", fit.params["reform:after"], "p =", fit.pvalues["reform:after"])
+    """)
+    assert f.severity == "high" and f.evidence["values"]["clusters"] == 24
+
+
+def test_did_poisson_glm_with_colon_interaction():
+    f = _did_one("""
+        import statsmodels.api as sm
+        m = smf.glm("er_visits ~ policy + phase + policy:phase + C(county)", data=visits,
+                    family=sm.families.Poisson()).fit()
+        b, p = m.params["policy:phase"], m.pvalues["policy:phase"]
+        print(f"policy rate ratio {np.exp(b):.3f}, p = {p:.3g}")
+    """)
+    assert f.evidence["values"]["cluster_column"] == "county"
+
+
+def test_did_with_categorical_interaction_and_summary():
+    f = _did_one("""
+        res = smf.ols("er_visits ~ C(policy) * C(phase) + C(county) + C(month)",
+                      data=visits).fit()
+        print(res.summary().tables[1])
+    """)
+    assert f.evidence["values"]["clusters"] == 16
+
+
+def test_sound_did_with_cluster_robust_errors():
+    silent(run(ALL_PSEUDO, """
+        fit = smf.ols("absences ~ reform * after + C(school) + C(week)", data=attend).fit(
+            cov_type="cluster", cov_kwds={"groups": pd.factorize(attend.school)[0]})
+        print("reform effect", fit.params["reform:after"], "p =", fit.pvalues["reform:after"])
+    """, DID))
+
+
+def test_sound_did_collapsed_to_unit_period_means():
+    silent(run(ALL_PSEUDO, """
+        cells = visits.groupby(["county", "policy", "phase"], as_index=False).er_visits.mean()
+        m = smf.ols("er_visits ~ policy * phase + C(county)", data=cells).fit()
+        print(m.params["policy:phase"], m.pvalues["policy:phase"])
+    """, DID))
+
+
+def test_sound_did_with_gee_in_the_cell():
+    silent(run(ALL_PSEUDO, """
+        import statsmodels.api as sm
+        m = smf.gee("absences ~ reform * after", groups="school", data=attend,
+                    cov_struct=sm.cov_struct.Exchangeable()).fit()
+        print(m.params["reform:after"], m.pvalues["reform:after"])
+    """, DID))
+
+
+def test_sound_split_plot_interaction_with_plot_fixed_effects():
+    silent(run(ALL_PSEUDO, """
+        fit = smf.ols("yield_t ~ irrigation * variety + C(plot)", data=plots).fit()
+        print(fit.pvalues.filter(like=":"))
+    """, DID))

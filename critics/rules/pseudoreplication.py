@@ -1645,6 +1645,62 @@ def _accounts_for(ev: Evidence, call: CallSite, cluster: str) -> bool:
     return any(c.last in _CLUSTER_MODELS for c in m.calls)
 
 
+def _interactions(formula: str, columns: dict[str, str]) -> list[tuple[str, str]]:
+    """Pairs of frame columns crossed in a formula's terms (`a * b`, `a:b`, `C(a):C(b)`)."""
+    _, _, rhs = formula.partition("~")
+    out: list[tuple[str, str]] = []
+    for term in rhs.split("+"):
+        if ":" not in term and "*" not in term:
+            continue
+        names = list(dict.fromkeys(n for n in re.findall(r"[A-Za-z_]\w*", term) if n in columns))
+        out += [(x, y) for i, x in enumerate(names) for y in names[i + 1:]]
+    return out
+
+
+def _within_interaction(f: ObjectFacts, a: str, inter: list[tuple[str, str]]
+                        ) -> tuple[str, str] | None:
+    """(factor constant within the `a` clusters, factor varying within them over time) of a
+    crossed pair of the formula: the difference-in-differences term the clusters replicate.
+    The varying factor must be a time axis of the units — named like one (`post`, `after`,
+    `period`, `week`) or the frame a balanced panel of `a` over a dated column — so a
+    split-plot interaction (whole-plot factor x sub-plot factor, plots as fixed effects),
+    tested correctly against the within-plot error, stays quiet."""
+    nest = f.nesting.get(a) or {}
+    within = nest.get("within", {})
+    for x, y in inter:
+        for u, v in ((x, y), (y, x)):
+            if u in within and v not in within and v != a and f.unique.get(v, 0) >= 2 and (
+                    _is_time_name(v) or _TIME_COLUMN.search(v) or _PERIOD_COLUMN.match(v)
+                    or _panel_period(f, a, nest, (u, v)) is not None):
+                return u, v
+    return None
+
+
+def _did_finding(call: CallSite, frame: str, a: str, b: str, t: str, k: int, rows: int,
+                 per: float, kb: int, sev: str, conf: float) -> Finding:
+    term = f"{b}:{t}"
+    return Finding(
+        explanation=(f"`{call.last}` (line {call.line}) estimates the `{term}` interaction "
+                     f"(a difference in differences) from the {rows} rows of `{frame}` with "
+                     f"ordinary i.i.d. errors, but `{b}` is constant within each of the {k} "
+                     f"`{a}` levels (about {per:.0f} rows each; {kb} `{b}` groups): the "
+                     f"effect is replicated by {k} `{a}` units, not {rows} rows. The `{a}` "
+                     f"fixed effects remove each unit's level, not the shocks its rows share "
+                     f"over `{t}` (serial correlation within a unit), so the standard error, "
+                     f"p-value and confidence interval of `{term}` are too small "
+                     "(Bertrand, Duflo & Mullainathan 2004)."),
+        severity=sev, confidence=conf,
+        evidence={"lines": [call.line],
+                  "values": {"frame": frame, "compared_column": b, "interaction": term,
+                             "cluster_column": a, "clusters": k, "rows": rows,
+                             "rows_per_cluster": round(per, 1)}},
+        suggestion=(f"Cluster the standard errors on the unit `{b}` was assigned to: "
+                    f"`.fit(cov_type='cluster', cov_kwds={{'groups': "
+                    f"pd.factorize({frame}['{a}'])[0]}})` (with {k} clusters, also check "
+                    f"a wild-cluster bootstrap), or collapse to one pre and one post mean per "
+                    f"`{a}` and compare the {k} changes."))
+
+
 @rule("pseudoreplication.cluster_assigned_model",
       title="A factor constant within clusters, modelled over the clusters' rows")
 def cluster_assigned_model(ev: Evidence) -> Iterator[Finding]:
@@ -1697,14 +1753,34 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
             if not preds:
                 continue
             subsets = _split_columns(nodes, f)
-            for a, split, k, rows, per, named, nest in _nested_clusters(
-                    f, preds, lambda a, cols=cols, call=call: a in cols
-                    or _accounts_for(ev, call, a)):
+            inter = _interactions(_formula_terms(call), f.dtypes) if kind == "formula" else []
+
+            def skip(a: str, cols: set[str] = cols, call: CallSite = call,
+                     inter: list[tuple[str, str]] = inter, f: ObjectFacts = f) -> bool:
+                if _accounts_for(ev, call, a):
+                    return True
+                # the cluster as fixed effects absorbs a factor constant within it, but not
+                # that factor's interaction with one varying within it (difference in
+                # differences: `treated:post` with `C(unit)`), which still rests on the
+                # clusters: their shocks are shared by all their rows
+                return a in cols and not _within_interaction(f, a, inter)
+
+            for a, split, k, rows, per, named, nest in _nested_clusters(f, preds, skip):
                 per = _rows_per_subset(f, a, nest, per, subsets)
                 if per < 2:
                     continue  # about one row per cluster in each subset fitted
                 split = sorted(split)
                 b = split[0]
+                if a in cols:
+                    x, t = _within_interaction(f, a, inter) or (b, "")
+                    read = _outside_model(ev, call, x, f)
+                    sev, conf = ("high", 0.75) if inference and read and named is not None \
+                        else ("medium", 0.5)
+                    cand = (False, conf, frame, a, x, k, rows, per,
+                            nest["within"].get(x, 0), sev, t)
+                    if best is None or cand[:2] > best[:2]:
+                        best = cand
+                    continue
                 interest = len(preds) == 1 or any(_outside_model(ev, call, s, f) for s in split)
                 # another predictor that varies within the clusters may be the one of interest
                 # (`sales ~ price + C(region)` over store-weeks): the nested one a control
@@ -1718,14 +1794,17 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 else:
                     sev, conf = "high", 0.7
                 cand = (sev == "critical", conf, frame, a, b, k, rows, per,
-                        nest["within"][b], sev)
+                        nest["within"][b], sev, "")
                 if best is None or cand[:2] > best[:2]:
                     best = cand
         if best is None:
             continue
-        _, conf, frame, a, b, k, rows, per, kb, sev = best
+        _, conf, frame, a, b, k, rows, per, kb, sev, t = best
         seen.add(call.line)
         test = call.last
+        if t:
+            yield _did_finding(call, frame, a, b, t, k, rows, per, kb, sev, conf)
+            continue
         yield Finding(
             explanation=(f"`{test}` (line {call.line}) fits the {rows} rows of `{frame}` as "
                          f"independent observations of `{b}`, but `{b}` is constant within "
