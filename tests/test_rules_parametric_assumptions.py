@@ -1987,3 +1987,86 @@ def test_statistics_module_interval_with_bootstrap_check_is_quiet() -> None:
         boot = stats.bootstrap((wait_min,), np.mean, method="BCa", random_state=1)
         print(upper, boot.confidence_interval)
     """))
+
+
+# -- scipy f_oneway on groups unpacked straight from df.groupby(...) ---------------------------
+
+ONEWAY = SETUP + """
+# hospital length of stay (days): right-skewed, 12-14 patients per ward
+stays = pd.DataFrame({
+    "ward": ["a"] * 14 + ["b"] * 12 + ["c"] * 13 + ["d"] * 12,
+    "los": np.round(-np.repeat([4.0, 5.0, 11.0, 4.5], [14, 12, 13, 12])
+                    * np.log(rng.random(51)), 1)})
+# bottle fill volumes (ml): symmetric, far from zero
+fills = pd.DataFrame({
+    "line": ["a"] * 14 + ["b"] * 12 + ["c"] * 13 + ["d"] * 12,
+    "ml": np.round(np.concatenate([rng.normal(500, 4, 14), rng.normal(502, 4, 12),
+                                   rng.normal(505, 4, 13), rng.normal(501, 4, 12)]), 1)})
+"""
+
+
+def oneway(code: str) -> list[Finding]:
+    return run([RULE], code, ONEWAY)
+
+
+def test_f_oneway_on_groupby_column_with_renamed_summary() -> None:
+    f = only(oneway("""
+        print(stays.groupby("ward")["los"].agg(n="size", mean_los="mean").round(1))
+        F, p = stats.f_oneway(*[g.to_numpy() for _, g in stays.groupby("ward")["los"]])
+        print(f"F={F:.2f} p={p:.4f}")
+    """))
+    assert f.severity == "high" and "below zero" in f.explanation
+
+
+def test_f_oneway_on_groupby_column_symmetric_volumes_is_quiet() -> None:
+    quiet(oneway("""
+        print(fills.groupby("line")["ml"].agg(n="size", mean_ml="mean").round(1))
+        F, p = stats.f_oneway(*[g.to_numpy() for _, g in fills.groupby("line")["ml"]])
+        print(f"F={F:.2f} p={p:.4f}")
+    """))
+
+
+def test_f_oneway_generator_of_frame_groups_with_describe() -> None:
+    f = only(oneway("""
+        from scipy.stats import f_oneway
+        print(stays.groupby("ward")["los"].describe()[["count", "mean", "max"]])
+        stat, pval = f_oneway(*(grp["los"] for _, grp in stays.groupby("ward")))
+        print("wards differ" if pval < 0.05 else "no difference", round(stat, 2))
+    """))
+    assert "f_oneway" in f.explanation
+
+
+def test_kruskal_on_the_same_groups_is_quiet() -> None:
+    silent(oneway("""
+        from scipy.stats import kruskal
+        print(stays.groupby("ward")["los"].describe()[["count", "25%", "50%", "75%"]])
+        stat, pval = kruskal(*(grp["los"] for _, grp in stays.groupby("ward")))
+        print(round(stat, 2), pval)
+    """))
+
+
+def test_f_oneway_attribute_column_in_a_helper_table() -> None:
+    f = only(oneway("""
+        table = stays.groupby("ward").los.agg(["count", "mean"])
+        print(table)
+        F, p = stats.f_oneway(*[v.values for _, v in stays.groupby("ward").los])
+        print(F, p)
+    """))
+    assert f.severity == "high"
+
+
+def test_f_oneway_attribute_column_on_volumes_is_quiet() -> None:
+    quiet(oneway("""
+        table = fills.groupby("line").ml.agg(["count", "mean"])
+        print(table)
+        F, p = stats.f_oneway(*[v.values for _, v in fills.groupby("line").ml])
+        print(F, p)
+    """))
+
+
+def test_f_oneway_on_logged_groups_is_quiet() -> None:
+    quiet(oneway("""
+        print(stays.groupby("ward")["los"].agg(n="size", mean_los="mean").round(1))
+        F, p = stats.f_oneway(*[np.log1p(g) for _, g in stays.groupby("ward")["los"]])
+        print(F, p)
+    """))

@@ -669,11 +669,49 @@ def _oneway_fit(ev: Evidence, call: CallSite) -> tuple[str, str, str] | None:
     return frame, col, factor
 
 
+def _groupby_unpacked(arg: ast.AST) -> tuple[str, str, str] | None:
+    """(frame, response, factor) of the groups a starred comprehension unpacks straight from
+    a frame: `*[g.to_numpy() for _, g in df.groupby("f")["y"]]`,
+    `*(g["y"] for _, g in df.groupby("f"))`; None when the groups are transformed or
+    filtered."""
+    node = arg.value if isinstance(arg, ast.Starred) else arg
+    if not isinstance(node, ast.ListComp | ast.GeneratorExp) or len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.ifs or _has_transform(node.elt) or not (
+            isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2 and
+            isinstance(gen.target.elts[1], ast.Name)):
+        return None
+    g = gen.target.elts[1].id
+    it, response = gen.iter, None
+    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Constant) and \
+            isinstance(it.slice.value, str):
+        response, it = it.slice.value, it.value
+    elif isinstance(it, ast.Attribute) and isinstance(it.value, ast.Call):
+        response, it = it.attr, it.value
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and
+            it.func.attr == "groupby" and isinstance(it.func.value, ast.Name) and
+            len(it.args) == 1 and not it.keywords and isinstance(it.args[0], ast.Constant) and
+            isinstance(it.args[0].value, str)):
+        return None
+    elt = _unwrap(node.elt)
+    if response is None:
+        col = _frame_column(elt)
+        if col is None or col[0] != g:
+            return None
+        response = col[1]
+    elif not (isinstance(elt, ast.Name) and elt.id == g):
+        return None
+    return it.func.value.id, response, it.args[0].value
+
+
 def _grouped_sites(ev: Evidence) -> list[_Grouped]:
-    """One-way ANOVA from a formula fit (`anova_lm(ols("y ~ C(g)", df).fit())`, `.f_pvalue`)
-    and Tukey HSD (`pairwise_tukeyhsd(df["y"], df["g"])`) on the same frame column."""
+    """One-way ANOVA from a formula fit (`anova_lm(ols("y ~ C(g)", df).fit())`, `.f_pvalue`),
+    scipy's `f_oneway(*[g for _, g in df.groupby("g")["y"]])` and Tukey HSD
+    (`pairwise_tukeyhsd(df["y"], df["g"])`) on the same frame column."""
     m = ev.model
     out: dict[tuple[str, str, str], _Grouped] = {}
+    f_stats: dict[tuple[str, str, str], float] = {}
     fits: dict[str, tuple[str, str, str]] = {}  # result name -> (frame, response, factor)
     for c in m.calls:
         if c.last in _ONEWAY_FITS and (c.name or "").startswith("statsmodels") and \
@@ -696,6 +734,15 @@ def _grouped_sites(ev: Evidence) -> list[_Grouped]:
             g = _frame_column(c.arg(1, "groups"))
             if y is not None and g is not None and y[0] == g[0]:
                 key, test = (y[0], y[1], g[1]), "pairwise_tukeyhsd"
+        elif c.last == "f_oneway" and (c.name or "").startswith("scipy") and \
+                len(c.node.args) == 1 and not c.node.keywords and \
+                (key := _groupby_unpacked(c.node.args[0])) is not None:
+            test = "f_oneway"
+            # `F, p = f_oneway(...)`: the kernel's F gives the groups' share of the variance
+            f_obj = ev.objects.get(c.targets[0]) if len(c.targets) == 2 else None
+            if f_obj is not None and isinstance(f_obj.value, int | float) and \
+                    not isinstance(f_obj.value, bool) and f_obj.value >= 0:
+                f_stats[key] = float(f_obj.value)
         if key is None:
             continue
         site = out.setdefault(key, _Grouped(c.line, [], *key))
@@ -712,6 +759,13 @@ def _grouped_sites(ev: Evidence) -> list[_Grouped]:
             site.line = min(site.line, node.lineno)
             if f"{node.value.id}.{node.attr}" not in site.tests:
                 site.tests.append(f"{node.value.id}.{node.attr}")
+    for key, f in f_stats.items():
+        obj = ev.objects.get(key[0])
+        sizes = obj.levels.get(key[2], {}) if obj is not None else {}
+        k, n = len(sizes), sum(sizes.values())
+        if key in out and k >= 2 and n > k:
+            # one-way ANOVA: R^2 = SSB / SST = F (k-1) / (F (k-1) + n - k)
+            out[key].r2 = f * (k - 1) / (f * (k - 1) + n - k)
     for name, key in fits.items():
         obj = ev.objects.get(name)
         if key in out and obj is not None:
@@ -747,6 +801,20 @@ _STAT_KEYS = {"count": "n", "n": "n", "size": "n", "mean": "mean", "std": "std",
 _HEADER_TOKEN = re.compile(r"[A-Za-z_][\w.]*|\d+%")
 
 
+_STAT_AFFIX = re.compile(r"(?:(mean|avg|std|sd|min|max|median)_[a-z]\w*|"
+                         r"[a-z]\w*_(mean|avg|std|sd|min|max|median))")
+
+
+def _stat_key(header: str) -> str | None:
+    """The statistic a printed column header names: `mean`, `std`, ... or a column renamed
+    with the statistic as prefix or suffix (`mean_days`, `cost_sd`)."""
+    h = header.lower()
+    if h in _STAT_KEYS:
+        return _STAT_KEYS[h]
+    m = _STAT_AFFIX.fullmatch(h)
+    return _STAT_KEYS[m.group(1) or m.group(2)] if m else None
+
+
 def _number(tok: str) -> float | None:
     try:
         v = float(tok.replace(",", ""))
@@ -763,7 +831,7 @@ def _printed_tables(text: str) -> list[dict[str, dict[str, float]]]:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         header = [t for t in line.split() if t != "..."]  # columns pandas elided
-        keys = [_STAT_KEYS.get(h.lower()) for h in header]
+        keys = [_stat_key(h) for h in header]
         if not header or len(header) > 12 or "mean" not in keys or not all(
                 _HEADER_TOKEN.fullmatch(h) for h in header) or \
                 len({k for k in keys if k}) != sum(1 for k in keys if k):
@@ -967,7 +1035,7 @@ def _judge_floor(groups: list[dict[str, float]], obj, site: _Grouped
         if max(means) - min(means) < 50 * _resolution(means):
             return None
         ssw = ssb * (1 - site.r2) / site.r2
-        source = (f"the group means with the fit's R^2={site.r2:.2f} imply a pooled "
+        source = (f"the group means with the ANOVA's R^2={site.r2:.2f} imply a pooled "
                   "within-group SD of")
     else:
         return None
@@ -1151,7 +1219,8 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
     if ev.tree is None:
         return
     sites = _sites(ev)
-    grouped = any(k in ev.code for k in ("anova_lm", "tukeyhsd", "f_pvalue", "fvalue"))
+    grouped = any(k in ev.code for k in ("anova_lm", "tukeyhsd", "f_pvalue", "fvalue",
+                                         "f_oneway"))
     if not sites and not grouped:
         return
     nonparam_kinds = {spec.kind for _, _, spec in test_calls(ev.model) if not spec.parametric}
