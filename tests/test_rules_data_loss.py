@@ -2280,3 +2280,70 @@ def test_sound_coerced_dates_with_the_unparsed_counted_stay_quiet() -> None:
         print(f"kept {len(ok)} of {len(r)}")
         ok.val.mean()
     """))
+
+
+# -- a `<noun>_status` column is a category, not a run outcome ----------------------------------
+
+CATEGORY_SETUP = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3)
+n = 240
+people = pd.DataFrame({
+    "marital_status": rng.choice(["married", "single", "divorced"], n),
+    "smoking_status": rng.choice(["current", "former", "never"], n),
+    "employment_status": rng.choice(["employed", "unemployed", "retired"], n),
+    "run_status": rng.choice(["ok", "failed"], n, p=[0.7, 0.3]),
+    "qc_status": rng.choice(["passed", "failed"], n, p=[0.8, 0.2]),
+    "sbp": rng.normal(128, 15, n),
+    "income": rng.lognormal(10, 0.5, n),
+})
+"""
+
+CATEGORY_SOUND = {
+    # two groups of a demographic status compared with .loc masks
+    "loc_two_groups_ttest": """
+        a = people.loc[people["marital_status"] == "married", "sbp"]
+        b = people.loc[people["marital_status"] == "single", "sbp"]
+        print(stats.ttest_ind(a, b))
+    """,
+    # isin over category labels, then a group summary
+    "isin_groupby": """
+        smokers = people[people.smoking_status.isin(["current", "former"])]
+        print(smokers.groupby("smoking_status").sbp.mean())
+    """,
+    # a mask built with .eq a line above, used to select one group
+    "eq_mask_then_median": """
+        employed = people["employment_status"].eq("employed")
+        print(people[employed].income.median(), people[~employed].income.median())
+    """,
+}
+
+CATEGORY_FLAWED = {
+    "loc_two_groups_ttest": """
+        a = people.loc[people["run_status"] == "ok", "sbp"]
+        print(stats.ttest_1samp(a, 125))
+    """,
+    "isin_groupby": """
+        usable = people[people.qc_status.isin(["passed"])]
+        print(usable.groupby("smoking_status").sbp.mean())
+    """,
+    "eq_mask_then_median": """
+        good = people["qc_status"].ne("failed")
+        kept = people[good]
+        print(kept.income.median())
+    """,
+}
+
+
+def test_category_status_columns_are_not_failed_runs() -> None:
+    for idiom, code in CATEGORY_SOUND.items():
+        found = run(code, CATEGORY_SETUP)
+        quiet(found)
+        assert not [f for f in found if f.rule_id == FAILED], (idiom, found)
+
+
+def test_status_columns_compared_with_outcome_values_still_flagged() -> None:
+    for idiom, code in CATEGORY_FLAWED.items():
+        f = one(run(code, CATEGORY_SETUP), FAILED)
+        assert f.severity == "high", (idiom, f.explanation)

@@ -130,6 +130,7 @@ def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
     """'missing' for notna/isfinite masks, 'failed' for status/failure masks."""
     cols: list[str] = []
     missing = failed = False
+    labels = _category_selections(mask)
     for sub in _walk(mask):
         if isinstance(sub, ast.Call):
             last = _call_last(sub)
@@ -145,10 +146,12 @@ def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
                 sub.ops[0], ast.Eq | ast.NotEq) and ast.dump(sub.left) == ast.dump(
                 sub.comparators[0]):
             missing = True  # x == x
-        if isinstance(sub, ast.Attribute) and _is_status_column(sub.attr):
+        if isinstance(sub, ast.Attribute) and _is_status_column(sub.attr) and \
+                id(sub) not in labels:
             failed = True
         if isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and \
-                isinstance(sub.slice.value, str) and _is_status_column(sub.slice.value):
+                isinstance(sub.slice.value, str) and _is_status_column(sub.slice.value) and \
+                id(sub) not in labels:
             failed = True
         if isinstance(sub, ast.Compare):
             cols = {c for x in [sub.left, *sub.comparators] if (c := _column_of(x))}
@@ -168,6 +171,36 @@ def _mask_kind(mask: ast.AST) -> tuple[str, list[str]] | None:
     if missing:
         return "missing", cols
     return None
+
+
+def _category_selections(mask: ast.AST) -> set[int]:
+    """ids of column references that select a category rather than a run outcome: a compound
+    `<noun>_status` column (`squad_status`, `marital_status`, `smoking_status`) compared with
+    (or `isin`) string labels none of which names a success or failure (`"starter"`,
+    `"married"`). Its name says "status", but the rows it leaves out are another group, not
+    failed runs. A bare `status` column keeps its reading whatever the label."""
+    out: set[int] = set()
+    for sub in _walk(mask):
+        if isinstance(sub, ast.Compare) and len(sub.comparators) == 1 and isinstance(
+                sub.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+            sides = [sub.left, sub.comparators[0]]
+            labels = [v for x in sides for v in (
+                _str_list(ast.List(elts=list(x.elts))) if isinstance(
+                    x, ast.List | ast.Tuple | ast.Set) else _str_list(x))]
+            refs = [x for x in sides if not isinstance(
+                x, ast.Constant | ast.List | ast.Tuple | ast.Set)]
+        elif isinstance(sub, ast.Call) and _call_last(sub) in ("isin", "eq", "ne") and \
+                sub.args and isinstance(sub.func, ast.Attribute):
+            labels, refs = _str_list(sub.args[0]), [sub.func.value]
+        else:
+            continue
+        if not labels or any(v.lower() in STATUS_VALUES for v in labels):
+            continue
+        for ref in refs:
+            col = _column_of(ref)
+            if col and any(t not in STATUS_COLUMNS for t in _tokens(col)):
+                out.add(id(ref))
+    return out
 
 
 def _is_status_column(text: str) -> bool:
