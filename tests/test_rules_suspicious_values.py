@@ -2984,3 +2984,72 @@ def test_cohort_percentage_table_within_100_stays_quiet(idiom: str) -> None:
     found = check(ev)
     quiet(found)
     assert not [f for f in found if f.rule_id == PROP], H.describe(found)
+
+
+# -- LPM predictions stored in a frame column, then summarised inside an f-string ---------------
+
+LPM_COLUMN_FLAWED = {
+    # formula OLS, column assigned, min / mean printed as percentages
+    "formula_column_min_pct": """
+        fit = smf.ols("readmitted ~ age + smoker + prior_visits", data=visits).fit()
+        ward = pd.DataFrame({"age": [19, 35, 60, 90], "smoker": [0, 0, 1, 1],
+                             "prior_visits": [0, 1, 3, 9]})
+        ward["p_readmit"] = fit.predict(ward)
+        print(f"lowest readmission risk on the ward: {ward['p_readmit'].min():.1%}")
+    """,
+    # sklearn least squares, attribute access to the column, max as a decimal
+    "sklearn_column_attribute_max": """
+        cols = ["age", "smoker", "prior_visits"]
+        reg = LinearRegression().fit(visits[cols], visits["readmitted"])
+        ward = pd.DataFrame({"age": [19, 60, 90], "smoker": [0, 1, 1], "prior_visits": [0, 3, 9]})
+        ward["p_hat"] = reg.predict(ward[cols])
+        print(f"highest chance of readmission: {ward.p_hat.max():.2f}")
+    """,
+    # array OLS on fitted values put back into the source frame, per-row loop over the column
+    "array_ols_column_in_loop": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits["readmitted"], X).fit()
+        visits["lp_fit"] = res.fittedvalues
+        for q in (0.0, 1.0):
+            print(f"risk at quantile {q}: {visits['lp_fit'].quantile(q):.1%}")
+    """,
+}
+
+LPM_COLUMN_SOUND = {
+    "formula_column_min_pct": """
+        fit = smf.logit("readmitted ~ age + smoker + prior_visits", data=visits).fit(disp=0)
+        ward = pd.DataFrame({"age": [19, 35, 60, 90], "smoker": [0, 0, 1, 1],
+                             "prior_visits": [0, 1, 3, 9]})
+        ward["p_readmit"] = fit.predict(ward)
+        print(f"lowest readmission risk on the ward: {ward['p_readmit'].min():.1%}")
+    """,
+    "sklearn_column_attribute_max": """
+        cols = ["age", "smoker", "prior_visits"]
+        clf = LogisticRegression(max_iter=1000).fit(visits[cols], visits["readmitted"])
+        ward = pd.DataFrame({"age": [19, 60, 90], "smoker": [0, 1, 1], "prior_visits": [0, 3, 9]})
+        ward["p_hat"] = clf.predict_proba(ward[cols])[:, 1]
+        print(f"highest chance of readmission: {ward.p_hat.max():.2f}")
+    """,
+    # the same LPM, its fitted values clipped into [0, 1] before they are shown
+    "array_ols_column_in_loop": """
+        X = sm.add_constant(visits[["age", "smoker", "prior_visits"]])
+        res = sm.OLS(visits["readmitted"], X).fit()
+        visits["lp_fit"] = res.fittedvalues.clip(0, 1)
+        for q in (0.0, 1.0):
+            print(f"risk at quantile {q}: {visits['lp_fit'].quantile(q):.1%}")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_COLUMN_FLAWED))
+def test_lpm_prediction_column_summarised_in_an_fstring(idiom: str) -> None:
+    f = one(check(run_and_gather(LPM_COLUMN_FLAWED[idiom], LPM_SETUP)), LPM_ID)
+    assert f.severity == "critical" and f.confidence >= 0.8, f.explanation
+    assert any(v > 1 or v < 0 for v in f.evidence["values"]["predictions_outside_0_1"])
+
+
+@pytest.mark.parametrize("idiom", sorted(LPM_COLUMN_SOUND))
+def test_lpm_prediction_column_sound_twins_stay_quiet(idiom: str) -> None:
+    found = check(run_and_gather(LPM_COLUMN_SOUND[idiom], LPM_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]

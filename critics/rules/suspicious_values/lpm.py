@@ -188,10 +188,12 @@ def _params_of(node: ast.AST, models: dict) -> bool:  # type: ignore[type-arg]
                and _root(x) in models for x in _walk(node))
 
 
-def _is_lpm_prediction(node: ast.AST, models: dict, preds: set[str]) -> bool:  # type: ignore[type-arg]
+def _is_lpm_prediction(node: ast.AST, models: dict, preds: set[str],  # type: ignore[type-arg]
+                       cols: dict[str, set[str]] | None = None) -> bool:
     """`node` computes predictions of one of `models`: `.predict(…)`, `.fittedvalues`,
     `.get_prediction(…).predicted_mean`, a dot product of `.params` / `.coef_` with a design
-    row, or a name already known to hold such predictions."""
+    row, a name already known to hold such predictions, or (with `cols` {frame: prediction
+    columns}) a frame column they were stored in (`d["p"].min()` after `d["p"] = m.predict(d)`)."""
     for x in _walk(node):
         if isinstance(x, ast.Call) and _call_last(x) in _LPM_NOT_PRED:
             return False  # bounded (clip, expit), or a count / spread of the predictions
@@ -215,7 +217,18 @@ def _is_lpm_prediction(node: ast.AST, models: dict, preds: set[str]) -> bool:  #
             return True
         if isinstance(x, ast.Name) and x.id in preds:
             return True
+        if cols and isinstance(x, ast.Subscript | ast.Attribute) and \
+                isinstance(x.value, ast.Name) and x.value.id in cols and \
+                _column_name(x) in cols[x.value.id]:
+            return True
     return False
+
+
+def _column_name(node: ast.Subscript | ast.Attribute) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    s = node.slice
+    return s.value if isinstance(s, ast.Constant) and isinstance(s.value, str) else None
 
 
 def _lpm_pred_names(code: _Code, models: dict) -> set[str]:  # type: ignore[type-arg]
@@ -472,17 +485,21 @@ def lpm_probability_out_of_range(ev: Evidence) -> Iterator[Finding]:
             for v in _frame_facts_range(facts, col):
                 if (v > 1 or v < 0) and _shown_in_text(text, v):
                     hits.append((what, v, _lpm_label(what), st.lineno))
-    # predictions formatted straight into a printed f-string
+    # predictions formatted straight into a printed f-string, or a frame column holding them
+    # (`d["p"] = m.predict(d)` then `f"{d['p'].min():.1%}"`)
+    pred_cols: dict[str, set[str]] | None = None
     for call in _of(tree, ast.Call):
         if _call_last(call) != "print":
             continue
+        if pred_cols is None and any(isinstance(a, ast.JoinedStr) for a in call.args):
+            pred_cols = _pred_columns_of_frames(code, models, preds, ev)[0]
         for ai, a in enumerate(call.args):
             if not isinstance(a, ast.JoinedStr):
                 continue
             consts = " ".join(str(v.value) for v in a.values if isinstance(v, ast.Constant))
             for i, v in enumerate(a.values):
-                if isinstance(v, ast.FormattedValue) and _is_lpm_prediction(v.value, models,
-                                                                            preds):
+                if isinstance(v, ast.FormattedValue) and _is_lpm_prediction(
+                        v.value, models, preds, pred_cols):
                     spec = ast.unparse(v.format_spec) if v.format_spec else ""
                     label = _lpm_label(consts, ast.unparse(v.value)) or "%" in spec
                     for val in _fstring_values(a, i, ev.stdout, anchored=ai == 0):
