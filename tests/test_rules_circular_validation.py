@@ -2258,3 +2258,108 @@ def test_items_picked_by_outcome_then_auc_on_same_rows(key: str) -> None:
     f = one(H.run(RULES, flawed, PLANTS), "circular_validation.selection_then_test_same_data")
     assert f.severity in ("high", "critical")
     quiet(H.run(RULES, sound, PLANTS))
+
+
+# -- a one-off decision on the test score is not a selection -----------------------------------
+# A single model scored once and compared with a fixed bar (a launch / acceptance decision), or
+# a model's test score compared with a baseline's only to print a verdict, picks no candidate.
+
+APPRAISALS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+homes = pd.DataFrame({"sqft": rng.normal(1800, 400, 400), "age": rng.integers(1, 80, 400),
+                      "rooms": rng.integers(2, 7, 400)})
+homes["price"] = 120 * homes.sqft - 900 * homes.age + rng.normal(0, 30000, 400)
+homes["listed"] = homes.price * rng.normal(1.0, 0.1, 400)
+homes["sold_fast"] = (homes.price > homes.listed).astype(int)
+"""
+
+
+def test_dict_of_test_metrics_checked_against_fixed_bar_is_quiet():
+    silent(run("""
+        from sklearn.metrics import recall_score, precision_score
+        SHIP_BAR = 0.80
+        clf = LogisticRegression(max_iter=3000).fit(X_train, y_train)
+        pred = clf.predict(X_test)
+        summary = {"recall": recall_score(y_test, pred),
+                   "precision": precision_score(y_test, pred)}
+        print(summary)
+        print("ship it" if summary["recall"] >= SHIP_BAR else "hold back")
+    """))
+
+
+def test_bar_checked_inside_candidate_loop_is_a_selection():
+    # the flawed twin: the first depth whose test accuracy clears the bar is kept
+    f = one(run("""
+        chosen = None
+        for depth in range(1, 10):
+            acc = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(
+                X_train, y_train).score(X_test, y_test)
+            if acc > 0.93:
+                chosen = depth
+                break
+        print(chosen, acc)
+    """), "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+
+
+def test_statsmodels_fit_vs_naive_baseline_verdict_is_quiet():
+    silent(run("""
+        import statsmodels.formula.api as smf
+        train, test = homes.iloc[:300], homes.iloc[300:]
+        ols = smf.ols("price ~ sqft + age + rooms", data=train).fit()
+        mae_model = (ols.predict(test) - test["price"]).abs().mean()
+        mae_naive = (train["price"].median() - test["price"]).abs().mean()
+        print(f"model MAE {mae_model:,.0f}  naive MAE {mae_naive:,.0f}")
+        if mae_model < mae_naive:
+            print("the regression beats the naive median")
+        else:
+            print("no better than the median")
+    """, APPRAISALS))
+
+
+def test_two_fitted_models_verdict_that_keeps_the_winner_is_a_selection():
+    # the flawed twin: the comparison decides which model is kept and reported
+    f = one(run("""
+        import statsmodels.formula.api as smf
+        train, test = homes.iloc[:300], homes.iloc[300:]
+        small = smf.ols("price ~ sqft", data=train).fit()
+        big = smf.ols("price ~ sqft + age + rooms", data=train).fit()
+        mae_small = (small.predict(test) - test["price"]).abs().mean()
+        mae_big = (big.predict(test) - test["price"]).abs().mean()
+        if mae_big < mae_small:
+            final, final_mae = big, mae_big
+        else:
+            final, final_mae = small, mae_small
+        print(f"chosen model test MAE {final_mae:,.0f}")
+    """, APPRAISALS), "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+
+
+def test_numpy_rmse_against_constant_in_fstring_is_quiet():
+    silent(run("""
+        from sklearn.linear_model import LinearRegression
+        X = homes[["sqft", "age", "rooms"]].to_numpy()
+        y = homes["price"].to_numpy()
+        X_tr, X_te, y_tr, y_te = X[:320], X[320:], y[:320], y[320:]
+        lr = LinearRegression().fit(X_tr, y_tr)
+        rmse = float(np.sqrt(np.mean((lr.predict(X_te) - y_te) ** 2)))
+        r2 = lr.score(X_te, y_te)
+        print(f"holdout RMSE {rmse:,.0f}, R2 {r2:.2f}: "
+              f"{'within' if rmse < 35000 else 'outside'} the appraisal tolerance")
+    """, APPRAISALS))
+
+
+def test_numpy_verdict_printing_the_winners_score_is_still_a_selection():
+    # a verdict that carries the winner's own test score reports the best of two estimates
+    f = one(run("""
+        from sklearn.linear_model import LinearRegression, Lasso
+        X = homes[["sqft", "age", "rooms"]].to_numpy()
+        y = homes["price"].to_numpy()
+        X_tr, X_te, y_tr, y_te = X[:320], X[320:], y[:320], y[320:]
+        r2_ols = LinearRegression().fit(X_tr, y_tr).score(X_te, y_te)
+        r2_las = Lasso(alpha=50.0).fit(X_tr, y_tr).score(X_te, y_te)
+        print(f"OLS wins, R2 {r2_ols:.3f}" if r2_ols > r2_las else f"Lasso wins, R2 {r2_las:.3f}")
+    """, APPRAISALS), "circular_validation.selection_on_test")
+    assert f.severity == "critical"

@@ -276,6 +276,83 @@ def _final_holdout_after(ev: Evidence, flow: Flow, sel: Selection) -> bool:
     return False
 
 
+_SAYS = {"print", "display", "info", "warning", "warn", "debug", "log", "write", "markdown",
+         "Markdown", "echo", "pprint"}
+
+
+def _fixed_bar(ev: Evidence, cmp: ast.AST) -> bool:
+    """`auc > 0.57`, `mape <= TARGET` (TARGET bound to a number): one score against a fixed
+    number, which compares nothing with anything else scored."""
+    if not (isinstance(cmp, ast.Compare) and len(cmp.ops) == 1):
+        return False
+    sides = [_strip_number(cmp.left), _strip_number(cmp.comparators[0])]
+
+    def bar(x: ast.AST) -> bool:
+        if _number(x) is not None:
+            return True
+        if isinstance(x, ast.Name):
+            return _number(_strip_number(_bound_value(ev, x.id) or ast.Constant(None))) \
+                is not None
+        return False
+
+    def one_value(x: ast.AST) -> bool:
+        return isinstance(x, ast.Name | ast.Subscript | ast.Attribute)
+
+    return (bar(sides[0]) and one_value(sides[1])) or (bar(sides[1]) and one_value(sides[0]))
+
+
+def _verdict_only(ev: Evidence, node: ast.AST) -> bool:
+    """The comparison only chooses which sentence is printed (`print("beats the market" if
+    brier < brier_mkt else "market better")`, an `if` whose branches only print), and the
+    sentence does not carry either compared score: nothing is kept as the winner."""
+    parents = _parents(ev.model.tree)
+    parent = parents.get(id(node))
+    compared = names_in(node)
+    if isinstance(parent, ast.IfExp) and parent.test is node:
+        branches: list[ast.AST] = [parent.body, parent.orelse]
+        cur: ast.AST = parent
+        while True:  # up through f-strings and format() to the call that shows it
+            up = parents.get(id(cur))
+            if isinstance(up, ast.JoinedStr | ast.FormattedValue):
+                cur = up
+            elif isinstance(up, ast.Call) and cur is not up.func:
+                if called_name(up) in _SAYS:
+                    if not isinstance(parents.get(id(up)), ast.Expr):
+                        return False
+                    break
+                if called_name(up) not in ("format", "str"):
+                    return False
+                cur = up
+            else:
+                return False
+    elif isinstance(parent, ast.If) and parent.test is node:
+        branches = [*parent.body, *parent.orelse]
+        if not all(isinstance(b, ast.Pass) or (
+                isinstance(b, ast.Expr) and isinstance(b.value, ast.Call)
+                and called_name(b.value) in _SAYS) for b in branches):
+            return False
+    else:
+        return False
+    return not any(names_in(b) & compared for b in branches)
+
+
+def _decision_not_pick(ev: Evidence, sel: Selection) -> bool:
+    """A one-off `if`/conditional outside any candidate loop that compares one test score with
+    a fixed bar (a launch decision), or two reported scores only to print a verdict (model vs
+    a baseline): no candidate is chosen by the test set, so no reported score is the best of
+    several noisy estimates."""
+    node = sel.node
+    if sel.op != "comparison" or sel.loops or node is None:
+        return False
+    compares = [node] if isinstance(node, ast.Compare) else list(
+        node.values) if isinstance(node, ast.BoolOp) else []
+    if not compares or not all(isinstance(c, ast.Compare) for c in compares):
+        return False
+    if all(_fixed_bar(ev, c) for c in compares):
+        return True
+    return _verdict_only(ev, node)
+
+
 @rule("circular_validation.selection_on_test",
       title="Model or hyperparameter selected by its test-set score")
 def selection_on_test(ev: Evidence) -> Iterator[Finding]:
@@ -288,7 +365,7 @@ def selection_on_test(ev: Evidence) -> Iterator[Finding]:
     flow = flow_of(ev)
     picks = [s for s in flow.selections if s.in_cell and s.on == "test"
              and not _descriptive(ev, s) and not _subgroup_breakdown(flow, s)
-             and not _final_holdout_after(ev, flow, s)]
+             and not _final_holdout_after(ev, flow, s) and not _decision_not_pick(ev, s)]
     if not picks:
         return
     # one finding per cell: the explicit pick (max/argmax/`if > best`) if there is one, else
