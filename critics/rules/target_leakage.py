@@ -279,6 +279,21 @@ class _Analysis:
                 found = a
         return found
 
+    def value_before(self, name: str, pos: int
+                     ) -> tuple[ast.AST, int, ast.stmt, bool] | None:
+        """What `name` held before `pos`: (value, its pos, its statement, whether it was one
+        element of an unpacked split, now the array it was split from); None when unknown."""
+        a = self.last_assign(name, pos)
+        if a is None:
+            return None
+        value = a[1]
+        if isinstance(value, _Elt):
+            value = value.array_for_split()
+            if value is None:
+                return None
+            return value, a[0], a[2], True
+        return value, a[0], a[2], False
+
     def _strs(self, node: ast.AST | None, pos: int) -> list[str] | None:
         strs = _const_strs(node)
         if strs is not None:
@@ -1981,17 +1996,11 @@ def _variable_label(an: _Analysis, y: ast.AST, pos: int) -> tuple[str, str, int,
     node, npos = y, pos
     for _ in range(8):
         if isinstance(node, ast.Name):
-            a = an.last_assign(node.id, npos)
-            if a is None:
+            held = an.value_before(node.id, npos)
+            if held is None:
                 return None
-            label = label or node.id
-            value = a[1]
-            if isinstance(value, _Elt):
-                value = value.array_for_split()
-                if value is None:
-                    return None
-                label = None
-            node, npos, line = value, a[0], a[2].lineno
+            label = None if held[3] else label or node.id
+            node, npos, line = held[0], held[1], held[2].lineno
             continue
         if isinstance(node, ast.Call):
             f = node.func
@@ -2046,15 +2055,10 @@ def _stack_columns(an: _Analysis, x: ast.AST, pos: int) -> list[tuple[str, ast.e
     node = x
     for _ in range(6):
         if isinstance(node, ast.Name):
-            a = an.last_assign(node.id, pos)
-            if a is None:
+            held = an.value_before(node.id, pos)
+            if held is None:
                 return None
-            value = a[1]
-            if isinstance(value, _Elt):
-                value = value.array_for_split()
-                if value is None:
-                    return None
-            node, pos = value, a[0]
+            node, pos = held[0], held[1]
             continue
         if isinstance(node, ast.Attribute) and node.attr in ("T", "values"):
             inner = node.value
@@ -2162,15 +2166,10 @@ def _array_hit(an: _Analysis, pair: Pair, tgt: Target) -> _Hit | None:
     # follow X = data / X = data[:, a:b]
     for _ in range(4):
         if isinstance(x, ast.Name) and x.id != arr:
-            a = an.last_assign(x.id, pos)
-            if a is None:
+            held = an.value_before(x.id, pos)
+            if held is None:
                 return None
-            value = a[1]
-            if isinstance(value, _Elt):
-                value = value.array_for_split()
-                if value is None:
-                    return None
-            x, pos = value, a[0]  # type: ignore[assignment]
+            x, pos = held[0], held[1]  # type: ignore[assignment]
         else:
             break
     facts = an.ev.objects.get(arr)
