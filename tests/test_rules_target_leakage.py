@@ -2281,3 +2281,60 @@ def test_feature_drawn_from_the_outcome_error_term_is_reported(cell: str):
     f = one(found, "target_leakage.feature_from_target_source")
     assert f.severity in ("high", "critical") and "returns_rate" in f.explanation
     quiet(H.run(RULES, cell.replace("{x}", "ad_share"), _SHOP))
+
+
+# -- the same label rules written with numpy functions: np.logical_or / np.logical_and /
+# np.logical_or.reduce / np.where(cond, 1, 0) -------------------------------------------------
+
+_TURBINES = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(11)
+n = 400
+wt = pd.DataFrame({"hours": rng.uniform(0, 9e4, n), "vib_rms": rng.gamma(2.0, 1.5, n),
+                   "oil_temp": rng.normal(70, 8, n), "gust_max": rng.gamma(3.0, 5.0, n)})
+wt["error_code"] = rng.binomial(1, 0.07, n)
+"""
+
+_NUMPY_RULES = [
+    # np.logical_or, then .astype(int); statsmodels formula
+    ('wt["failed"] = np.logical_or(wt.vib_rms > 6, wt.error_code == 1).astype(int)\n'
+     'import statsmodels.formula.api as smf\n'
+     'fit = smf.logit("failed ~ hours + oil_temp{x}", data=wt).fit(disp=0)\n'
+     'print(fit.prsquared)\n'),
+    # np.where(cond, 1, 0) over an & rule; sklearn with a column list
+    ('from sklearn.ensemble import GradientBoostingClassifier\n'
+     'wt["overheat"] = np.where((wt["oil_temp"] >= 85) & (wt["hours"] > 2e4), 1, 0)\n'
+     'cols = ["vib_rms", "gust_max"{x}]\n'
+     'gb = GradientBoostingClassifier(random_state=0).fit(wt[cols], wt["overheat"])\n'),
+    # np.logical_or.reduce over three clauses; a drop list
+    ('from sklearn.linear_model import LogisticRegression\n'
+     'wt["alarm"] = np.logical_or.reduce([wt.gust_max > 30, wt.vib_rms > 7,\n'
+     '                                    wt.error_code == 1]).astype(int)\n'
+     'X = wt.drop(columns=["alarm", "error_code"{x}])\n'
+     'clf = LogisticRegression(max_iter=1000).fit(X, wt.alarm)\n'),
+    # np.logical_and with a flag clause; train_test_split of a feature array
+    ('from sklearn.model_selection import train_test_split\n'
+     'from sklearn.tree import DecisionTreeClassifier\n'
+     'wt["retire"] = np.logical_and(wt.hours > 6e4, wt.error_code == 1)\n'
+     'feats = ["oil_temp", "vib_rms"{x}]\n'
+     'X_tr, X_te, y_tr, y_te = train_test_split(wt[feats], wt.retire, random_state=0)\n'
+     'tree = DecisionTreeClassifier(random_state=0).fit(X_tr, y_tr)\n'
+     'print(tree.score(X_te, y_te))\n'),
+]
+_NUMPY_RULE_COLUMNS = ["vib_rms", "oil_temp", "gust_max", "hours"]
+
+
+@pytest.mark.parametrize("i", range(len(_NUMPY_RULES)))
+def test_label_rule_written_with_numpy_functions_is_reported(i: int):
+    cell, col = _NUMPY_RULES[i], _NUMPY_RULE_COLUMNS[i]
+    if "drop(" in cell:  # the flaw keeps the clause column among the features
+        flawed, sound = cell.replace("{x}", ""), cell.replace("{x}", ', "gust_max", "vib_rms"')
+    elif "smf" in cell:
+        flawed, sound = cell.replace("{x}", " + vib_rms"), cell.replace("{x}", "")
+    else:
+        flawed, sound = cell.replace("{x}", f', "{col}"'), cell.replace("{x}", "")
+    f = one(H.run(RULES, flawed, _TURBINES), "target_leakage.target_in_features")
+    assert f.severity == "critical" and col in f.explanation
+    quiet(H.run(RULES, sound, _TURBINES))
+

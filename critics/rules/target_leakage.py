@@ -1913,14 +1913,16 @@ def _rule_clause(an: _Analysis, t: str, pos: int) -> tuple[list[str], str, int] 
         return None
     d = defs[-1]
     v = _strip_wraps(d.value)
-    if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.BitOr | ast.BitAnd)):
+    v = _strip_wraps(_where_condition(an, v) or v)
+    op = _bool_op(an, v)
+    if op is None:
         return None
     clauses: list[ast.expr] = []
     stack: list[ast.expr] = [v]
     while stack and len(clauses) < 8:
         e = stack.pop()
-        if isinstance(e, ast.BinOp) and isinstance(e.op, type(v.op)):
-            stack += [e.right, e.left]
+        if _bool_op(an, e) is op:
+            stack += reversed(_bool_operands(e))
         else:
             clauses.append(e)
     for cl in clauses:
@@ -1932,6 +1934,52 @@ def _rule_clause(an: _Analysis, t: str, pos: int) -> tuple[list[str], str, int] 
         if any(not an._is_frame(x) for x in an._read_vars(cl)):
             continue  # a variable: may hold a draw, not a rule over recorded columns
         return sorted(r.row), ast.unparse(cl), d.line if d.in_cell else 0
+    return None
+
+
+def _np_func(an: _Analysis, node: ast.AST) -> str | None:
+    """`np.logical_or` -> "logical_or", `np.logical_or.reduce` -> "logical_or.reduce" (numpy
+    functions called through the module's alias)."""
+    if not isinstance(node, ast.Call):
+        return None
+    f, parts = node.func, []
+    while isinstance(f, ast.Attribute):
+        parts.append(f.attr)
+        f = f.value
+    if not parts or not isinstance(f, ast.Name) or \
+            not an.m.aliases.get(f.id, "").startswith("numpy"):
+        return None
+    return ".".join(reversed(parts))
+
+
+def _bool_op(an: _Analysis, e: ast.AST) -> type | None:
+    """ast.BitOr / ast.BitAnd for `a | b`, `np.logical_or(a, b)`, `np.logical_or.reduce([a,
+    b, c])` (and the `&` / logical_and forms); None otherwise."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.BitOr | ast.BitAnd):
+        return type(e.op)
+    name = _np_func(an, e)
+    if name in ("logical_or", "logical_and") and len(e.args) == 2 and not e.keywords:  # type: ignore[attr-defined]
+        return ast.BitOr if name == "logical_or" else ast.BitAnd
+    if name in ("logical_or.reduce", "logical_and.reduce") and len(e.args) == 1 and \
+            isinstance(e.args[0], ast.List | ast.Tuple) and len(e.args[0].elts) >= 2:  # type: ignore[attr-defined]
+        return ast.BitOr if name.startswith("logical_or") else ast.BitAnd
+    return None
+
+
+def _bool_operands(e: ast.AST) -> list[ast.expr]:
+    if isinstance(e, ast.BinOp):
+        return [e.left, e.right]
+    args = e.args  # type: ignore[attr-defined]
+    return list(args[0].elts) if isinstance(args[0], ast.List | ast.Tuple) else list(args)
+
+
+def _where_condition(an: _Analysis, v: ast.AST) -> ast.expr | None:
+    """`np.where(cond, 1, 0)` (two constants: the label is the rule `cond`, or its negation)."""
+    if _np_func(an, v) != "where" or len(v.args) != 3 or v.keywords:  # type: ignore[attr-defined]
+        return None
+    a, b = v.args[1], v.args[2]  # type: ignore[attr-defined]
+    if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and a.value != b.value:
+        return v.args[0]  # type: ignore[attr-defined]
     return None
 
 
