@@ -1053,3 +1053,48 @@ def test_many_named_coefficients_of_one_model_are_a_family():
                 print(term, "affects yield")
     """, PANEL), RULE_ID)
     assert f.severity in ("critical", "high")
+
+
+# -- adjusted p-values named by their method: p_BY, pBH, p-corr (pingouin), p_hommel ----------
+
+TAXA = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+rng = np.random.default_rng(12)
+rows = []
+for i in range(60):
+    grazed, ungrazed = rng.poisson(20, 12), rng.poisson(21, 12)
+    rows.append({"taxon": f"otu{i}", "p": stats.mannwhitneyu(grazed, ungrazed).pvalue})
+tab = pd.DataFrame(rows)
+"""
+
+_BY_METHOD = {"p_BY": "fdr_by", "pBH": "fdr_bh", "p-corr": "holm", "p_hommel": "hommel"}
+
+
+@pytest.mark.parametrize("claim", [
+    'hits = tab[tab["COL"] < 0.05]\nprint(len(hits), "taxa differ")\n',
+    'hits = [r["taxon"] for _, r in tab.iterrows() if r["COL"] <= 0.05]\nprint(hits)\n',
+    'sig = np.flatnonzero(tab["COL"].to_numpy() < 0.05)\nprint(tab.taxon.iloc[sig])\n',
+])
+@pytest.mark.parametrize("col", list(_BY_METHOD))
+def test_adjusted_column_named_by_its_method_is_a_correction(claim: str, col: str):
+    adjusted = TAXA + f'tab["{col}"] = multipletests(tab.p, method="{_BY_METHOD[col]}")[1]\n'
+    silent(check(claim.replace("COL", col), adjusted))
+    # the same claim on the raw p-values of a table without an adjusted column is flagged
+    f = one(check(claim.replace("COL", "p"), TAXA), RULE_ID)
+    assert f.severity in ("high", "critical")
+
+
+@pytest.mark.parametrize("col", list(_BY_METHOD))
+def test_query_on_an_adjusted_column_named_by_its_method_is_silent(col: str):
+    silent(check(f'print(tab.query("`{col}` < 0.05").taxon.tolist())\n',
+                 TAXA + f'tab["{col}"] = multipletests(tab.p, method="{_BY_METHOD[col]}")[1]\n'))
+
+
+@pytest.mark.parametrize("col", ["p_by_site", "p_correlation"])
+def test_raw_p_columns_that_merely_contain_a_method_word_are_not_corrections(col: str):
+    f = one(check(f'hits = tab[tab["{col}"] < 0.05]\nprint(len(hits))\n',
+                  TAXA + f'tab["{col}"] = tab.p\n'), RULE_ID)
+    assert f.severity in ("high", "critical")

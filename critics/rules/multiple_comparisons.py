@@ -30,12 +30,16 @@ from ..stat_tests import NOT_A_TEST_KINDS, StatTest, sample_args, test_calls
 _P_RE = re.compile(
     r"(?i)(?<![a-z0-9])(?:p|ps|pv|pvs|p_?vals?|p_?values?|pvalues?|p-values?|f_pvalue|"
     r"raw_?p\w*|p_?unc\w*|p_?nominal)(?![a-z])")
+# a p- or q-value named by its correction: "p_bh", "pBH", "q_by", "p-corr" (pingouin's
+# corrected column), "pcorr"; not "p_by_group" (raw p-values per group)
+_NAMED_BY_METHOD = r"(?<![a-z0-9])[pq][\W_]*(?:bh|by|corr|corrected)(?![a-z0-9_])"
 # adjusted p-values / q-values / rejection flags of a correction
 _CORRECTED_RE = re.compile(
-    r"(?i)adj|fdr|bonf|holm|sidak|hochberg|benjamini|fwer|corrected|reject|"
-    r"(?<![a-z0-9])(?:q|qs|q_?vals?|q_?values?|bh)(?![a-z])")
+    r"(?i)adj|fdr|bonf|holm|sidak|hochberg|benjamini|hommel|simes|storey|fwer|corrected|"
+    r"reject|(?<![a-z0-9])(?:q|qs|q_?vals?|q_?values?|bh)(?![a-z])|" + _NAMED_BY_METHOD)
 _CORRECTED_COL_RE = re.compile(
-    r"(?i)adj|fdr|bonf|holm|sidak|hochberg|benjamini|fwer|corrected|q_?val|qvalue")
+    r"(?i)adj|fdr|bonf|holm|sidak|hochberg|benjamini|hommel|simes|storey|fwer|corrected|"
+    r"q_?val|qvalue|" + _NAMED_BY_METHOD)
 _ALPHA_NAME_RE = re.compile(r"(?i)alpha|sig|thresh|cut_?off|level|crit|^a$")
 _CORRECTION_CALLS = {
     "multipletests", "fdrcorrection", "fdrcorrection_twostage", "false_discovery_control",
@@ -510,11 +514,12 @@ class _Analysis:
 
 
 # a column of adjusted p-values / q-values / rejection flags: "p_adj", "padj", "adj_pval",
-# "adjusted p", "p_holm", "fdr", "q", "reject" (not "adj. diff", a covariate-adjusted effect)
+# "adjusted p", "p_holm", "fdr", "q", "p_bh", "p-corr", "reject" (not "adj. diff", a
+# covariate-adjusted effect)
 _ADJUSTED_P_COL_RE = re.compile(
-    r"(?i)fdr|bonf|holm|sidak|hochberg|benjamini|fwer|reject|corrected|p[\W_]*adj|"
-    r"adj\w*[\W_]*p(?:[\W_]*val\w*)?(?![a-z])|^adj(?:usted)?$|"
-    r"(?<![a-z0-9])(?:q|qs|q_?vals?|q_?values?|bh)(?![a-z])")
+    r"(?i)fdr|bonf|holm|sidak|hochberg|benjamini|hommel|simes|storey|fwer|reject|corrected|"
+    r"p[\W_]*adj|adj\w*[\W_]*p(?:[\W_]*val\w*)?(?![a-z])|^adj(?:usted)?$|"
+    r"(?<![a-z0-9])(?:q|qs|q_?vals?|q_?values?|bh)(?![a-z])|" + _NAMED_BY_METHOD)
 
 
 def _adjusted_p_column(f: ObjectFacts, col: str) -> bool:
