@@ -220,6 +220,52 @@ def sample_args(call: CallSite, spec: StatTest) -> list[tuple[int | str, ast.exp
     return [(slot, resolve_sample(call, node)) for slot, node in out]
 
 
+def starred_groups(call: CallSite) -> ast.expr | None:
+    """The grouped column a variadic test unpacks from a groupby, as one expression the
+    kernel can evaluate to a SeriesGroupBy: `f_oneway(*[g["y"].values for _, g in
+    df.groupby("site")])`, `f_oneway(*(s for _, s in df.groupby("site")["y"]))` and
+    `f_oneway(*df.groupby("site")["y"].apply(np.asarray))` all give
+    `df.groupby("site")["y"]`. None for any other starred argument."""
+    star = next((a for a in call.node.args if isinstance(a, ast.Starred)), None)
+    if star is None or len(call.node.args) != 1:
+        return None
+    value = star.value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr in ("apply", "agg") and _grouped_column(value.func.value):
+        return value.func.value
+    if not (isinstance(value, ast.ListComp | ast.GeneratorExp) and len(value.generators) == 1):
+        return None
+    gen = value.generators[0]
+    if gen.ifs or not (isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2
+                       and isinstance(gen.target.elts[1], ast.Name)):
+        return None
+    item, elt = gen.target.elts[1].id, value.elt
+    while (isinstance(elt, ast.Attribute) and elt.attr in ("values", "array")) or (
+            isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute)
+            and elt.func.attr in ("to_numpy", "dropna") and not elt.args):
+        elt = elt.value if isinstance(elt, ast.Attribute) else elt.func.value  # type: ignore
+    if isinstance(elt, ast.Name) and elt.id == item and _grouped_column(gen.iter):
+        return gen.iter  # for _, s in df.groupby(k)["y"]: s
+    if isinstance(elt, ast.Subscript | ast.Attribute) and isinstance(
+            elt.value, ast.Name) and elt.value.id == item and _is_groupby(gen.iter):
+        column = elt.slice if isinstance(elt, ast.Subscript) else ast.Constant(elt.attr)
+        if isinstance(column, ast.Constant) and isinstance(column.value, str):
+            return ast.Subscript(value=gen.iter, slice=column, ctx=ast.Load())
+    return None
+
+
+def _is_groupby(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "groupby"
+
+
+def _grouped_column(node: ast.AST) -> bool:
+    """`df.groupby(k)["y"]` or `df.groupby(k).y`."""
+    return isinstance(node, ast.Subscript | ast.Attribute) and _is_groupby(node.value) and (
+        isinstance(node, ast.Attribute) or (isinstance(node.slice, ast.Constant)
+                                            and isinstance(node.slice.value, str)))
+
+
 # -- reading a sample through `.pipe(lambda d: ...)` and `.assign(...)` -------------------------
 
 def resolve_sample(call: CallSite, node: ast.expr) -> ast.expr:

@@ -19,7 +19,7 @@ from typing import Any
 
 from critics.code_model import CodeModel, root_name
 from critics.evidence import Evidence, ObjectFacts, SampleFacts
-from critics.stat_tests import sample_args, stat_test_of
+from critics.stat_tests import sample_args, starred_groups, stat_test_of
 
 from . import kernel_facts
 
@@ -66,6 +66,10 @@ def plan_probe(code: str, prior_code: str = "") -> ProbePlan:
             expr = model.src(node)
             if kernel_facts.is_safe_expression(expr):
                 samples.append({"call": full, "line": call.line, "arg": slot, "expr": expr})
+        grouped = starred_groups(call) if spec.variadic else None
+        if grouped is not None and kernel_facts.is_safe_expression(expr := ast.unparse(grouped)):
+            samples.append({"call": full, "line": call.line, "arg": 0, "expr": expr,
+                            "groups": True})
     return ProbePlan(names, samples[:MAX_SAMPLES], _filtered_in_place(model))
 
 

@@ -1046,11 +1046,13 @@ def group_facts(ns: dict[str, Any], x: Any, y: Any, ex: str, ey: str) -> dict[st
 MAX_GROUPS = 20
 
 
-def group_samples(name: str, obj: Any) -> list[dict[str, Any]]:
+def group_samples(name: str, obj: Any, call: str = "", line: int = 0
+                  ) -> list[dict[str, Any]]:
     """Sample facts per group of a named collection of numeric samples, the form a test
     unpacks (`f_oneway(*groups)`, `f_oneway(*(g for _, g in groups))`): a pandas SeriesGroupBy
     (`df.groupby("g")["y"]`), or a list, tuple or dict of 1-D numeric arrays or Series. Each
-    group is one sample keyed `name[key]`, with line 0 (it is not a test argument)."""
+    group is one sample keyed `name[key]`, with line 0 (it is not a test argument) unless the
+    test's `call` and `line` are given (the test unpacks the groupby itself)."""
     cls = type(obj)
     if (cls.__module__ or "").startswith("pandas") and cls.__name__ == "SeriesGroupBy":
         if not 2 <= obj.ngroups <= MAX_GROUPS or len(obj.obj) > SAMPLE_ROWS:
@@ -1069,7 +1071,7 @@ def group_samples(name: str, obj: Any) -> list[dict[str, Any]]:
         total += len(value)
     if total > SAMPLE_ROWS:
         return []
-    return [{"call": "", "line": 0, "arg": i, "expr": f"{name}[{key!r}]",
+    return [{"call": call, "line": line, "arg": i, "expr": f"{name}[{key!r}]",
              **sample_facts(value)} for i, (key, value) in enumerate(items)]
 
 
@@ -1121,6 +1123,9 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
             continue
         try:
             value = eval(compile(expr, "<nbcritic-sample>", "eval"), {"__builtins__": {}}, ns)
+            if spec.get("groups"):  # f_oneway(*[g["y"] for _, g in df.groupby(k)])
+                samples += group_samples(expr, value, spec.get("call", ""), spec.get("line", 0))
+                continue
             samples.append({**spec, **sample_facts(value)})
             if spec.get("call") in GROUPED_PAIR_CALLS and spec.get("arg") in (
                     0, 1, "x", "y"):

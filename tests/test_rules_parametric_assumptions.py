@@ -11,6 +11,8 @@ from critics.findings import Finding
 from critics.rules.parametric_assumptions import mean_interval_on_skewed as MEAN_CI
 from critics.rules.parametric_assumptions import normal_model_on_skewed as NORMAL_TAIL
 from critics.rules.parametric_assumptions import parametric_on_nonnormal as RULE
+from tests.inprocess_evidence import run_and_gather
+from tests.rule_helpers import check as check_evidence
 from tests.rule_helpers import code_only, one, quiet, run, silent
 
 RULE_ID = "parametric_assumptions.nonnormal_samples"
@@ -121,13 +123,47 @@ def test_statsmodels_ttest_ind():
     assert f.severity == "high"
 
 
-def test_anova_on_groups_built_in_a_comprehension_reads_the_code():
+def test_anova_on_groups_built_in_a_comprehension_reads_the_kernel_groups():
+    # the kernel evaluates `df.groupby("site")["conc"]` and measures each group
     f = only(check("""
         df = pd.DataFrame({"site": np.repeat(list("ABC"), 12), "conc": rng.lognormal(1, 1, 36)})
         print(stats.f_oneway(*[g.conc.values for _, g in df.groupby("site")]))
     """))
-    assert f.severity == "high" and f.confidence < 0.8
-    assert f.evidence["values"]["generator"] == "skewed"
+    assert f.severity == "high" and f.evidence["values"]["n_min"] == 12
+    assert min(f.evidence["values"]["skew"]) > 1
+    assert "df.groupby('site')['conc']['A']" in f.explanation
+
+
+@pytest.mark.parametrize("unpack", [
+    '*(s.to_numpy() for _, s in visits.groupby("clinic")["wait_min"])',
+    '*visits.groupby("clinic").wait_min.apply(np.asarray)',
+    '*[g["wait_min"].dropna() for _, g in visits.groupby("clinic")]',
+])
+def test_unnamed_groupby_unpacked_into_a_test_gets_per_group_facts(unpack):
+    ev = run_and_gather(f"print(stats.f_oneway({unpack}))", GROUPED_WAITS)
+    assert sorted(s.n for s in ev.samples) == [8, 8, 8, 8]
+    assert all(s.line == 1 and s.call == "scipy.stats.f_oneway" for s in ev.samples)
+    f = one(check_evidence([RULE], ev), "parametric_assumptions.nonnormal_samples")
+    assert f.severity == "high" and f.evidence["values"]["n_min"] == 8
+
+
+def test_unnamed_groupby_of_normal_waits_or_a_rank_test_stays_quiet():
+    normal = GROUPED_WAITS.replace("rng.lognormal(2.5, 1.1, 32)", "rng.normal(20, 3, 32)")
+    for setup, test in ((normal, "f_oneway"), (GROUPED_WAITS, "kruskal")):
+        ev = run_and_gather(
+            f'print(stats.{test}(*[g.wait_min for _, g in visits.groupby("clinic")]))', setup)
+        assert len(ev.samples) == 4
+        quiet(check_evidence([RULE], ev))
+
+
+GROUPED_WAITS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(8)
+visits = pd.DataFrame({"clinic": np.repeat(["north", "south", "east", "west"], 8),
+                       "wait_min": rng.lognormal(2.5, 1.1, 32)})
+"""
 
 
 def test_anova_on_concatenated_lognormal_frames():
@@ -2015,7 +2051,10 @@ def test_f_oneway_on_groupby_column_with_renamed_summary() -> None:
         F, p = stats.f_oneway(*[g.to_numpy() for _, g in stays.groupby("ward")["los"]])
         print(f"F={F:.2f} p={p:.4f}")
     """))
-    assert f.severity == "high" and "below zero" in f.explanation
+    # the kernel measures each ward's stays (the groupby the test unpacks): skew, not the
+    # printed mean/SD, is the evidence
+    assert f.severity == "high" and "skewed" in f.explanation
+    assert f.evidence["values"]["n_min"] == 12
 
 
 def test_f_oneway_on_groupby_column_symmetric_volumes_is_quiet() -> None:
