@@ -2363,3 +2363,108 @@ def test_numpy_verdict_printing_the_winners_score_is_still_a_selection():
         print(f"OLS wins, R2 {r2_ols:.3f}" if r2_ols > r2_las else f"Lasso wins, R2 {r2_las:.3f}")
     """, APPRAISALS), "circular_validation.selection_on_test")
     assert f.severity == "critical"
+
+
+# -- hand-made random / time hold-outs with role-less names ------------------------------------
+
+CROPS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import cross_val_score
+from sklearn.metrics import mean_absolute_error
+rs = np.random.RandomState(9)
+fields = pd.DataFrame(rs.normal(size=(300, 3)), columns=["rain", "nitrogen", "sun"])
+fields["yield_t"] = 2 * fields.rain + fields.nitrogen + rs.normal(size=300)
+fields["season"] = rs.randint(2008, 2024, size=300)
+xs = ["rain", "nitrogen", "sun"]
+alphas = [0.01, 0.1, 1.0, 10.0, 100.0]
+"""
+
+_HAND_SELECT = {
+    # pandas sample / drop, best-so-far loop
+    "sample_drop": """
+        plots_a = fields.sample(frac=0.7, random_state=3)
+        plots_b = fields.drop(plots_a.index)
+        best, best_mae = None, np.inf
+        for a in alphas:
+            m = Ridge(alpha=a).fit(plots_a[xs], plots_a.yield_t)
+            e = mean_absolute_error(plots_b.yield_t, m.predict(plots_b[xs]))
+            if e < best_mae:
+                best, best_mae = a, e
+        print(f"alpha {best}: MAE {best_mae:.3f}")
+    """,
+    # numpy permutation positions, dict of scores and min(key=...)
+    "permutation": """
+        F, t = fields[xs].to_numpy(), fields.yield_t.to_numpy()
+        perm = np.random.default_rng(0).permutation(len(F))
+        p1, p2 = perm[:210], perm[210:]
+        maes = {a: mean_absolute_error(t[p2], Ridge(alpha=a).fit(F[p1], t[p1]).predict(F[p2]))
+                for a in alphas}
+        best = min(maes, key=maes.get)
+        print(best, round(maes[best], 3))
+    """,
+    # random boolean mask, list of scores and argmin
+    "random_mask": """
+        sel = np.random.default_rng(1).random(len(fields)) < 0.7
+        grp1, grp2 = fields[sel], fields[~sel]
+        errs = []
+        for a in alphas:
+            m = Ridge(alpha=a).fit(grp1[xs], grp1.yield_t)
+            errs.append(mean_absolute_error(grp2.yield_t, m.predict(grp2[xs])))
+        i = int(np.argmin(errs))
+        print(alphas[i], errs[i])
+    """,
+    # a time cut unpacked on one line
+    "time_masks_one_line": """
+        older, newer = fields[fields.season < 2020], fields[fields.season >= 2020]
+        errs = {}
+        for a in alphas:
+            m = Ridge(alpha=a).fit(older[xs], older.yield_t)
+            errs[a] = mean_absolute_error(newer.yield_t, m.predict(newer[xs]))
+        best = min(errs, key=errs.get)
+        print(best, errs[best])
+    """,
+}
+
+_HAND_SELECT_SOUND = {
+    "sample_drop": """
+        plots_a = fields.sample(frac=0.7, random_state=3)
+        plots_b = fields.drop(plots_a.index)
+        cv = {a: -cross_val_score(Ridge(alpha=a), plots_a[xs], plots_a.yield_t, cv=5,
+                                  scoring="neg_mean_absolute_error").mean() for a in alphas}
+        best = min(cv, key=cv.get)
+        m = Ridge(alpha=best).fit(plots_a[xs], plots_a.yield_t)
+        print(best, mean_absolute_error(plots_b.yield_t, m.predict(plots_b[xs])))
+    """,
+    "random_mask": """
+        sel = np.random.default_rng(1).random(len(fields)) < 0.7
+        grp1, grp2 = fields[sel], fields[~sel]
+        cv = [-cross_val_score(Ridge(alpha=a), grp1[xs], grp1.yield_t, cv=5,
+                               scoring="neg_mean_absolute_error").mean() for a in alphas]
+        best = alphas[int(np.argmin(cv))]
+        m = Ridge(alpha=best).fit(grp1[xs], grp1.yield_t)
+        print(best, mean_absolute_error(grp2.yield_t, m.predict(grp2[xs])))
+    """,
+    "time_masks_one_line": """
+        older, newer = fields[fields.season < 2020], fields[fields.season >= 2020]
+        cv = {a: -cross_val_score(Ridge(alpha=a), older[xs], older.yield_t, cv=5,
+                                  scoring="neg_mean_absolute_error").mean() for a in alphas}
+        best = min(cv, key=cv.get)
+        m = Ridge(alpha=best).fit(older[xs], older.yield_t)
+        print(best, mean_absolute_error(newer.yield_t, m.predict(newer[xs])))
+    """,
+}
+
+
+@pytest.mark.parametrize("key", sorted(_HAND_SELECT))
+def test_selection_on_a_hand_made_holdout_with_role_less_names(key: str) -> None:
+    found = run(_HAND_SELECT[key], CROPS)
+    f = one(found, "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+    assert not [g for g in found if g.rule_id == "circular_validation.best_of_many_in_sample"]
+
+
+@pytest.mark.parametrize("key", sorted(_HAND_SELECT_SOUND))
+def test_cv_selection_then_one_score_on_a_hand_made_holdout_is_quiet(key: str) -> None:
+    quiet(run(_HAND_SELECT_SOUND[key], CROPS))

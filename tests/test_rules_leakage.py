@@ -1602,3 +1602,134 @@ def test_target_encoding_of_a_formula_response_before_split(key: str) -> None:
     f = one(H.run(RULES, flawed, OUTLETS), "leakage.target_encoding_before_split")
     assert f.severity in ("high", "critical")
     quiet(H.run(RULES, sound, OUTLETS))
+
+
+# -- hand-made random / time hold-outs with role-less names ------------------------------------
+
+SENSORS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import Ridge
+from sklearn.preprocessing import StandardScaler
+from sklearn.metrics import r2_score
+rs = np.random.RandomState(4)
+plant = pd.DataFrame(rs.normal(size=(360, 4)), columns=["temp", "rpm", "load", "vib"])
+plant["output"] = 3 * plant.temp - plant.load + rs.normal(size=360)
+plant["year"] = rs.randint(2012, 2024, size=360)
+cols = ["temp", "rpm", "load", "vib"]
+"""
+
+_HAND_SPLITS = {
+    # pandas: sample a fraction, the rest by drop(index)
+    "sample_drop": ("""
+plant[cols] = StandardScaler().fit_transform(plant[cols])
+fitted = plant.sample(frac=0.75, random_state=1)
+rest = plant.drop(fitted.index)
+m = Ridge().fit(fitted[cols], fitted.output)
+print(r2_score(rest.output, m.predict(rest[cols])))
+""", """
+fitted = plant.sample(frac=0.75, random_state=1)
+rest = plant.drop(fitted.index)
+sc = StandardScaler().fit(fitted[cols])
+m = Ridge().fit(sc.transform(fitted[cols]), fitted.output)
+print(r2_score(rest.output, m.predict(sc.transform(rest[cols]))))
+"""),
+    # pandas: the rest as rows whose index is not in the sample; a hand z-score first
+    "sample_isin": ("""
+z = plant.copy()
+z[cols] = (z[cols] - z[cols].mean()) / z[cols].std()
+seen = z.sample(n=270, random_state=2)
+unseen_rows = z.loc[~z.index.isin(seen.index)]
+m = Ridge().fit(seen[cols], seen.output)
+print(r2_score(unseen_rows.output, m.predict(unseen_rows[cols])))
+""", """
+seen = plant.sample(n=270, random_state=2)
+unseen_rows = plant.loc[~plant.index.isin(seen.index)]
+mu, sd = seen[cols].mean(), seen[cols].std()
+m = Ridge().fit((seen[cols] - mu) / sd, seen.output)
+print(r2_score(unseen_rows.output, m.predict((unseen_rows[cols] - mu) / sd)))
+"""),
+    # numpy: a random permutation of positions sliced into two index arrays
+    "permutation_slices": ("""
+A = StandardScaler().fit_transform(plant[cols].to_numpy())
+out = plant.output.to_numpy()
+order = np.random.default_rng(5).permutation(len(A))
+first, second = order[:280], order[280:]
+m = Ridge().fit(A[first], out[first])
+print(r2_score(out[second], m.predict(A[second])))
+""", """
+A = plant[cols].to_numpy()
+out = plant.output.to_numpy()
+order = np.random.default_rng(5).permutation(len(A))
+first, second = order[:280], order[280:]
+sc = StandardScaler().fit(A[first])
+m = Ridge().fit(sc.transform(A[first]), out[first])
+print(r2_score(out[second], m.predict(sc.transform(A[second]))))
+"""),
+    # a random boolean mask and its negation, unpacked on one line
+    "random_mask": ("""
+plant[cols] = StandardScaler().fit_transform(plant[cols])
+keep = np.random.default_rng(6).random(len(plant)) < 0.8
+part_a, part_b = plant[keep], plant[~keep]
+m = Ridge().fit(part_a[cols], part_a.output)
+print(r2_score(part_b.output, m.predict(part_b[cols])))
+""", """
+keep = np.random.default_rng(6).random(len(plant)) < 0.8
+part_a, part_b = plant[keep], plant[~keep]
+sc = StandardScaler().fit(part_a[cols])
+m = Ridge().fit(sc.transform(part_a[cols]), part_a.output)
+print(r2_score(part_b.output, m.predict(sc.transform(part_b[cols]))))
+"""),
+    # positions drawn without replacement, the rest by setdiff1d
+    "choice_setdiff": ("""
+A = StandardScaler().fit_transform(plant[cols].to_numpy())
+out = plant.output.to_numpy()
+rng = np.random.default_rng(7)
+picked = rng.choice(len(A), size=270, replace=False)
+others = np.setdiff1d(np.arange(len(A)), picked)
+m = Ridge().fit(A[picked], out[picked])
+print(r2_score(out[others], m.predict(A[others])))
+""", """
+A = plant[cols].to_numpy()
+out = plant.output.to_numpy()
+rng = np.random.default_rng(7)
+picked = rng.choice(len(A), size=270, replace=False)
+others = np.setdiff1d(np.arange(len(A)), picked)
+sc = StandardScaler().fit(A[picked])
+m = Ridge().fit(sc.transform(A[picked]), out[picked])
+print(r2_score(out[others], m.predict(sc.transform(A[others]))))
+"""),
+    # a split at a point in time written as one tuple assignment of two masks
+    "time_masks_one_line": ("""
+plant[cols] = StandardScaler().fit_transform(plant[cols])
+older, newer = plant[plant.year < 2020], plant[plant.year >= 2020]
+m = Ridge().fit(older[cols], older.output)
+print(r2_score(newer.output, m.predict(newer[cols])))
+""", """
+older, newer = plant[plant.year < 2020], plant[plant.year >= 2020]
+sc = StandardScaler().fit(older[cols])
+m = Ridge().fit(sc.transform(older[cols]), older.output)
+print(r2_score(newer.output, m.predict(sc.transform(newer[cols]))))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_HAND_SPLITS))
+def test_preprocessing_before_a_hand_made_split_with_role_less_names(key: str) -> None:
+    flawed, sound = _HAND_SPLITS[key]
+    f = one(H.run(RULES, flawed, SENSORS), "leakage.preprocessing_before_split")
+    assert f.severity in ("high", "critical")
+    quiet(H.run(RULES, sound, SENSORS))
+
+
+def test_two_unrelated_samples_or_a_fixed_mask_are_not_a_split() -> None:
+    # two independent samples of one frame (a bootstrap-like comparison), and a mask that is
+    # a property of the rows (not random): no hold-out, nothing before it leaks
+    quiet(H.run(RULES, """
+plant[cols] = StandardScaler().fit_transform(plant[cols])
+s1 = plant.sample(frac=0.5, random_state=1)
+s2 = plant.sample(frac=0.5, random_state=2)
+hot = plant.temp > 0
+warm, cold = plant[hot], plant[~hot]
+print(s1.output.mean() - s2.output.mean(), warm.output.mean() - cold.output.mean())
+""", SENSORS))

@@ -450,6 +450,11 @@ class Flow:
         self._prior_text = ""
         self._run()
 
+    def heldout_parts(self) -> list[str]:
+        """Role-less names read as the held-out part of a hand-made split (a cut at a point in
+        time, the complement of a random draw)."""
+        return [n for n, r in self._time_roles.items() if r == "test"]
+
     # ---- driver --------------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -842,7 +847,7 @@ class Flow:
         lab = self.env.get(name, EMPTY)
         if name in self._imported or name in self._defs:
             return lab
-        role = role_of_name(name)
+        role = role_of_name(name) or self._time_roles.get(name)
         if role == "val" or (role and not any(t[0] == "split" for t in lab)):
             lab = lab | {("name", role)}
         return lab
@@ -2323,6 +2328,7 @@ def _time_split_roles(nodes: Iterable[ast.AST]) -> dict[str, str]:
     groups: dict[tuple[str, str], list[tuple[str, str, object]]] = {}
     bound: dict[str, int] = {}
     seen: set[int] = set()
+    pairs: list[tuple[str, ast.expr]] = []
     for node in nodes:
         if not isinstance(node, ast.Assign) or id(node) in seen:
             continue
@@ -2330,14 +2336,21 @@ def _time_split_roles(nodes: Iterable[ast.AST]) -> dict[str, str]:
         for t in node.targets:
             for n in names_in(t):
                 bound[n] = bound.get(n, 0) + 1
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        if len(node.targets) != 1:
             continue
-        cut = _time_cut(node.value)
-        name = node.targets[0].id
+        tgt, val = node.targets[0], node.value
+        if isinstance(tgt, ast.Name):
+            pairs.append((tgt.id, val))
+        elif isinstance(tgt, ast.Tuple | ast.List) and isinstance(val, ast.Tuple | ast.List) \
+                and len(tgt.elts) == len(val.elts):  # early, late = df[...], df[...]
+            pairs += [(t.id, v) for t, v in zip(tgt.elts, val.elts, strict=True)
+                      if isinstance(t, ast.Name)]
+    for name, val in pairs:
+        cut = _time_cut(val)
         if cut is None or role_of_name(name) or role_of_name(cut[0]):
             continue
         groups.setdefault(cut[:2], []).append((name, cut[2], cut[3]))
-    roles: dict[str, str] = {}
+    roles: dict[str, str] = _drawn_split_roles(pairs, bound)
     for parts in groups.values():
         early = [p for p in parts if p[1] == "early"]
         late = [p for p in parts if p[1] == "late"]
@@ -2350,6 +2363,129 @@ def _time_split_roles(nodes: Iterable[ast.AST]) -> dict[str, str]:
             ordered = False
         if ordered and bound.get(e_name) == 1 and bound.get(l_name) == 1:
             roles[e_name], roles[l_name] = "train", "test"
+    return roles
+
+
+_DRAWS = {"permutation", "choice", "sample"}
+
+
+def _draw_of(node: ast.expr) -> str | None:
+    """The source a random draw of rows or positions comes from: `df` for df.sample(frac=.8),
+    a marker for rng.permutation(len(df)) / np.random.choice(n, k, replace=False)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    m, base = node.func.attr, node.func.value
+    if m == "sample" and isinstance(base, ast.Name) and not role_of_name(base.id) and \
+            _kw(node, "replace") is None:
+        return base.id
+    if m in ("permutation", "choice") and _is_random_call(node) and (
+            m == "permutation" or _literal(_kw(node, "replace")) is False):
+        return "<positions>"
+    return None
+
+
+def _random_mask(node: ast.expr) -> bool:
+    """`rng.random(len(df)) < 0.8`, `np.random.rand(n) > .2`: a random row mask."""
+    return isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+        isinstance(node.left, ast.Call) and _is_random_call(node.left) and \
+        isinstance(node.comparators[0], ast.Constant)
+
+
+def _subset_by(node: ast.expr) -> tuple[str, ast.expr] | None:
+    """(frame, row key) of `df[key]` / `df.loc[key]` / `df.iloc[key]`."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    base = node.value
+    if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+        base = base.value
+    sl = node.slice
+    return (base.id, sl) if isinstance(base, ast.Name) else None
+
+
+def _index_of(node: ast.AST | None) -> str | None:
+    """`a` for `a.index`."""
+    if isinstance(node, ast.Attribute) and node.attr == "index" and \
+            isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
+
+
+def _drawn_split_roles(pairs: list[tuple[str, ast.expr]], bound: dict[str, int]
+                       ) -> dict[str, str]:
+    """Role-less names of a random hold-out written by hand: `a = df.sample(frac=.8)` with
+    `b = df.drop(a.index)` / `df[~df.index.isin(a.index)]`; `a, b = df[m], df[~m]` for a random
+    mask `m = rng.random(len(df)) < .8`; `a, b = idx[:k], idx[k:]` of a random permutation
+    `idx`; `a = rng.choice(n, k, replace=False)` with `b = np.setdiff1d(..., a)`. The drawn
+    part is the training part, its complement is held out. Only names bound once count."""
+    drawn: dict[str, str] = {}
+    masks: set[str] = set()
+    for name, val in pairs:
+        src = _draw_of(val)
+        if src is not None:
+            drawn[name] = src
+        elif _random_mask(val):
+            masks.add(name)
+    if not drawn and not masks:
+        return {}
+    roles: dict[str, str] = {}
+    slices: dict[str, dict[str, str]] = {}
+    mask_parts: dict[tuple[str, str], dict[bool, str]] = {}
+
+    def pair(first: str, second: str) -> None:
+        """`first` is drawn, `second` its complement; a part already named for its role
+        gives the other part the opposite role."""
+        r1, r2 = role_of_name(first), role_of_name(second)
+        if first == second or r1 == "val" or r2 == "val" or (r1 and r2):
+            return
+        if r1 or r2:
+            other = "test" if (r1 or r2) == "train" else "train"
+            roles[second if r1 else first] = other
+        else:
+            roles[first], roles[second] = "train", "test"
+
+    for name, val in pairs:
+        if bound.get(name) != 1:
+            continue
+        # complement of a drawn sample: df.drop(a.index), np.setdiff1d(all, a)
+        if isinstance(val, ast.Call):
+            last = _last(called_name(val))
+            args = [*val.args, *(k.value for k in val.keywords)]
+            if last == "drop" and isinstance(val.func, ast.Attribute) and \
+                    isinstance(val.func.value, ast.Name):
+                a = next((_index_of(x) for x in args if _index_of(x)), None)
+                if a in drawn and drawn[a] == val.func.value.id and bound.get(a) == 1:
+                    pair(a, name)
+            elif last == "setdiff1d" and len(val.args) == 2 and \
+                    isinstance(val.args[1], ast.Name) and val.args[1].id in drawn and \
+                    bound.get(val.args[1].id) == 1:
+                pair(val.args[1].id, name)
+            continue
+        sub = _subset_by(val)
+        if sub is None:
+            continue
+        frame, key = sub
+        neg = isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert)
+        inner = key.operand if neg else key  # type: ignore[union-attr]
+        # df[~df.index.isin(a.index)]
+        if neg and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
+                inner.func.attr == "isin" and inner.args:
+            a = _index_of(inner.args[0])
+            if a in drawn and drawn[a] == frame and bound.get(a) == 1:
+                pair(a, name)
+            continue
+        # df[m] / df[~m] for a random mask m
+        if isinstance(inner, ast.Name) and inner.id in masks:
+            mask_parts.setdefault((frame, inner.id), {})[neg] = name
+            continue
+        # idx[:k] / idx[k:] of a random permutation idx
+        if frame in drawn and drawn[frame] == "<positions>" and isinstance(key, ast.Slice) \
+                and key.step is None and (key.lower is None) != (key.upper is None):
+            slices.setdefault(frame, {})["head" if key.lower is None else "tail"] = name
+    for parts in [*mask_parts.values(), *slices.values()]:
+        if len(parts) == 2:
+            first, second = (parts[False], parts[True]) if False in parts else \
+                (parts["head"], parts["tail"])
+            pair(first, second)
     return roles
 
 

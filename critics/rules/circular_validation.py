@@ -2069,6 +2069,8 @@ def best_of_many_in_sample(ev: Evidence) -> Iterator[Finding]:
     m = ev.model
     if m.tree is None or ev.tree is None or _has_heldout(ev) or _heldout_names(m):
         return
+    if relevant(ev) and flow_of(ev).heldout_parts():
+        return  # a hand-made hold-out with role-less names (selection_on_test reads it)
     reported = [n for e in m.reported_exprs for n in _walk(e)]
     for outer, loops, cmp, _score, root, carriers, keys, defs in _tracking_loops(m):
         if not any(_scoreish(m, d) for d in defs) and not (
