@@ -1968,3 +1968,70 @@ def test_sound_split_plot_interaction_with_plot_fixed_effects():
         fit = smf.ols("yield_t ~ irrigation * variety + C(plot)", data=plots).fit()
         print(fit.pvalues.filter(like=":"))
     """, DID))
+
+
+# -- difference in differences with a hand-built interaction column, or fitted in a helper -----
+
+CLINICS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(21)
+rows = []
+for c in range(30):                      # 30 clinics x 10 months; 15 adopt e-prescribing
+    adopter = int(c < 15)
+    clinic_eff = rng.normal(0, 2.5)
+    for month in range(10):
+        after = int(month >= 5)
+        rows.append({"clinic": c, "month": month, "adopter": adopter, "after": after,
+                     "errors": 12 + clinic_eff - 1.5 * adopter * after + rng.normal(0, 1)})
+rx = pd.DataFrame(rows)
+"""
+
+
+@pytest.mark.parametrize("flawed, sound", [
+    # a precomputed interaction column in a formula
+    ('rx["adopt_after"] = rx.adopter * rx.after\n'
+     'fit = smf.ols("errors ~ adopter + after + adopt_after", data=rx).fit(FIT)\n'
+     'print(fit.params["adopt_after"], fit.pvalues["adopt_after"])\n', None),
+    # two-way fixed effects on a hand-built indicator (`&` of two flags, .assign)
+    ('rx = rx.assign(treated_post=((rx["adopter"] == 1) & (rx["after"] == 1)).astype(int))\n'
+     'twfe = smf.ols("errors ~ treated_post + C(clinic) + C(month)", rx).fit(FIT)\n'
+     'print(twfe.pvalues["treated_post"])\n', None),
+    # the DiD formula fitted inside a helper on its parameter
+    ('def did_fit(panel, outcome):\n'
+     '    return smf.ols(f"{outcome} ~ adopter * after", data=panel).fit(FIT)\n'
+     'res = did_fit(rx, "errors")\n'
+     'print(res.pvalues["adopter:after"])\n', None),
+])
+def test_did_with_hand_built_interaction_or_helper_fit_is_reported(flawed, sound):
+    f = modelled(flawed.replace("(FIT)", "()"), CLINICS)
+    assert f.severity in ("high", "critical") and "clinic" in f.explanation
+    # cluster-robust errors by clinic: quiet
+    clustered = flawed.replace(
+        "(FIT)", '(cov_type="cluster", cov_kwds={"groups": CL["clinic"]})'.replace(
+            "CL", "panel" if "def did_fit" in flawed else "rx"))
+    found = run(ALL_PSEUDO, clustered, CLINICS)
+    assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]
+
+
+def test_did_on_one_row_per_clinic_and_period_is_quiet():
+    found = run(ALL_PSEUDO, """
+        agg = rx.groupby(["clinic", "after"], as_index=False).agg(
+            errors=("errors", "mean"), adopter=("adopter", "first"))
+        agg["adopt_after"] = agg.adopter * agg.after
+        fit = smf.ols("errors ~ adopter + after + adopt_after", data=agg).fit()
+        print(fit.pvalues["adopt_after"])
+    """, CLINICS)
+    assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]
+
+
+def test_product_of_two_row_level_covariates_is_not_a_did():
+    # dose x age measured per visit, varying within clinics: no factor constant within them
+    found = run(ALL_PSEUDO, """
+        rx["load"] = rx.month * rx.errors
+        fit = smf.ols("errors ~ month + load", data=rx).fit()
+        print(fit.pvalues["load"])
+    """, CLINICS)
+    assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]

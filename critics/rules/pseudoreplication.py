@@ -464,7 +464,12 @@ def _melted_ids(ev: Evidence) -> dict[str, str]:
 
 
 def _formula_terms(call: CallSite) -> str:
+    """The formula's text; in an f-string (`f"{outcome} ~ arm * period"`, a helper's
+    formula) each interpolated part reads as `_`, the literal terms as written."""
     f = call.arg(0, "formula")
+    if isinstance(f, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                       else "_" for v in f.values)
     return f.value if isinstance(f, ast.Constant) and isinstance(f.value, str) else ""
 
 
@@ -1701,6 +1706,91 @@ def _did_finding(call: CallSite, frame: str, a: str, b: str, t: str, k: int, row
                     f"`{a}` and compare the {k} changes."))
 
 
+def _one_column(node: ast.AST, columns: dict[str, str]) -> str | None:
+    """The single frame column an interaction factor reads: `df.post`, `df["post"]`,
+    `(df.post == 1)`, `df.post.astype(int)`."""
+    cols = _mentioned([node], columns)
+    return next(iter(cols)) if len(cols) == 1 else None
+
+
+def _product_factors(value: ast.AST, columns: dict[str, str]) -> tuple[str, str] | None:
+    """(u, v) for a column computed as the product of two others: `df.treated * df.post`,
+    `(df.treated == 1) & (df.post == 1)`, `df.treated.mul(df.post)`, `np.logical_and(…)`,
+    with an `.astype(int)` around it."""
+    for _ in range(3):
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                value.func.attr in ("astype", "copy") and len(value.args) <= 1:
+            value = value.func.value
+    parts: list[ast.AST] = []
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult | ast.BitAnd):
+        parts = [value.left, value.right]
+    elif isinstance(value, ast.Call) and len(value.args) >= 1 and (
+            isinstance(value.func, ast.Attribute)):
+        if value.func.attr == "mul" and len(value.args) == 1:
+            parts = [value.func.value, value.args[0]]
+        elif value.func.attr in ("logical_and", "multiply") and len(value.args) == 2:
+            parts = list(value.args)
+    if len(parts) != 2:
+        return None
+    u, v = (_one_column(x, columns) for x in parts)
+    return (u, v) if u and v and u != v else None
+
+
+def _precomputed_interactions(ev: Evidence, columns: dict[str, str], preds: set[str]
+                              ) -> dict[str, tuple[str, str]]:
+    """Predictors computed as the product of two other columns (a difference-in-differences
+    indicator built by hand: `df["did"] = df.treated * df.post`, `.assign(did=…)`), in the
+    cell or at the top level of an earlier cell."""
+    out: dict[str, tuple[str, str]] = {}
+    want = {p for p in preds if p in ev.code or p in ev.prior_code}
+    if not want:
+        return out
+    m = ev.model
+    stmts: list[ast.AST] = [a.stmt for a in m.assignments]
+    if any(f'"{p}"' in ev.prior_code or f"'{p}'" in ev.prior_code for p in want):
+        stmts += [st for st in m._prior_tree.body if isinstance(st, ast.Assign)]
+    for st in stmts:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                isinstance(st.targets[0], ast.Subscript):
+            sl = st.targets[0].slice
+            if isinstance(sl, ast.Constant) and sl.value in want:
+                pair = _product_factors(st.value, columns)
+                if pair:
+                    out[sl.value] = pair
+    for c in m.calls:
+        if c.method == "assign":
+            for kw in c.node.keywords:
+                if kw.arg in want:
+                    v = kw.value.body if isinstance(kw.value, ast.Lambda) else kw.value
+                    pair = _product_factors(v, columns)
+                    if pair:
+                        out[kw.arg] = pair
+    return out
+
+
+def _helper_frames(ev: Evidence, call: CallSite, names: list[str]) -> list[str]:
+    """The frames passed to the cell's helper function whose parameter the model is fitted
+    on (`def did(d): return smf.ols(…, data=d).fit()`; `did(panel)`)."""
+    if call.function is None or ev.tree is None:
+        return []
+    fn = next((st for st in ev.tree.body if isinstance(st, ast.FunctionDef)
+               and st.name == call.function), None)
+    if fn is None:
+        return []
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    idx = [params.index(n) for n in names if n in params]
+    out: list[str] = []
+    for c in ev.model.calls:
+        if c.method is None and isinstance(c.node.func, ast.Name) and \
+                c.node.func.id == fn.name:
+            for i in idx:
+                a = c.node.args[i] if i < len(c.node.args) else next(
+                    (k.value for k in c.node.keywords if k.arg == params[i]), None)
+                if isinstance(a, ast.Name) and _frame_facts(ev, a.id) is not None:
+                    out.append(a.id)
+    return out
+
+
 @rule("pseudoreplication.cluster_assigned_model",
       title="A factor constant within clusters, modelled over the clusters' rows")
 def cluster_assigned_model(ev: Evidence) -> Iterator[Finding]:
@@ -1740,6 +1830,9 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
         if any(_reduced(n) for n in nodes):
             continue  # means per key: the clusters may already be the rows
         frames = [(n, f) for n in names if (f := _frame_facts(ev, n)) is not None]
+        if not frames:  # fitted inside a helper on its parameter: the frames passed to it
+            frames = [(n, f) for n in _helper_frames(ev, call, names)
+                      if (f := _frame_facts(ev, n)) is not None]
         best = None
         for frame, f in frames:
             if not f.nesting or _unit_column(f) is not None:
@@ -1754,6 +1847,16 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 continue
             subsets = _split_columns(nodes, f)
             inter = _interactions(_formula_terms(call), f.dtypes) if kind == "formula" else []
+            # an interaction computed by hand (`did = treated * post`) and entered as a column
+            prods = _precomputed_interactions(ev, f.dtypes, preds)
+            inter += [uv for uv in prods.values() if uv not in inter]
+            # `y ~ did + C(unit) + C(week)`: the hand-built interaction stands for its factors
+            preds = preds | {c for uv in prods.values() for c in uv}
+
+            def read_out(x: str, call: CallSite = call, f: ObjectFacts = f,
+                         prods: dict[str, tuple[str, str]] = prods) -> bool:
+                return _outside_model(ev, call, x, f) or any(
+                    x in uv and _outside_model(ev, call, p, f) for p, uv in prods.items())
 
             def skip(a: str, cols: set[str] = cols, call: CallSite = call,
                      inter: list[tuple[str, str]] = inter, f: ObjectFacts = f) -> bool:
@@ -1773,7 +1876,7 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                 b = split[0]
                 if a in cols:
                     x, t = _within_interaction(f, a, inter) or (b, "")
-                    read = _outside_model(ev, call, x, f)
+                    read = read_out(x)
                     sev, conf = ("high", 0.75) if inference and read and named is not None \
                         else ("medium", 0.5)
                     cand = (False, conf, frame, a, x, k, rows, per,
@@ -1781,7 +1884,7 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                     if best is None or cand[:2] > best[:2]:
                         best = cand
                     continue
-                interest = len(preds) == 1 or any(_outside_model(ev, call, s, f) for s in split)
+                interest = len(preds) == 1 or any(read_out(s) for s in split)
                 # another predictor that varies within the clusters may be the one of interest
                 # (`sales ~ price + C(region)` over store-weeks): the nested one a control
                 within = [p for p in preds if p not in nest.get("within", {})]
