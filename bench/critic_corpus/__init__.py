@@ -43,8 +43,10 @@ product analyst's event logs and A/B readouts (18). `holdout19/` (a field ecolog
 voices: an experimental psychologist / education researcher (21), a manufacturing and
 reliability engineer (22), a clinical epidemiologist (23) and a data journalist working with
 open government data (24). `holdout25/` (a marketing / growth analyst) and `holdout26/` (a
-sports performance scientist) were written after those four splits' misses were fixed. Each was
-measured once, at its first look, before its misses were fixed (bench/README.md).
+sports performance scientist) were written after those four splits' misses were fixed, and
+`holdout27/` (an agronomist), `holdout28/` (an energy / utilities data scientist) and
+`holdout29/` (an HR / people-analytics analyst) after theirs. Each was measured once, at its
+first look, before its misses were fixed (bench/README.md).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -76,7 +78,8 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
     "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14",
     "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
-    "holdout22", "holdout23", "holdout24", "holdout25", "holdout26",
+    "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
+    "holdout28", "holdout29",
 )
 
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
