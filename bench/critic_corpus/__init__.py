@@ -44,9 +44,10 @@ voices: an experimental psychologist / education researcher (21), a manufacturin
 reliability engineer (22), a clinical epidemiologist (23) and a data journalist working with
 open government data (24). `holdout25/` (a marketing / growth analyst) and `holdout26/` (a
 sports performance scientist) were written after those four splits' misses were fixed, and
-`holdout27/` (an agronomist), `holdout28/` (an energy / utilities data scientist) and
-`holdout29/` (an HR / people-analytics analyst) after theirs. Each was measured once, at its
-first look, before its misses were fixed (bench/README.md).
+`holdout27/` (an agronomist), `holdout28/` (an energy / utilities data scientist),
+`holdout29/` (an HR / people-analytics analyst) and `holdout30/` (a systems neuroscientist)
+after theirs. Each was measured once, at its first look, before its misses were fixed
+(bench/README.md).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -79,7 +80,7 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14",
     "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
     "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
-    "holdout28", "holdout29",
+    "holdout28", "holdout29", "holdout30",
 )
 
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
