@@ -3053,3 +3053,166 @@ def test_lpm_prediction_column_sound_twins_stay_quiet(idiom: str) -> None:
     found = check(run_and_gather(LPM_COLUMN_SOUND[idiom], LPM_SETUP))
     quiet(found)
     assert not [f for f in found if f.rule_id == LPM_ID], [f.explanation for f in found]
+
+
+# -- a negative variance estimate that the cell floors at zero / flags is handled -------------
+
+VC_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(11)
+# six lots, four assays each; the between-lot variance is tiny, so its ANOVA estimate
+# comes out negative for one of the two assays
+lots = pd.DataFrame({"lot": np.repeat(list("abcdef"), 4),
+                     "assay_a": rng.normal(10, 1.0, 24) + np.repeat(rng.normal(0, 1.5, 6), 4),
+                     "assay_b": np.tile([9.0, 11.0, 10.0, 10.0], 6) + np.repeat(
+                         [0.01, -0.01, 0.0, 0.02, -0.02, 0.0], 4)})
+
+def mean_squares(df, col):
+    g = df.groupby("lot")[col]
+    k, n = g.ngroups, g.size().iloc[0]
+    msb = n * ((g.mean() - df[col].mean()) ** 2).sum() / (k - 1)
+    msw = ((df[col] - g.transform("mean")) ** 2).sum() / (k * (n - 1))
+    return msb, msw, n
+"""
+
+VC_FLAWED = {
+    "dict_rows": """
+        rows = []
+        for col in ["assay_a", "assay_b"]:
+            msb, msw, n = mean_squares(lots, col)
+            rows.append({"assay": col, "var_between": (msb - msw) / n, "var_within": msw})
+        print(pd.DataFrame(rows).set_index("assay").round(4))
+    """,
+    "column": """
+        comp = pd.DataFrame([mean_squares(lots, c) for c in ["assay_a", "assay_b"]],
+                            index=["assay_a", "assay_b"], columns=["msb", "msw", "n"])
+        comp["var_lot"] = (comp["msb"] - comp["msw"]) / comp["n"]
+        print(comp[["var_lot", "msw"]].round(4))
+    """,
+    "scalar": """
+        msb, msw, n = mean_squares(lots, "assay_b")
+        s2_lot = (msb - msw) / n
+        print(f"between-lot variance = {s2_lot:.4f}")
+    """,
+}
+
+VC_SOUND = {
+    "dict_rows": """
+        rows = []
+        for col in ["assay_a", "assay_b"]:
+            msb, msw, n = mean_squares(lots, col)
+            est = (msb - msw) / n
+            rows.append({"assay": col, "var_between_est": est,
+                         "var_between": max(est, 0.0), "var_within": msw})
+        print(pd.DataFrame(rows).set_index("assay").round(4))
+    """,
+    "column": """
+        comp = pd.DataFrame([mean_squares(lots, c) for c in ["assay_a", "assay_b"]],
+                            index=["assay_a", "assay_b"], columns=["msb", "msw", "n"])
+        comp["var_lot_anova"] = (comp["msb"] - comp["msw"]) / comp["n"]
+        comp["var_lot"] = comp["var_lot_anova"].clip(lower=0)
+        print(comp[["var_lot_anova", "var_lot", "msw"]].round(4))
+        print("negative ANOVA estimates set to 0:", list(comp.index[comp["var_lot_anova"] < 0]))
+    """,
+    "scalar": """
+        msb, msw, n = mean_squares(lots, "assay_b")
+        s2_lot = (msb - msw) / n
+        if s2_lot < 0:
+            print("MS between < MS within: no detectable lot variance (truncated at 0)")
+        print(f"between-lot variance = {s2_lot:.4f}, used {np.maximum(s2_lot, 0):.4f}")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(VC_FLAWED))
+def test_negative_variance_component_reported_as_is(idiom: str) -> None:
+    f = one(check(run_and_gather(VC_FLAWED[idiom], VC_SETUP)), NV)
+    assert f.severity == "critical"
+
+
+@pytest.mark.parametrize("idiom", sorted(VC_SOUND))
+def test_negative_variance_component_floored_or_flagged_stays_quiet(idiom: str) -> None:
+    found = check(run_and_gather(VC_SOUND[idiom], VC_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == NV], [f.explanation for f in found]
+
+
+# -- negative placeholder codes: named in the cell as a negative literal, or decimal nines ------
+
+NEG_CODES = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 400
+sat = rng.integers(1, 8, n).astype(float)
+sat[rng.random(n) < 0.12] = -9                  # 'don't know'
+hh = pd.DataFrame({"region": rng.choice(["n", "s", "e"], n), "satisfaction": sat})
+inc = rng.lognormal(10, 0.4, n).round()
+inc[rng.random(n) < 0.1] = -999                 # refused
+panel = pd.DataFrame({"wave": rng.choice([1, 2], n), "income": inc})
+days = pd.date_range("2023-05-01", periods=184, freq="D")
+flow = rng.gamma(2.0, 3.0, 184).round(1)
+flow[rng.choice(184, 12, replace=False)] = -99.9   # gauge offline
+river = pd.DataFrame({"date": days, "flow_m3s": flow})
+snow = rng.gamma(1.5, 4.0, 184).round(2)
+snow[rng.choice(184, 10, replace=False)] = -9.99
+stn = pd.DataFrame({"month": days.month, "snow_cm": snow})
+"""
+
+NEG_CODE_FLAWED = {
+    "agg_lambda": """
+        by = hh.groupby("region").agg(mean_sat=("satisfaction", "mean"),
+                                      high=("satisfaction", lambda s: (s >= 6).mean()))
+        print(by.round(2))
+    """,
+    "numpy_helper": """
+        def avg_income(df):
+            return np.mean(df["income"].to_numpy())
+        print(f"mean income {avg_income(panel):,.0f}")
+    """,
+    "resample_sum": """
+        monthly = river.set_index("date").resample("MS")["flow_m3s"].sum()
+        print(monthly.round(1))
+    """,
+    "groupby_sum_decimal_code": """
+        print(stn.groupby("month")["snow_cm"].sum().round(1))
+    """,
+}
+
+NEG_CODE_SOUND = {
+    "agg_lambda": """
+        by = hh.groupby("region").agg(
+            mean_sat=("satisfaction", lambda s: s[s != -9].mean()),
+            high=("satisfaction", lambda s: (s[s != -9] >= 6).mean()))
+        print(by.round(2))
+    """,
+    "numpy_helper": """
+        def avg_income(df):
+            x = df["income"].to_numpy()
+            return np.nanmean(np.where(x == -999, np.nan, x))
+        print(f"mean income {avg_income(panel):,.0f}")
+    """,
+    "resample_sum": """
+        river["flow_m3s"] = river["flow_m3s"].mask(river["flow_m3s"] < -99)
+        monthly = river.set_index("date").resample("MS")["flow_m3s"].sum(min_count=20)
+        print(monthly.round(1))
+    """,
+    "groupby_sum_decimal_code": """
+        ok = stn[stn.snow_cm >= 0]
+        print(ok.groupby("month")["snow_cm"].sum().round(1))
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(NEG_CODE_FLAWED))
+def test_negative_placeholder_codes_summarised(idiom: str) -> None:
+    found = check(run_and_gather(NEG_CODE_FLAWED[idiom], NEG_CODES))
+    f = one(found, RULE_SENTINEL)
+    assert f.severity in ("high", "critical")
+    assert "infx" not in f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(NEG_CODE_SOUND))
+def test_negative_placeholder_codes_recoded_stay_quiet(idiom: str) -> None:
+    found = check(run_and_gather(NEG_CODE_SOUND[idiom], NEG_CODES))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == RULE_SENTINEL], [f.explanation for f in found]

@@ -5,6 +5,7 @@ probability outside [0, 1] (an unnormalised exp / decision score)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from ...ast_cache import walk as _walk
@@ -13,8 +14,8 @@ from ...code_model import names_in as _names
 from ...evidence import Evidence
 from ...findings import Finding
 from ...rule import rule
-from ._code import _Code, _of, _stmt_keys, _target_keys
-from ._scan import _confidence, _finding, _out_of_range, _p_of_event, _Scan, _scan
+from ._code import _Code, _of, _stmt_keys, _target_key, _target_keys
+from ._scan import _confidence, _finding, _Obs, _out_of_range, _p_of_event, _Scan, _scan
 from ._vocabulary import _CLIP_CALLS, _name_quantity, _tokens
 
 # -- rules ---------------------------------------------------------------------------------------
@@ -146,6 +147,8 @@ def negative_variance(ev: Evidence) -> Iterator[Finding]:
     bad = [(o, [v for v in vals if v < -1e-9]) for o, vals in
            _out_of_range(scan, {"variance"}, 0.0, float("inf"))]
     bad = [(o, v) for o, v in bad if v]
+    if bad and ev.tree is not None:
+        bad = [(o, v) for o, v in bad if not _handled_obs(ev.tree, o)]
     if bad:
         conf = max(_confidence(o, 0.9, 0.8) for o, _ in bad)
         yield _finding(bad, "A variance or standard deviation cannot be negative",
@@ -162,6 +165,69 @@ def negative_variance(ev: Evidence) -> Iterator[Finding]:
                        "high", conf,
                        "Negate `neg_mean_squared_error` scores before reporting them "
                        "(`mse = -scores.mean()`), or report them under their real name.")
+
+
+_OBS_KEY = re.compile(r"^`([^`]+)`$|^column '([^']+)' of the printed table|"
+                      r"^the printed Series '([^']+)'")
+
+
+def _obs_key(where: str) -> str | None:
+    """The name or column an observation cites (`var_g`, column 'var_g_raw' of the printed
+    table, the printed Series 's2'); None for a printed labelled value."""
+    m = _OBS_KEY.match(where)
+    return next((g for g in m.groups() if g), None) if m else None
+
+
+def _handled_obs(tree: ast.AST, o: _Obs) -> bool:
+    """The negative value an observation shows is handled by the cell: for a name or column,
+    that key; for a printed labelled value, every name the printing line reads."""
+    key = _obs_key(o.where)
+    if key is not None:
+        return _negative_handled(tree, key)
+    if o.source != "text" or not o.lines:
+        return False
+    names = {n.id for n in _of(tree, ast.Name) if n.lineno in o.lines}
+    return bool(names) and any(_negative_handled(tree, k) for k in names)
+
+
+def _zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float) and \
+        not isinstance(node.value, bool) and float(node.value) == 0.0
+
+
+def _clips_at_zero(call: ast.Call) -> bool:
+    """`max(x, 0)`, `np.maximum(x, 0)`, `np.clip(x, 0, None)`, `x.clip(lower=0)`,
+    `np.fmax(x, 0.0)`, `x.clip(0)`: a floor at zero."""
+    last = _call_last(call)
+    if last in ("max", "maximum", "fmax"):
+        return len(call.args) >= 2 and any(_zero(a) for a in call.args)
+    if last in ("clip", "clip_lower"):
+        return any(_zero(a) for a in call.args[:2]) or any(
+            k.arg in ("lower", "a_min", "min") and _zero(k.value) for k in call.keywords)
+    return False
+
+
+def _negative_handled(tree: ast.AST, key: str | None) -> bool:
+    """The cell handles a negative estimate of the quantity `key` shows: it compares `key`
+    with zero (`df[df["var_raw"] < 0]`, flags it), floors it at zero (`max(raw, 0)`,
+    `.clip(lower=0)`), or `key` holds a value that the cell floors at zero elsewhere (a
+    dict entry `"var_raw": raw` next to `var = max(raw, 0.0)`): the negative value is shown
+    as the raw estimate beside its bounded version, not reported as a variance."""
+    if not key:
+        return False
+    held: set[str] = {key}
+    for node in _of(tree, ast.Dict):
+        for k, v in zip(node.keys, node.values, strict=False):
+            if isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Name):
+                held.add(v.id)
+    for node in _of(tree, ast.Compare):
+        sides = [node.left, *node.comparators]
+        if any(_zero(x) for x in sides) and any(
+                isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in node.ops) and \
+                held & {k for x in sides for s in _walk(x) if isinstance(
+                    s, ast.Name | ast.Subscript | ast.Attribute) for k in _target_key(s)}:
+            return True
+    return any(_clips_at_zero(c) and held & _target_keys(c) for c in _of(tree, ast.Call))
 
 
 @rule("suspicious_values.correlation_out_of_range",

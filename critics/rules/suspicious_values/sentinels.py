@@ -236,12 +236,21 @@ def _summary_sites(ev: Evidence) -> list[_SummarySite]:
     return out
 
 
+def _negative_nines(v: float) -> bool:
+    """-9, -99, -999 and the decimal codes loggers write (-99.9, -999.9, -9.99): a negative
+    number whose digits are all nines (at least two of them unless it is -9)."""
+    if v >= 0 or v in _NEGATIVE_CODES:
+        return v in _NEGATIVE_CODES
+    digits = f"{-v:.6f}".rstrip("0").rstrip(".").replace(".", "")
+    return len(digits) >= 2 and set(digits) == {"9"}
+
+
 def _sentinel_of(col: str, rng: list[float]) -> tuple[float, str] | None:
     """(code, side) when the column's range ends at a classic placeholder code."""
     lo, hi = float(rng[0]), float(rng[1])
     if hi in _NINES_CODES or hi in _MACHINE_CODES:
         return hi, "max"
-    if lo in _NEGATIVE_CODES and hi > 0 and -lo >= 5 * hi:
+    if _negative_nines(lo) and hi > 0 and -lo >= 5 * hi:
         return lo, "min"
     if lo == -1.0 and hi >= 10 and (_physical_key(col) or _duration_key(col) == "nonneg"):
         return lo, "min"
@@ -256,7 +265,7 @@ def _negative_code_of(tails: dict | None) -> tuple[float, str] | None:
     if len(bottom) < 2:
         return None
     code, rows, after = float(bottom[0][0]), int(bottom[0][1]), float(bottom[1][0])
-    if code in _NEGATIVE_CODES and rows >= 2 and after >= 0:
+    if _negative_nines(code) and rows >= 2 and after >= 0:
         return code, "min"
     return None
 
@@ -325,8 +334,14 @@ def _num(v: float | None) -> str:
 
 
 def _code_in_cell(tree: ast.AST, code: float) -> bool:
-    text = str(int(code))
+    """The cell names the code: a literal `-99` (a unary minus on 99 in the AST), `999`,
+    `-99.9`, or a string holding it (a query, a `na_values` list)."""
+    text = _num(code)
     for n in _walk(tree):
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(
+                n.operand, ast.Constant) and isinstance(n.operand.value, int | float) and \
+                not isinstance(n.operand.value, bool) and -float(n.operand.value) == code:
+            return True
         if isinstance(n, ast.Constant):
             if isinstance(n.value, int | float) and not isinstance(n.value, bool) and \
                     float(n.value) == code:
@@ -394,7 +409,7 @@ def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
         rest = (q05 + q50 + min(q95, after)) / 3
     else:
         # a negative code below values that are all >= 0 (-999 under intensities, counts)
-        apart = code < 0 and ((after >= 0 and (-code >= 8 * after or code in _NEGATIVE_CODES))
+        apart = code < 0 and ((after >= 0 and (-code >= 8 * after or _negative_nines(code)))
                               or (0 < 5 * spread < gap))
         rest = (max(q05, after) + q50 + q95) / 3
     return _Tail(code, rows, after, apart and rows >= 2, rest, rows / n)
@@ -600,11 +615,14 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
         shift = ""
         if moved is not None and moved > 2 and mean_like:
             severity, conf = "critical", 0.85
+            with_code = tail.share * tail.code + (1 - tail.share) * tail.rest
+            how = (f"about {moved:.1f}x {'above' if side == 'max' else 'away from'} the mean "
+                   "without them" if moved != float("inf") else
+                   f"at about {_num(round(with_code, 2))}, below zero although every real "
+                   "value is >= 0 (sums and totals turn negative)")
             shift = (f" With {tail.share:.1%} of the rows at {_num(code)} and the other "
-                     f"values around {_num(tail.rest)}, the mean comes out about "
-                     f"{moved:.1f}x {'above' if side == 'max' else 'away from'} the mean "
-                     "without them: the reported summary is not a summary of the "
-                     "measurements.")
+                     f"values around {_num(tail.rest)}, the mean comes out {how}: the "
+                     "reported summary is not a summary of the measurements.")
         if not zero and code == -1.0 and tail is not None and tail.after >= 0 and \
                 tail.share >= 0.5 and any(set(s.method.split()) & (_LOCATION | _MEAN_LIKE)
                                           for s in group):
