@@ -2347,3 +2347,144 @@ def test_status_columns_compared_with_outcome_values_still_flagged() -> None:
     for idiom, code in CATEGORY_FLAWED.items():
         f = one(run(code, CATEGORY_SETUP), FAILED)
         assert f.severity == "high", (idiom, f.explanation)
+
+
+# -- a few values coerced to NaN and dropped before an extreme is reported ----------------------
+
+RARE_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(3)
+n = 1200
+amount = rng.gamma(2.0, 120.0, n).round(2)
+big = rng.choice(n, 12, replace=False)                 # 1 % of orders above 1,000
+amount[big] = rng.uniform(1000, 5000, 12).round(2)
+orders = pd.DataFrame({"store": rng.choice(["north", "south"], n),
+                       "amount": [f"{v:,.2f}" for v in amount]})  # '1,234.50'
+assay = pd.DataFrame({"plate": rng.choice(["p1", "p2", "p3"], n),
+                      "titre": [">5000" if i in set(big) else f"{v:.1f}"
+                                for i, v in enumerate(amount)]})
+lod = rng.random(n) < 0.015                             # 1.5 % below the detection limit
+panel = pd.DataFrame({"arm": rng.choice(["drug", "placebo"], n),
+                      "crp": np.where(lod, "<0.3", rng.lognormal(1, 0.6, n).round(2).astype(str))})
+"""
+
+RARE_FLAWED = {
+    "to_numeric_dropna_max": """
+        orders["amt"] = pd.to_numeric(orders["amount"], errors="coerce")
+        orders = orders.dropna(subset=["amt"])
+        print("largest order:", orders["amt"].max(), "mean:", orders["amt"].mean())
+    """,
+    "notna_mask_quantile": """
+        assay["t"] = pd.to_numeric(assay.titre, errors="coerce")
+        ok = assay[assay.t.notna()]
+        print(ok.groupby("plate").t.quantile(0.95))
+    """,
+    "assign_then_groupby_max": """
+        orders = orders.assign(amt=pd.to_numeric(orders.amount, errors="coerce"))
+        top = orders.groupby("store")["amt"].max()
+        print(top)
+    """,
+    "censored_markers_group_max": """
+        panel["crp_num"] = pd.to_numeric(panel["crp"], errors="coerce")
+        valid = panel.dropna(subset=["crp_num"])
+        print(valid.groupby("arm")["crp_num"].agg(["mean", "median"]), valid.crp_num.min())
+    """,
+    "series_nan_skipping_max": """
+        amt = pd.to_numeric(orders.amount, errors="coerce")
+        print("max order by store:", amt.groupby(orders.store).max(), "n =", len(amt))
+    """,
+}
+
+RARE_SOUND = {
+    "separators_stripped": """
+        orders["amt"] = pd.to_numeric(orders["amount"].str.replace(",", ""), errors="raise")
+        print("largest order:", orders["amt"].max(), "mean:", orders["amt"].mean())
+    """,
+    "failures_counted": """
+        assay["t"] = pd.to_numeric(assay.titre, errors="coerce")
+        bad = assay.t.isna()
+        print(f"{bad.sum()} titres did not parse:", assay.loc[bad, "titre"].unique()[:5])
+        ok = assay[~bad]
+        print(ok.groupby("plate").t.quantile(0.95))
+    """,
+    "assign_failures_counted": """
+        orders = orders.assign(amt=pd.to_numeric(orders.amount, errors="coerce"))
+        print("unparsed amounts:", orders.amt.isna().sum())
+        print(orders.groupby("store")["amt"].max())
+    """,
+    "censored_markers_counted": """
+        panel["crp_num"] = pd.to_numeric(panel["crp"], errors="coerce")
+        print("below LOD:", panel["crp_num"].isna().sum(), "of", len(panel))
+        valid = panel.dropna(subset=["crp_num"])
+        print(valid.groupby("arm")["crp_num"].agg(["mean", "median"]), valid.crp_num.min())
+    """,
+    "mean_only": """
+        orders["amt"] = pd.to_numeric(orders["amount"], errors="coerce")
+        orders = orders.dropna(subset=["amt"])
+        print("mean order:", orders["amt"].mean())
+    """,
+}
+
+
+def test_few_parse_failures_dropped_before_an_extreme_are_flagged() -> None:
+    for idiom, code in RARE_FLAWED.items():
+        found = run(code, RARE_SETUP)
+        hits = [f for f in found if f.rule_id == DROPNA]
+        assert hits and hits[0].severity == "medium", (idiom, found)
+        assert "fail to parse" in hits[0].explanation, idiom
+
+
+def test_few_parse_failures_counted_or_avoided_stay_quiet() -> None:
+    for idiom, code in RARE_SOUND.items():
+        found = run(code, RARE_SETUP)
+        assert not [f for f in found if f.rule_id == DROPNA and f.severity != "low"], \
+            (idiom, found)
+
+
+# -- a completeness share computed per group inside a lambda or comprehension -------------------
+
+SHARE_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(4)
+n = 900
+meters = pd.DataFrame({"zone": rng.choice(["east", "west", "hill"], n),
+                       "kwh": rng.gamma(3.0, 2.0, n)})
+meters.loc[meters.zone.eq("hill") & (rng.random(n) < 0.3), "kwh"] = np.nan
+"""
+
+SHARE_SOUND = {
+    "groupby_apply_lambda": """
+        share = meters.groupby("zone")["kwh"].apply(lambda s: s.notna().mean())
+        print(share.round(3))
+        kept = meters.dropna(subset=["kwh"])
+        print(kept.groupby("zone").kwh.sum())
+    """,
+    "dict_comprehension": """
+        gaps = {z: g.kwh.isna().sum() for z, g in meters.groupby("zone")}
+        print("missing readings per zone:", gaps)
+        kept = meters.dropna(subset=["kwh"])
+        print(kept.groupby("zone").kwh.median())
+    """,
+    "agg_lambda_in_frame": """
+        report = meters.groupby("zone").agg(missing=("kwh", lambda s: int(s.isna().sum())))
+        kept = meters.dropna()
+        report["total"] = kept.groupby("zone").kwh.sum()
+        print(report)
+    """,
+}
+
+
+def test_per_group_missing_share_in_a_lambda_counts_as_a_report() -> None:
+    for idiom, code in SHARE_SOUND.items():
+        found = run(code, SHARE_SETUP)
+        assert not [f for f in found if f.rule_id == DROPNA], (idiom, found)
+
+
+def test_per_group_share_of_something_else_is_not_a_report() -> None:
+    found = run("""
+        big = meters.groupby("zone")["kwh"].apply(lambda s: (s > 5).mean())
+        print(big.round(3))
+        kept = meters.dropna(subset=["kwh"])
+        print(kept.groupby("zone").kwh.sum())
+    """, SHARE_SETUP)
+    assert one(found, DROPNA).severity in ("medium", "high")

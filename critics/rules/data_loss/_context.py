@@ -136,12 +136,25 @@ class _Ctx:
 
         def visit(node: ast.AST, depth: int) -> None:
             names: set[str] = set()
+            local: set[str] = set()  # lambda parameters and comprehension targets
+            found_here: list[tuple[set[str], ast.AST]] = []
             for sub in _walk(node):
                 found = count_nodes.get(id(sub))
                 if found is not None:
-                    out.append(found)
+                    found_here.append(found)
                 if isinstance(sub, ast.Name):
                     names.add(sub.id)
+                elif isinstance(sub, ast.Lambda):
+                    local.update(a.arg for a in sub.args.args)
+                elif isinstance(sub, ast.comprehension):
+                    local |= _names(sub.target)
+            for found in found_here:
+                # a count over a lambda's or a comprehension's own variable
+                # (`df.groupby(k).x.apply(lambda s: s.notna().mean())`, `{k: g.x.isna().sum()
+                # for k, g in df.groupby(k)}`) counts the frame the expression applies it to
+                if local and found[0] & local:
+                    found = (found[0] | (names - local), found[1])
+                out.append(found)
             if depth >= 3:
                 return
             for n in names - seen_names:

@@ -138,6 +138,26 @@ def _defined_group(ev: Evidence, gone: tuple[str, list[str], int], loss: _Loss) 
     return re.search(r"[\"'.]" + re.escape(col) + r"\b", ev.code) is not None
 
 
+# summaries decided by a few values in the tail, which a handful of parse failures can remove
+_EXTREMES = {"max", "min", "quantile", "percentile", "describe", "nanmax", "nanmin",
+             "nanpercentile", "nanquantile"}
+
+
+def _parse_failures(drop: _Drop, loss: _Loss, stats: list[tuple[int, str]]) -> bool:
+    """Under 2 % of rows lost (at least 0.5 % and 10 rows, read from the kernel), as values
+    `errors="coerce"` could not parse (not empty cells), dropped or skipped before a maximum,
+    minimum or percentile is reported: parse failures are systematic (a thousands separator,
+    a unit suffix, an over-range marker), often exactly the extremes the few can decide."""
+    if not (drop.kind == "coerce" or (drop.kind == "missing" and drop.coerced)):
+        return False
+    frac = loss.fraction
+    if frac is None or loss.before is None or loss.after is None or loss.lower_bound:
+        return False
+    if not 0.005 <= frac < 0.02 or loss.before - loss.after < 10:
+        return False
+    return any(k in _EXTREMES for _, k in stats)
+
+
 def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
            group: tuple[str, str, int, int] | None = None,
@@ -146,7 +166,10 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
-    if frac is not None and frac < 0.02:
+    rare = _parse_failures(drop, loss, stats)
+    if rare:
+        only_after = False  # a count of the rows left says nothing of the values that failed
+    elif frac is not None and frac < 0.02:
         return None
     if only_after and (frac is None or (vanished and _defined_group(ev, vanished[0], loss))):
         # the cell shows the n left, and the loss is either unread or exactly the rows of
@@ -162,6 +185,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
     elif frac is not None and frac >= 0.10:
         severity, conf = "medium", 0.6
+    elif rare:  # few parse failures, but an extreme the cell reports may be among them
+        severity, conf = "medium", 0.55
     elif frac is not None and (shares or vanished):
         # NaN counted as not exceeding a limit, or whole categories gone
         severity, conf = "medium", 0.55
@@ -236,6 +261,15 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  f"compares False), so a share over the limit can be off by up to "
                  f"{100 * frac:.1f} percentage points, and values that failed to parse are "
                  "often the out-of-range ones ('OVER', '>13', '<LOD').")
+    if rare:
+        ext = sorted({k for _, k in stats if k in _EXTREMES})
+        hit = (f"the extremes that `{'`, `'.join(ext)}` report" if ext else
+               "a whole tail or condition of the summary")
+        head += (" Values that fail to parse are rarely a random few: a thousands separator, "
+                 "a unit or an over-range marker ('1,250', '3.2k', '>500') fails on exactly "
+                 f"the large or censored values, so even this share can remove {hit}. Count "
+                 "the failures (`coerced.isna().sum() - raw.isna().sum()`) and print a few "
+                 "of the raw strings before dropping them.")
     if only_after and loss.before is not None:
         head += (f" The cell shows only how many rows remain (an n or a test's degrees of "
                  f"freedom), not that {loss.before} went in.")
