@@ -69,7 +69,7 @@ def test_rule_ids_are_stable() -> None:
         "suspicious_values.probability_out_of_range", "suspicious_values.perfect_score",
         "suspicious_values.negative_r2", "suspicious_values.percentage_error_blowup",
         "suspicious_values.two_sided_p_without_abs", "suspicious_values.share_over_100",
-        "suspicious_values.proportion_over_100",
+        "suspicious_values.proportion_over_100", "suspicious_values.factor_over_100",
         "suspicious_values.negative_duration",
         "suspicious_values.negative_physical_quantity",
         "suspicious_values.sentinel_code_in_summary",
@@ -3216,3 +3216,86 @@ def test_negative_placeholder_codes_recoded_stay_quiet(idiom: str) -> None:
     found = check(run_and_gather(NEG_CODE_SOUND[idiom], NEG_CODES))
     quiet(found)
     assert not [f for f in found if f.rule_id == RULE_SENTINEL], [f.explanation for f in found]
+
+
+# -- capacity / load factors and conversion efficiencies above 100 % ----------------------------
+
+FACTOR_ID = "suspicious_values.factor_over_100"
+FACTOR_SETUP = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(3)
+# hourly output of three solar parks for one week; park C was extended from 2 to 9 MW
+rated_old = pd.Series({"A": 5.0, "B": 7.5, "C": 2.0})
+rated_now = pd.Series({"A": 5.0, "B": 7.5, "C": 9.0})
+sun = np.clip(np.sin(np.linspace(0, 14 * np.pi, 168)), 0, None)
+out = pd.DataFrame({p: sun * rated_now[p] * 0.8 for p in rated_now.index})
+out["week"] = 1
+# a chiller plant: tonnage delivered against design tonnage, by month
+chill = pd.DataFrame({"month": ["May", "Jun", "Jul"], "ton_hours": [61000.0, 70000.0, 93000.0],
+                      "hours": [744, 720, 744]})
+# a battery: energy in and out per cycle (kWh); the meters of unit 2 swap in and out
+cycles = pd.DataFrame({"unit": [1, 1, 2, 2], "kwh_in": [100.0, 98.0, 88.0, 87.0],
+                       "kwh_out": [88.0, 86.0, 100.0, 98.0]})
+"""
+
+FACTOR_FLAWED = {
+    "fstring_percent": """
+        energy = out[["A", "B", "C"]].sum()
+        cf = energy / (rated_old * 168)
+        for park, v in cf.items():
+            print(f"park {park}: capacity factor {v:.1%}")
+    """,
+    "titled_table": """
+        chill["design_ton_hours"] = 100 * chill["hours"]
+        chill["load_factor"] = chill["ton_hours"] / chill["design_ton_hours"]
+        print("Chiller load factor by month")
+        print(chill.set_index("month")[["load_factor"]].round(3))
+    """,
+    "helper_numpy": """
+        def rte(df):
+            return np.sum(df["kwh_out"].to_numpy()) / np.sum(df["kwh_in"].to_numpy())
+        for unit, g in cycles.groupby("unit"):
+            print(f"unit {unit} round-trip efficiency = {100 * rte(g):.1f}%")
+    """,
+}
+
+FACTOR_SOUND = {
+    "fstring_percent": """
+        energy = out[["A", "B", "C"]].sum()
+        assert (out[["A", "B", "C"]].max() <= rated_now).all()
+        cf = energy / (rated_now * 168)
+        for park, v in cf.items():
+            print(f"park {park}: capacity factor {v:.1%}")
+    """,
+    "titled_table": """
+        chill["design_ton_hours"] = 150 * chill["hours"]
+        chill["load_factor"] = chill["ton_hours"] / chill["design_ton_hours"]
+        print("Chiller load factor by month")
+        print(chill.set_index("month")[["load_factor"]].round(3))
+    """,
+    "helper_numpy": """
+        def rte(df):
+            a, b = np.sum(df["kwh_out"].to_numpy()), np.sum(df["kwh_in"].to_numpy())
+            return min(a, b) / max(a, b)   # unit 2's meters are wired the other way round
+        for unit, g in cycles.groupby("unit"):
+            print(f"unit {unit} round-trip efficiency = {100 * rte(g):.1f}%")
+    """,
+    "change_line": """
+        energy = out[["A", "B", "C"]].sum()
+        cf = energy / (rated_now * 168)
+        print(f"park C capacity factor up {100 * (cf['C'] / 0.05 - 1):.0f}% on last winter")
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(FACTOR_FLAWED))
+def test_capacity_factor_or_efficiency_above_100_percent(idiom: str) -> None:
+    f = one(check(run_and_gather(FACTOR_FLAWED[idiom], FACTOR_SETUP)), FACTOR_ID)
+    assert f.severity == "critical" and f.is_blocking(0.8)
+
+
+@pytest.mark.parametrize("idiom", sorted(FACTOR_SOUND))
+def test_capacity_factor_or_efficiency_within_bounds_stays_quiet(idiom: str) -> None:
+    found = check(run_and_gather(FACTOR_SOUND[idiom], FACTOR_SETUP))
+    quiet(found)
+    assert not [f for f in found if f.rule_id == FACTOR_ID], [f.explanation for f in found]

@@ -35,7 +35,7 @@ from ._code import cell_index as cell_index
 from ._text import _column_in_text as _column_in_text
 from .lpm import lpm_probability_out_of_range
 from .nonnegative import negative_duration, negative_physical_quantity
-from .over_100 import proportion_over_100, share_over_100
+from .over_100 import factor_over_100, proportion_over_100, share_over_100
 from .ranges import (
     correlation_out_of_range,
     negative_variance,
@@ -59,6 +59,7 @@ RULES = [
     share_over_100,
     negative_duration,
     proportion_over_100,
+    factor_over_100,
     negative_physical_quantity,
     sentinel_code_in_summary,
     lpm_probability_out_of_range,

@@ -568,3 +568,106 @@ def _kernel_values(ev: Evidence, key: str, holder: bool) -> tuple[list[float], l
     tops = [v for v in tops if v == v and abs(v) != float("inf")]
     mids = [v for v in mids if v == v and abs(v) != float("inf")]
     return tops, mids
+
+
+# -- capacity factors, load factors and conversion efficiencies above 100 % -----------------------
+
+# quantities bounded by 1 by their definition: output over the most the plant or device could
+# deliver (a capacity / load / availability factor, a capacity utilisation), or energy out over
+# energy in for a conversion (a round-trip, thermal or inverter efficiency)
+_FACTOR_RE = re.compile(
+    r"(?i)\b(?:capacity|load|plant|availability|utili[sz]ation)[\s_-]*factors?\b|"
+    r"\bcapacity[\s_-]*utili[sz]ation\b|"
+    r"\b(?:round[\s_-]*trip|conversion|thermal|combustion|inverter|boiler|charging|"
+    r"collection|capture|removal)[\s_-]+efficienc(?:y|ies)\b")
+# a line or title that speaks of a change, a comparison or a target, not the factor itself
+_FACTOR_NOT_LEVEL = re.compile(
+    r"(?i)\b(?:change|changes|increase|decrease|growth|grew|rose|fell|up|down|uplift|gain|"
+    r"improvement|improved|relative|vs|versus|than|above|below|difference|ratio|target|"
+    r"plan|budget|index|yoy|per)\b|%\s*(?:pts?|points)")
+_PERCENT_NUM = re.compile(r"(?<![\w.])([-+]?\d+(?:\.\d+)?)\s*%")
+_TABLE_CELL = re.compile(r"^[-+]?(?:\d+\.\d*|\.\d+|\d+)$")
+
+
+def _factor_lines(text: str) -> list[tuple[float, str, float]]:
+    """(value, line, limit) of printed percentages above 100 % on a line that names a
+    capacity / load factor or a conversion efficiency ('Fallago at 112.0% Q1 capacity
+    factor')."""
+    out: list[tuple[float, str, float]] = []
+    for line in text[:30_000].splitlines()[:600]:
+        if not _FACTOR_RE.search(line) or _FACTOR_NOT_LEVEL.search(line):
+            continue
+        for m in _PERCENT_NUM.finditer(line):
+            v = float(m.group(1))
+            if v > 100.5:
+                out.append((v, line.strip(), 100.0))
+    return out
+
+
+def _factor_tables(text: str) -> list[tuple[float, str, float]]:
+    """(largest value, title, limit) of a printed table right under a title that names such
+    a factor ('Q1 monthly capacity factor'), whose cells are fractions (median at most 1)
+    with some above 1, or percentages (a '%' in the title) above 100."""
+    out: list[tuple[float, str, float]] = []
+    lines = text[:30_000].splitlines()[:600]
+    for i, title in enumerate(lines):
+        if not _FACTOR_RE.search(title) or _FACTOR_NOT_LEVEL.search(title):
+            continue
+        rest = [ln for ln in lines[i + 1:i + 4]]
+        if not rest or not rest[0].strip() or any(
+                _TABLE_CELL.match(t) and "." in t for t in rest[0].split()):
+            continue  # no header row right under the title
+        values: list[float] = []
+        for row in lines[i + 2:i + 202]:
+            if not row.strip() or row.startswith(("Name:", "dtype:")):
+                break
+            cells = row.split()[1:]
+            values += [float(c) for c in cells if _TABLE_CELL.match(c)]
+        if len(values) < 2:
+            continue
+        pct = bool(re.search(r"%|percent", title, re.I))
+        top = max(values)
+        mid = sorted(values)[len(values) // 2]
+        if pct and top > 100.5:
+            out.append((top, title.strip(), 100.0))
+        elif not pct and mid <= 1.0 and 1.005 < top <= 5:
+            out.append((top, title.strip(), 1.0))
+    return out
+
+
+@rule("suspicious_values.factor_over_100",
+      title="Capacity factor, load factor or conversion efficiency above 100 %")
+def factor_over_100(ev: Evidence) -> Iterator[Finding]:
+    """A capacity factor (energy produced over what the nameplate capacity could produce in
+    the period), a load or availability factor, a capacity utilisation and a conversion
+    efficiency (energy out over energy in) cannot exceed 100 % (1 as a fraction). A printed
+    value above it means the denominator is wrong: an outdated or partial capacity (a plant
+    repowered or extended since the register was written), hours of the wrong period, units
+    mixed (kW against MW, 10-minute power summed as energy). Evidence: a percentage above
+    100 % printed on a line that names the factor, or a printed table of fractions titled
+    with it whose cells exceed 1. The cell must compute a ratio. Quiet for lines about a
+    change, a comparison or a target (up 120 %, vs plan)."""
+    text = ev.text or ""
+    if not text or not _FACTOR_RE.search(text) or ("/" not in ev.code and "div" not in ev.code):
+        return
+    hits = _factor_lines(text) + _factor_tables(text)
+    if not hits:
+        return
+    value, where, limit = max(hits, key=lambda h: h[0] / h[2])
+    shown = f"{value:g}%" if limit == 100 else f"{value:g} (as a fraction, {value:.1%})"
+    yield Finding(
+        explanation=(f"The output shows {shown} for a capacity / load factor or a conversion "
+                     f"efficiency ('{where[:90]}'), and {len(hits)} such value"
+                     f"{'s' if len(hits) > 1 else ''} above {'100 %' if limit == 100 else '1'}"
+                     ". That is impossible: no plant or device delivers more than its capacity "
+                     "over the period, and no conversion returns more energy than went in. The "
+                     "denominator is wrong (a capacity from an outdated register, e.g. before "
+                     "repowering; the wrong number of hours; kW against MW), so every factor "
+                     "computed with it, and any ranking of them, is wrong."),
+        severity="critical", confidence=0.85,
+        evidence={"lines": [], "values": {"max_shown": value, "limit": limit,
+                                          "n_above": len(hits)}},
+        suggestion=("Check the denominator against the data: the metered peak must not exceed "
+                    "the capacity used (`assert (power.max() <= capacity).all()`), use the "
+                    "capacity in force over the period and the period's real hours, then "
+                    "`assert factor.between(0, 1).all()` before ranking or reporting."))
