@@ -2109,3 +2109,77 @@ def test_f_oneway_on_logged_groups_is_quiet() -> None:
         F, p = stats.f_oneway(*[np.log1p(g) for _, g in stays.groupby("ward")["los"]])
         print(F, p)
     """))
+
+
+# -- a normal band on a long skewed sample, judged from the kernel's tail facts -----------------
+
+LONG_TAILS = SETUP + """
+n = 800
+claims = pd.DataFrame({"region": rng.choice(["n", "s"], n),
+                       "paid": np.where(rng.random(n) < 0.7, 0.0,
+                                        rng.lognormal(7, 1.2, n)).round(2)})  # zero-inflated
+downtime_min = pd.Series(rng.exponential(4.0, n) ** 1.6)                    # right-skewed
+stature = pd.DataFrame({"cm": rng.normal(171, 7, n)})
+gain = pd.Series(rng.normal(0.0, 2.0, n))                                   # can be negative
+"""
+
+
+def long_tails(code: str) -> list[Finding]:
+    return run([NORMAL_TAIL], code, LONG_TAILS)
+
+
+LONG_FLAWED = {
+    "frame_column_tuple_moments": """
+        paid = claims["paid"]
+        m, s = paid.mean(), paid.std(ddof=1)
+        print(f"typical claim range: {m - 1.96 * s:,.0f} to {m + 1.96 * s:,.0f}")
+    """,
+    "numpy_moments_named_z": """
+        z = 2.0
+        centre = np.mean(downtime_min)
+        spread = np.std(downtime_min, ddof=1)
+        band = (centre - z * spread, centre + z * spread)
+        print("expected daily downtime:", band)
+    """,
+    "column_subscript_separate_lines": """
+        avg = claims.paid.mean()
+        sdev = claims.paid.std()
+        lower = avg - 1.96 * sdev
+        upper = avg + 1.96 * sdev
+        print(lower, upper)
+    """,
+}
+
+LONG_SOUND = {
+    "empirical_percentiles": """
+        paid = claims["paid"]
+        lo, hi = paid.quantile([0.025, 0.975])
+        print(f"typical claim range: {lo:,.0f} to {hi:,.0f}")
+    """,
+    "symmetric_column": """
+        m, s = stature["cm"].mean(), stature["cm"].std()
+        print(m - 1.96 * s, m + 1.96 * s)
+    """,
+    "quantity_that_can_be_negative": """
+        mu, sd = gain.mean(), gain.std()
+        print("weight change range:", mu - 1.96 * sd, mu + 1.96 * sd)
+    """,
+    "log_scale_band": """
+        logged = np.log1p(downtime_min)
+        m, s = logged.mean(), logged.std()
+        print(np.expm1(m - 1.96 * s), np.expm1(m + 1.96 * s))
+    """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(LONG_FLAWED))
+def test_normal_band_below_zero_on_a_long_skewed_sample(idiom: str) -> None:
+    f = one(long_tails(LONG_FLAWED[idiom]), NT)
+    assert f.severity == "high", f.explanation
+    assert "below zero" in f.explanation and "95th percentile" in f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(LONG_SOUND))
+def test_percentiles_symmetric_or_signed_samples_stay_quiet(idiom: str) -> None:
+    quiet(long_tails(LONG_SOUND[idiom]))
+    assert not [f for f in long_tails(LONG_SOUND[idiom]) if f.rule_id == NT], idiom

@@ -2510,6 +2510,128 @@ def _band_lower(ev: Evidence, lines: list[int], s: SampleFacts) -> float | None:
     return None
 
 
+@dataclass
+class _Tails:
+    """A sample's shape from the kernel's tail facts of a Series or frame column (its 3
+    smallest and largest values with their rows, the 5th/50th/95th percentiles), with the
+    kernel's values of the names bound to its mean and SD: for a band whose sample was not
+    re-read as a test's argument."""
+
+    expr: str
+    n: int
+    low: float
+    low_rows: int
+    high: float
+    q05: float
+    q50: float
+    q95: float
+    mean: float | None = None
+    sd: float | None = None
+
+    @property
+    def asymmetric(self) -> bool:
+        """The upper half of the middle 90 % spans at least 3 times the lower half (the
+        two are equal for normal data), or the lower half is empty (a pile-up at the
+        bottom)."""
+        up, down = self.q95 - self.q50, self.q50 - self.q05
+        return up > 0 and down * 3 <= up
+
+    @property
+    def piled(self) -> float:
+        """Share of the values at the minimum (zero-inflation, a floor)."""
+        return self.low_rows / self.n if self.n else 0.0
+
+    @property
+    def far_max(self) -> float | None:
+        """How many SD the largest value lies above the mean."""
+        if self.mean is None or not self.sd:
+            return None
+        return (self.high - self.mean) / self.sd
+
+    def describe(self) -> str:
+        parts = [f"n={self.n}", f"min={self.low:g}", f"median={self.q50:g}",
+                 f"95th percentile={self.q95:g}", f"max={self.high:g}"]
+        if self.piled >= 0.25:
+            parts.insert(2, f"{self.piled:.0%} of values at the minimum")
+        if self.mean is not None and self.sd:
+            parts.insert(1, f"mean={self.mean:.3g}, SD={self.sd:.3g}")
+        return f"`{self.expr}` ({', '.join(parts)})"
+
+
+def _tails_of(ev: Evidence, sample: ast.AST) -> _Tails | None:
+    """The kernel's tail facts of a named Series/array or a frame column `df["x"]`, with the
+    mean and SD from the names the cell bound them to (`mu, sd = x.mean(), x.std()`)."""
+    t: dict | None = None
+    n = 0
+    if isinstance(sample, ast.Name):
+        obj = ev.objects.get(sample.id)
+        if obj is not None and obj.kind in ("series", "ndarray"):
+            t = obj.tails.get("")
+            n = (obj.rows or 0) - (obj.missing.get("") or 0)
+    else:
+        fc = _frame_column(sample)
+        obj = ev.objects.get(fc[0]) if fc else None
+        if fc and obj is not None and obj.kind == "dataframe":
+            t = obj.tails.get(fc[1])
+            n = (obj.rows or 0) - (obj.missing.get(fc[1]) or 0)
+    if not t or n < 20:
+        return None
+    try:
+        (low, low_rows), (high, _) = t["bottom"][0], t["top"][0]
+        q05, q50, q95 = (float(v) for v in t["q"])
+        step = int(t.get("step") or 1)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    out = _Tails(ast.unparse(sample), n, float(low), int(low_rows) * step, float(high),
+                 q05, q50, q95)
+    key = ast.dump(sample)
+    for name, (kind, smp, _) in _moments(ev).items():
+        obj = ev.objects.get(name)
+        if ast.dump(smp) != key or obj is None or not isinstance(obj.value, int | float) or \
+                isinstance(obj.value, bool):
+            continue
+        if kind == "mean":
+            out.mean = float(obj.value)
+        else:
+            out.sd = float(obj.value)
+    return out
+
+
+def _tails_verdict(ev: Evidence, sample: ast.AST, lines: list[int], band: bool
+                   ) -> tuple[str, float, str, str] | None:
+    """(severity, confidence, detail, extra) from the kernel's tail facts of a sample no test
+    re-read. High only for a band whose lower limit `mean - z * SD` falls below zero on a
+    non-negative sample that is also clearly asymmetric (its upper 95th percentile far from
+    the median against a collapsed lower half, a pile-up at the minimum, or a maximum many
+    SD above the mean): the impossible limit shows the normal band does not fit. Otherwise
+    medium when the asymmetry and a far maximum agree; quiet on anything milder."""
+    tl = _tails_of(ev, sample)
+    if tl is None:
+        return None
+    far = tl.far_max
+    shapes = [tl.asymmetric, tl.piled >= 0.25, far is not None and far >= 5]
+    lower = None
+    if band and tl.mean is not None and tl.sd is not None:
+        lower = _band_lower(ev, lines, SampleFacts(call="", line=0, arg="tails", expr=tl.expr,
+                                                   n=tl.n, mean=tl.mean, std=tl.sd))
+    detail = tl.describe()
+    if tl.asymmetric:
+        detail = detail[:-1] + (f"; the 95th percentile is {tl.q95 - tl.q50:.3g} above the "
+                                f"median, the 5th {tl.q50 - tl.q05:.3g} below it)")
+    if lower is not None and tl.low >= 0 and lower < 0 and tl.asymmetric:
+        extra = (f" Its lower limit is {lower:.2f}, below zero for a quantity whose smallest "
+                 f"value is {tl.low:g}: the normal band does not fit these data.")
+        if far is not None and far >= 5:
+            extra += (f" The largest value lies {far:.1f} SD above the mean, which a normal "
+                      f"sample of {tl.n} almost never shows.")
+        return "high", (0.85 if sum(shapes) >= 2 else 0.8), detail, extra
+    if tl.asymmetric and far is not None and far >= 5 and (tl.low >= 0 or tl.piled >= 0.25):
+        extra = (f" The largest value lies {far:.1f} SD above the mean, which a normal sample "
+                 f"of {tl.n} almost never shows.")
+        return "medium", 0.55, detail, extra
+    return None
+
+
 @rule("parametric_assumptions.normal_model_on_skewed",
       title="Normal-theory tail, capability index or reference range on a skewed sample")
 def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
@@ -2581,6 +2703,9 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
             if severity and s.skew is not None:
                 tail = "right" if s.skew > 0 else "left"
                 detail += f", a long {tail} tail"
+        elif not _log_scale(ev, sample) and (verdict := _tails_verdict(
+                ev, sample, lines, "reference range" in what)) is not None:
+            severity, conf, detail, extra = verdict
         elif _arg_skewed(ev, sample, names, cols) is not None:
             severity, conf = "medium", 0.5
             detail = f"`{expr}` (drawn from a skewed generator and not transformed)"
