@@ -1583,3 +1583,30 @@ def test_correlation_read_as_calibration_with_biased_levels(idiom: str) -> None:
 @pytest.mark.parametrize("idiom", sorted(CALIB_SOUND))
 def test_calibration_sound_twins_stay_quiet(idiom: str) -> None:
     quiet(run([AGREE], CALIB_SOUND[idiom], CALIB))
+
+
+# -- a matrix over a computed selection of columns: only the selected columns count ----------
+
+_SELECTIONS = [
+    # a named list plus the outcome, rank correlation
+    ('cont = ["age", "children"{x}]\n'
+     'r = survey[cont + ["income"]].corr(method="spearman")["income"]\n'
+     'print(r.round(2))\n'),
+    # a comprehension over the columns excluding the text and code columns
+    ('keep = [c for c in survey.columns if c not in ("city", "education", "female"{x})]\n'
+     'print(survey[keep].corr(method="spearman").round(2))\n'),
+    # columns.drop inline, Kendall's tau
+    ('m = survey[survey.columns.drop(["city", "education"{x}])].corr(method="kendall")\n'
+     'print(m.loc["income"].round(2))\n'),
+]
+
+
+@pytest.mark.parametrize("cell", _SELECTIONS)
+def test_matrix_over_a_computed_column_selection(cell: str):
+    if "cont =" in cell:  # the flaw adds the identifier to the selection
+        flawed, sound = cell.replace("{x}", ', "zipcode"'), cell.replace("{x}", "")
+    else:  # the flaw leaves the identifier in the selection
+        flawed, sound = cell.replace("{x}", ""), cell.replace("{x}", ', "zipcode"')
+    f = only(codes(flawed))
+    assert f.rule_id == "correlation_misuse.pearson_on_codes" and "zipcode" in f.explanation
+    quiet(codes(sound))

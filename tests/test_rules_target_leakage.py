@@ -2338,3 +2338,123 @@ def test_label_rule_written_with_numpy_functions_is_reported(i: int):
     assert f.severity == "critical" and col in f.explanation
     quiet(H.run(RULES, sound, _TURBINES))
 
+
+
+# -- a frame built from per-row records: one field computed from the target's value --------
+
+_RECORD_SETUPS = [
+    # a loop over raw order lines appending dicts; the revenue field is units x price
+    ("""
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(11)
+raw = [(int(u), float(p), float(a)) for u, p, a in zip(rng.poisson(20, 150),
+       rng.uniform(2, 9, 150), rng.uniform(0, 500, 150))]
+rows = []
+for units, price, ad_spend in raw:
+    rows.append({"units": units, "price": round(price, 2), "ad_spend": ad_spend,
+                 "revenue": round(units * price, 2)})
+orders = pd.DataFrame(rows)
+""", "revenue"),
+    # a list comprehension of records; bed-day cost is length of stay x daily rate
+    ("""
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(12)
+stays = [(float(l), float(r), int(a)) for l, r, a in zip(rng.gamma(2, 3, 160),
+         rng.uniform(800, 1500, 160), rng.integers(20, 90, 160))]
+adm = pd.DataFrame([{"los_days": los, "daily_rate": rate, "age": age,
+                     "bed_cost": los * rate} for los, rate, age in stays])
+""", "bed_cost"),
+    # records appended inside a nested loop, then from_records; catch per hour of effort
+    ("""
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(13)
+hauls = []
+for vessel in range(6):
+    for trip in range(25):
+        hours = float(rng.uniform(2, 12))
+        catch = float(rng.gamma(3, 40))
+        hauls.append({"vessel": vessel, "hours": hours, "sst": float(rng.normal(14, 2)),
+                      "catch_kg": round(catch, 1), "cpue": catch / hours})
+fish = pd.DataFrame.from_records(hauls)
+""", "cpue"),
+]
+_RECORD_CELLS = [
+    ('from sklearn.linear_model import LinearRegression\n'
+     'cols = ["price", "ad_spend"{x}]\n'
+     'lr = LinearRegression().fit(orders[cols], orders["units"])\n'
+     'print(lr.score(orders[cols], orders["units"]))\n'),
+    ('import statsmodels.formula.api as smf\n'
+     'fit = smf.ols("los_days ~ age + daily_rate{x}", data=adm).fit()\n'
+     'print(fit.rsquared)\n'),
+    ('import statsmodels.api as sm\n'
+     'X = sm.add_constant(fish[["hours", "sst"{x}]])\n'
+     'res = sm.OLS(fish["catch_kg"], X).fit()\n'
+     'print(res.rsquared)\n'),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_RECORD_CELLS)))
+def test_feature_computed_from_the_target_in_row_records_is_reported(i: int):
+    setup, col = _RECORD_SETUPS[i]
+    cell = _RECORD_CELLS[i]
+    extra = f" + {col}" if "smf" in cell else f', "{col}"'
+    f = one(H.run(RULES, cell.replace("{x}", extra), setup),
+            "target_leakage.feature_derived_from_target")
+    assert f.severity == "critical" and col in f.explanation
+    quiet(H.run(RULES, cell.replace("{x}", ""), setup))
+
+
+# -- a target subset by a row mask: the mask's columns are not what the target is made of -----
+
+_INCIDENTS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(21)
+n = 400
+inc = pd.DataFrame({
+    "opened": pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.uniform(0, 1400, n), unit="D"),
+    "severity": rng.integers(1, 5, n),
+    "staff_on_shift": rng.integers(2, 9, n),
+    "resolve_hours": rng.gamma(2, 5, n),
+})
+inc["weekday"] = inc["opened"].dt.dayofweek
+inc["quarter"] = inc["opened"].dt.quarter
+inc["agent_hours"] = inc["resolve_hours"] * inc["staff_on_shift"]
+"""
+_MASKED_TARGETS = [
+    # a named mask on the target vector, sklearn
+    ('from sklearn.ensemble import RandomForestRegressor\n'
+     'feats = ["severity", "staff_on_shift", "weekday", "quarter"{x}]\n'
+     'y = np.log1p(inc["resolve_hours"])\n'
+     'early = inc["opened"] < "2023-01-01"\n'
+     'rf = RandomForestRegressor(n_estimators=50, random_state=0)\n'
+     'rf.fit(inc.loc[early, feats], y[early])\n'
+     'print(rf.score(inc.loc[~early, feats], y[~early]))\n'),
+    # .loc with an inline mask on the target Series
+    ('from sklearn.linear_model import Ridge\n'
+     'feats = ["severity", "weekday"{x}]\n'
+     'target = inc["resolve_hours"]\n'
+     'm = Ridge().fit(inc.loc[inc.opened.dt.year < 2023, feats],\n'
+     '                target.loc[inc.opened.dt.year < 2023])\n'
+     'print(m.coef_)\n'),
+    # a mask combining two conditions, GradientBoosting
+    ('from sklearn.ensemble import GradientBoostingRegressor\n'
+     'cols = ["quarter", "staff_on_shift"{x}]\n'
+     'outcome = inc.resolve_hours.clip(upper=100)\n'
+     'keep = (inc.opened.dt.year >= 2021) & (inc.severity > 1)\n'
+     'gb = GradientBoostingRegressor(random_state=0).fit(inc[cols][keep], outcome[keep])\n'
+     'print(gb.feature_importances_)\n'),
+]
+
+
+@pytest.mark.parametrize("cell", _MASKED_TARGETS)
+def test_row_mask_on_the_target_does_not_make_its_columns_targets(cell: str):
+    # sound: date parts of the timestamp the mask reads are legitimate features
+    quiet(H.run(RULES, cell.replace("{x}", ""), _INCIDENTS))
+    # flawed twin: a feature computed from the target is still reported
+    f = one(H.run(RULES, cell.replace("{x}", ', "agent_hours"'), _INCIDENTS),
+            "target_leakage.feature_derived_from_target")
+    assert f.severity == "critical" and "agent_hours" in f.explanation

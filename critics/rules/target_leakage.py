@@ -150,6 +150,8 @@ class _Analysis:
         # columns a sibling in the same DataFrame({...}) dict reads through the variable both
         # are built from: {"y": y.round(1), "y_per_km": y / 42.195} -> id(value) -> {"y"}
         self._dict_rows: dict[int, set[str]] = {}
+        # records appended to / comprehended into a list, by the list's name
+        self._records: dict[str, list[ast.Dict]] = {}
         self._index()
 
     def _flatten(self, s: ast.stmt, in_cell: bool, in_func: bool = False) -> None:
@@ -189,14 +191,19 @@ class _Analysis:
                                         self.coldefs.setdefault(k.arg, []).append(ColDef(
                                             k.arg, t.id, k.value, st.pos, st.in_cell,
                                             k.value.lineno))
-                            elif fname == "DataFrame" and call.args and \
-                                    isinstance(call.args[0], ast.Dict):
-                                d = call.args[0]
-                                self._dict_aliases(d, st.pos)
-                                for k, v in zip(d.keys, d.values, strict=True):
-                                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                                        self.coldefs.setdefault(k.value, []).append(ColDef(
-                                            k.value, t.id, v, st.pos, st.in_cell, v.lineno))
+                            elif fname in ("DataFrame", "from_records") and call.args:
+                                for d in self._frame_dicts(call.args[0]):
+                                    self._dict_aliases(d, st.pos)
+                                    for k, v in zip(d.keys, d.values, strict=True):
+                                        if isinstance(k, ast.Constant) and \
+                                                isinstance(k.value, str):
+                                            self.coldefs.setdefault(k.value, []).append(
+                                                ColDef(k.value, t.id, v, st.pos, st.in_cell,
+                                                       v.lineno))
+                        if isinstance(value, ast.ListComp) and isinstance(value.elt, ast.Dict) \
+                                and not st.in_func:
+                            # rows = [{"yield": y, "uptake": y * n_pct} for …]: one record a row
+                            self._records[t.id] = [value.elt]
                     elif isinstance(t, ast.Tuple | ast.List) and not st.in_func:
                         for i, e in enumerate(t.elts):
                             if isinstance(e, ast.Name):
@@ -225,6 +232,12 @@ class _Analysis:
                     continue
                 if st.in_func and f.attr != "insert":
                     continue
+                if f.attr == "append" and len(call.args) == 1 and \
+                        isinstance(call.args[0], ast.Dict) and isinstance(s, ast.Expr):
+                    # rows.append({"yield": y, "uptake": y * n_pct}) in a loop: a record
+                    dicts = self._records.setdefault(f.value.id, [])
+                    if all(d is not call.args[0] for d in dicts):
+                        dicts.append(call.args[0])
                 if f.attr == "pop" and call.args:
                     cols = self._strs(call.args[0], st.pos)
                     if cols:
@@ -238,6 +251,17 @@ class _Analysis:
                     for c in cols or []:
                         self.coldefs.setdefault(c, []).append(ColDef(
                             c, f.value.id, call.args[2], st.pos, st.in_cell, call.lineno))
+
+    def _frame_dicts(self, arg: ast.expr) -> list[ast.Dict]:
+        """The dicts a DataFrame is built from: `{"a": …}` itself, or the records of a list
+        (`[{…} for …]`, a list filled with `rows.append({…})`)."""
+        if isinstance(arg, ast.Dict):
+            return [arg]
+        if isinstance(arg, ast.ListComp) and isinstance(arg.elt, ast.Dict):
+            return [arg.elt]
+        if isinstance(arg, ast.Name):
+            return list(self._records.get(arg.id, []))
+        return []
 
     def _dict_aliases(self, d: ast.Dict, pos: int) -> None:
         """In `pd.DataFrame({"finish": finish.round(1), "pace": finish / 42.195 + noise})`
@@ -588,6 +612,15 @@ class _Analysis:
             strs = self._strs(sl, pos)
             if strs is not None and len(strs) == 1 and root_name(node.value):
                 return Target({strs[0]}, True, root_name(node.value), True)
+            if self._row_selector(sl, pos):
+                # y[is_train], y.loc[df.year < 2023]: a subset of the rows of y; the columns
+                # the mask reads pick rows, they are not what y is computed from
+                base = node.value
+                if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+                    base = base.value
+                t = self.target(base, pos, depth + 1)
+                if t is not None:
+                    return t
         if isinstance(node, ast.Attribute):
             if node.attr in _TARGET_WRAPPERS:
                 return self.target(node.value, pos, depth + 1)
@@ -626,6 +659,15 @@ class _Analysis:
             return Target(set(r.row), len(r.row) == 1 and not r.shifted, frame,
                           not r.random and not r.shifted)
         return None
+
+    def _row_selector(self, sl: ast.AST, pos: int) -> bool:
+        """A boolean row mask or a row slice, written inline or held by a variable."""
+        if isinstance(sl, ast.Slice):
+            return True
+        if isinstance(sl, ast.Name):
+            a = self.last_assign(sl.id, pos)
+            return a is not None and isinstance(a[1], ast.expr) and _row_mask(a[1])
+        return _row_mask(sl)
 
     def ancestors(self, col: str, pos: int) -> tuple[set[str], bool, int] | None:
         """Columns the target column was computed from (row-wise), if it was computed in the
@@ -1172,6 +1214,9 @@ def _pass_through_name(v: ast.AST) -> str | None:
     """`x`, `x.round(1)`, `x.astype(int)`, `np.round(x, 2)`: the variable `x`, else None."""
     while isinstance(v, ast.Call):
         f = v.func
+        if isinstance(f, ast.Name) and f.id in ("round", "float") and v.args:
+            v = v.args[0]  # round(x, 2), float(x)
+            continue
         if not isinstance(f, ast.Attribute):
             return None
         if isinstance(f.value, ast.Name) and f.value.id in ("np", "numpy"):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ...ast_cache import walk as _walk
 from ...code_model import CallSite, CodeModel, called_name, root_name
 from ...evidence import Evidence
+from .. import _columns
 
 
 def _src(ev: Evidence, node: ast.AST) -> str:
@@ -153,6 +154,23 @@ def _single_regressor(c: CallSite) -> ast.AST | None:
     return None
 
 
+def _column_list_expr(node: ast.AST | None) -> bool:
+    """An expression that builds a list of column names (`a + ["y"]`, a list comprehension,
+    `list(...)`/`sorted(...)`, `.drop(...)`/`.difference(...)`/`.tolist()` of columns), not
+    a row mask."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Add)
+    if isinstance(node, ast.ListComp):
+        return True
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Name):
+            return f.id in ("list", "sorted")
+        if isinstance(f, ast.Attribute):
+            return f.attr in ("tolist", "to_list", "difference", "drop")
+    return False
+
+
 def _matrix_columns(ev: Evidence, node: ast.AST) -> tuple[str | None, list[str]]:
     """The frame and the columns a `df.corr()` / `df[cols].corr()` includes."""
     m = ev.model
@@ -166,6 +184,15 @@ def _matrix_columns(ev: Evidence, node: ast.AST) -> tuple[str | None, list[str]]
         for a in m.assigned_at(node.slice.id):
             if isinstance(a.value, ast.List | ast.Tuple):
                 cols = [s for s in (_str(e) for e in a.value.elts) if s]
+            elif _column_list_expr(a.value):
+                found = _columns.columns(ev, a.value)
+                cols = found[1] if found is not None else []
+    elif isinstance(node, ast.Subscript) and _column_list_expr(node.slice):
+        # df[continuous + ["y"]], df[[c for c in cols if …]], df[list(keep)]: a selection of
+        # columns; when it cannot be read, it is not the whole frame either
+        base = node.value
+        found = _columns.columns(ev, node.slice)
+        cols = found[1] if found is not None else []
     dropped: set[str] = set()
     floats_only = False
     while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and \
