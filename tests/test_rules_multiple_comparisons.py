@@ -1098,3 +1098,117 @@ def test_raw_p_columns_that_merely_contain_a_method_word_are_not_corrections(col
     f = one(check(f'hits = tab[tab["{col}"] < 0.05]\nprint(len(hits))\n',
                   TAXA + f'tab["{col}"] = tab.p\n'), RULE_ID)
     assert f.severity in ("high", "critical")
+
+
+# -- a screen that ranks by p-value and feeds a model; the threshold is only counted ----------
+# `top = np.argsort(p)[:k]` (or `nsmallest`, `sorted(key=...)`) chooses the model's inputs and
+# the cell reports the model's held-out score; `(p < .01).sum()` printed beside it describes
+# the screen, it is not a list of discoveries. The same count reported with no model fed by
+# the p-values is the family of findings and stays critical.
+
+SPECTRA = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+rng = np.random.default_rng(23)
+n_lots, n_bands = 120, 150
+absorb = rng.normal(size=(n_lots, n_bands))
+grade = (absorb[:, 7] - absorb[:, 88] + rng.normal(0, 1, n_lots) > 0).astype(int)
+bands = pd.DataFrame(absorb, columns=[f"nm{400 + 2 * i}" for i in range(n_bands)])
+moisture = 12 + 0.8 * bands.nm414 + rng.normal(0, 0.5, n_lots)
+"""
+
+
+def test_fold_loop_ranked_screen_with_counted_threshold_is_silent():
+    silent(check("""
+        kf = KFold(n_splits=5, shuffle=True, random_state=3)
+        scores, n_hits = [], []
+        for tr, te in kf.split(absorb):
+            A = absorb[tr]
+            _, p = stats.mannwhitneyu(A[grade[tr] == 1], A[grade[tr] == 0], axis=0)
+            n_hits.append((p < 0.01).sum())
+            best = np.argsort(p)[:15]
+            knn = KNeighborsClassifier(5).fit(A[:, best], grade[tr])
+            scores.append(knn.score(absorb[te][:, best], grade[te]))
+        print(f"bands with p < 0.01 per fold: {np.mean(n_hits):.1f}")
+        print(f"grade accuracy from the 15 best bands: {np.mean(scores):.1%}")
+    """, SPECTRA))
+
+
+def test_fold_loop_counted_threshold_without_a_model_is_critical():
+    f = only(check("""
+        _, p = stats.mannwhitneyu(absorb[grade == 1], absorb[grade == 0], axis=0)
+        n_hits = (p < 0.01).sum()
+        print(f"{n_hits} absorption bands separate the grades (p < 0.01)")
+    """, SPECTRA))
+    assert f.severity == "critical" and f.is_blocking(0.8)
+
+
+def test_numpy_rank_screen_cross_validated_is_silent():
+    silent(check("""
+        p = np.array([stats.pearsonr(absorb[:, j], moisture)[1] for j in range(n_bands)])
+        print("bands below 0.05:", np.count_nonzero(p < 0.05))
+        keep = np.argsort(p)[:10]
+        cv = cross_val_score(LogisticRegression(max_iter=500), absorb[:, keep], grade, cv=5)
+        print(f"CV accuracy {cv.mean():.3f}")
+    """, SPECTRA))
+
+
+def test_numpy_counted_threshold_beside_an_unrelated_model_is_critical():
+    # the model is fitted on every band: the p-values choose nothing, the count is the claim
+    f = only(check("""
+        p = np.array([stats.pearsonr(absorb[:, j], moisture)[1] for j in range(n_bands)])
+        print("bands linked to moisture:", np.count_nonzero(p < 0.05))
+        cv = cross_val_score(LogisticRegression(max_iter=500), absorb, grade, cv=5)
+        print(f"CV accuracy {cv.mean():.3f}")
+    """, SPECTRA))
+    assert f.severity == "critical"
+
+
+def test_pandas_nsmallest_screen_into_formula_is_silent():
+    silent(check("""
+        data = bands.assign(moisture=moisture)
+        pv = pd.Series({c: stats.spearmanr(bands[c], moisture).pvalue for c in bands.columns})
+        print(f"{len(pv[pv < 0.05])} of {len(pv)} bands under 0.05")
+        top = pv.nsmallest(4).index
+        fit = smf.ols("moisture ~ " + " + ".join(top), data=data.iloc[:90]).fit()
+        resid = data.moisture.iloc[90:] - fit.predict(data.iloc[90:])
+        print(f"held-out RMSE {np.sqrt((resid ** 2).mean()):.3f}")
+    """, SPECTRA))
+
+
+def test_pandas_counted_threshold_reported_as_findings_is_critical():
+    f = only(check("""
+        pv = pd.Series({c: stats.spearmanr(bands[c], moisture).pvalue for c in bands.columns})
+        print(f"{len(pv[pv < 0.05])} of {len(pv)} bands track moisture")
+        print(pv.sort_values().head(10).round(4))
+    """, SPECTRA))
+    assert f.severity == "critical"
+
+
+def test_helper_sorted_screen_feeding_a_classifier_is_silent():
+    silent(check("""
+        def band_p(col):
+            return stats.ttest_ind(bands.loc[grade == 1, col], bands.loc[grade == 0, col]).pvalue
+        pvals = {c: band_p(c) for c in bands.columns}
+        n_sig = sum(np.array(list(pvals.values())) < 0.05)
+        chosen = sorted(pvals, key=pvals.get)[:8]
+        clf = LogisticRegression(max_iter=500).fit(bands.iloc[:90][chosen], grade[:90])
+        print(n_sig, "bands under 0.05; held-out accuracy",
+              clf.score(bands.iloc[90:][chosen], grade[90:]))
+    """, SPECTRA))
+
+
+def test_counted_screen_called_significant_is_only_a_note():
+    f = only(check("""
+        p = np.array([stats.pearsonr(absorb[:, j], moisture)[1] for j in range(n_bands)])
+        print("significant bands:", np.count_nonzero(p < 0.05))
+        keep = np.argsort(p)[:10]
+        cv = cross_val_score(LogisticRegression(max_iter=500), absorb[:, keep], grade, cv=5)
+        print(f"CV accuracy {cv.mean():.3f}")
+    """, SPECTRA))
+    assert f.severity == "medium" and not f.is_blocking(0.8)

@@ -918,6 +918,27 @@ def _feeds_a_model(a: _Analysis, names: set[str], after: int) -> int | None:
     return None
 
 
+_COUNTS = _SIZES | {"mean", "any"}
+
+
+def _only_counted(a: _Analysis, node: ast.AST | None) -> bool:
+    """The threshold is only reduced to how many pass it: `(p < .01).sum()`,
+    `np.count_nonzero(p < alpha)`, `len(p[p < .05])`, `np.mean(p < .05)` — a count, not a list
+    of items called discoveries."""
+    if node is None:
+        return False
+    par = a.parents.get(id(node))
+    if isinstance(par, ast.Subscript) and par.slice is node:  # p[p < .05] -> its size
+        node, par = par, a.parents.get(id(par))
+    if isinstance(par, ast.Call) and node in par.args:
+        f = par.func
+        return (isinstance(f, ast.Name) and f.id in _COUNTS) or (
+            isinstance(f, ast.Attribute) and f.attr in _COUNTS)
+    if isinstance(par, ast.Attribute) and par.attr in _COUNTS:
+        return par.attr in ("size", "shape") or isinstance(a.parents.get(id(par)), ast.Call)
+    return False
+
+
 def _shown(a: _Analysis, names: set[str]) -> bool:
     """Whether the selection itself is printed (not only its size `len(keep)` or its use as
     column labels `X[keep]`)."""
@@ -1099,15 +1120,29 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
     # feature selection). Its p-values choose inputs; the claim is the model's score, which
     # the multiplicity does not invalidate. Quiet, unless the picks are also shown or called
     # significant: a note then, never a blocker.
+    # A threshold that is only counted (`(p < .01).sum()` printed beside the screen) is a
+    # description of the screen when the same p-values choose the model's inputs, by the
+    # threshold or by rank (`top = np.argsort(p)[:40]; clf.fit(X[:, top], y)`).
     screen_fit: int | None = None
     if raw:
         fits = []
+        picks = []  # the claims that select items (not only count them)
+        ranked: int | bool | None = False  # not yet looked up
+        first = min([s.line for s in sites] or [min(c.line for c in raw)])
         for c in raw:
             targets, end = _selection_targets(a, c)
-            fits.append(_feeds_a_model(a, targets, end))
+            fit = _feeds_a_model(a, targets, end)
+            if fit is None and _only_counted(a, c.node):
+                if ranked is False:
+                    ranked = _feeds_a_model(
+                        a, set().union(*(c.p_names for c in raw)) - set(a.m.aliases), first)
+                fit = ranked  # type: ignore[assignment]
+            else:
+                picks.append(targets)
+            fits.append(fit)
         if all(f is not None for f in fits):
             screen_fit = fits[0]
-            shown = text or any(_shown(a, _selection_targets(a, c)[0]) for c in raw)
+            shown = text or any(_shown(a, targets) for targets in picks)
             if not shown:
                 return
     claimed = bool(raw) or (bool(text) and not claims)
