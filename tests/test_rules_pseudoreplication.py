@@ -2035,3 +2035,140 @@ def test_product_of_two_row_level_covariates_is_not_a_did():
         print(fit.pvalues["load"])
     """, CLINICS)
     assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]
+
+
+# -- a factor constant within a generic entity id (`agent_id`, `courierId`), over its rows ------
+
+CALLS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(91)
+agents = pd.DataFrame({"agent_id": [f"A{300 + i}" for i in range(40)],
+                       "new_script": rng.permutation(np.repeat([1, 0], 20)),
+                       "skill": rng.normal(0, 0.5, 40),
+                       "calls": rng.integers(10, 30, 40)})
+log = agents.loc[agents.index.repeat(agents.calls)].reset_index(drop=True)
+log["call_no"] = np.arange(len(log))
+log["queue"] = rng.choice(["billing", "tech", "sales"], len(log))
+log["csat"] = 3.5 + 0.1 * log.new_script + log.skill + rng.normal(0, 0.7, len(log))
+log = log.drop(columns=["skill", "calls"])
+"""
+
+PARCELS = """
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+rng = np.random.default_rng(92)
+rows = []
+for c in range(24):                     # 24 couriers, e-bike or van, 15-30 drops each
+    ebike = c % 2
+    c_eff = rng.normal(0, 3)
+    for _ in range(rng.integers(15, 31)):
+        km = rng.uniform(1, 12)
+        rows.append({"courierId": 5000 + c, "ebike": ebike, "km": km,
+                     "minutes": 20 + 2 * km - 1.5 * ebike + c_eff + rng.normal(0, 2)})
+drops = pd.DataFrame(rows)
+"""
+
+ASSAYS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(93)
+lots = pd.DataFrame({"supplier_no": np.arange(101, 131),
+                     "coated": np.tile([0, 1], 15),
+                     "lot_eff": rng.normal(0, 1.5, 30)})
+tests = lots.loc[lots.index.repeat(8)].reset_index(drop=True)
+tests["humidity"] = rng.uniform(30, 70, len(tests))
+tests["tensile"] = 50 + 0.8 * tests.coated + tests.lot_eff + rng.normal(0, 1, len(tests))
+tests = tests.drop(columns=["lot_eff"])
+"""
+
+
+def test_formula_ols_of_an_agent_level_script_over_calls_is_high():
+    f = modelled("""
+        fit = smf.ols("csat ~ new_script + C(queue)", data=log).fit()
+        print(f"script effect {fit.params['new_script']:.2f}, p = {fit.pvalues['new_script']:.2g}")
+    """, CALLS)
+    assert f.severity == "high" and not f.is_blocking(0.8)
+    v = f.evidence["values"]
+    assert v["cluster_column"] == "agent_id" and v["compared_column"] == "new_script"
+    assert v["clusters"] == 40
+
+
+def test_formula_ols_with_errors_clustered_by_agent_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        fit = smf.ols("csat ~ new_script + C(queue)", data=log).fit(
+            cov_type="cluster", cov_kwds={"groups": log["agent_id"]})
+        print(f"script effect {fit.params['new_script']:.2f}, p = {fit.pvalues['new_script']:.2g}")
+    """, CALLS))
+
+
+def test_array_ols_of_a_courier_level_vehicle_over_drops_is_high():
+    f = modelled("""
+        X = sm.add_constant(drops[["ebike", "km"]])
+        res = sm.OLS(drops["minutes"], X).fit()
+        print(res.summary())
+        print("e-bike p-value:", res.pvalues["ebike"])
+    """, PARCELS)
+    assert f.severity == "high"
+    assert f.evidence["values"]["cluster_column"] == "courierId"
+
+
+def test_array_ols_on_courier_means_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        per = drops.groupby(["courierId", "ebike"], as_index=False)[["km", "minutes"]].mean()
+        res = sm.OLS(per["minutes"], sm.add_constant(per[["ebike", "km"]])).fit()
+        print(res.summary())
+        print("e-bike p-value:", res.pvalues["ebike"])
+    """, PARCELS))
+
+
+def test_helper_fit_over_outcomes_of_a_supplier_level_coating_is_high():
+    f = modelled("""
+        def effect(d, y):
+            m = smf.ols(f"{y} ~ coated + humidity", data=d).fit()
+            return m.params["coated"], m.pvalues["coated"]
+
+        for y in ["tensile"]:
+            b, p = effect(tests, y)
+            print(y, round(b, 2), p)
+    """, ASSAYS)
+    assert f.severity == "high" and "supplier_no" in f.explanation
+
+
+def test_helper_fit_with_a_mixed_model_by_supplier_is_quiet():
+    quiet(run(ALL_PSEUDO, """
+        def effect(d, y):
+            m = smf.mixedlm(f"{y} ~ coated + humidity", data=d, groups=d["supplier_no"]).fit()
+            return m.params["coated"], m.pvalues["coated"]
+
+        for y in ["tensile"]:
+            b, p = effect(tests, y)
+            print(y, round(b, 2), p)
+    """, ASSAYS))
+
+
+TRIAL_ARMS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(94)
+n = 240                                 # 8 treatment codes = 2 drugs x 4 doses, 30 patients each
+trial = pd.DataFrame({"treatment_id": np.repeat(np.arange(1, 9), 30),
+                      "year_id": np.tile(np.repeat([2019, 2020, 2021, 2022, 2023, 2024], 5), 8)})
+trial["drug"] = np.where(trial.treatment_id <= 4, "A", "B")
+trial["response"] = rng.normal(10, 2, n) + (trial.drug == "B")
+"""
+
+
+def test_a_factor_nested_in_a_treatment_code_is_not_a_cluster():
+    # the treatment codes are the arms' cells, their rows the independent patients
+    found = run(ALL_PSEUDO, """
+        fit = smf.ols("response ~ C(drug)", data=trial).fit()
+        print(fit.pvalues)
+    """, TRIAL_ARMS)
+    quiet(found)
+    assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]

@@ -1257,6 +1257,40 @@ def _abbreviated_ids(f: ObjectFacts, col: str, nested: list[str]) -> bool:
     return False
 
 
+# an identifier column of any entity (`manager_id`, `agentId`, `vendor_no`, `courier_key`):
+# its head is not a treatment, category or period word (`treatment_id`, `group_id`,
+# `grade_id`, `year_id` name the compared factor's levels or the time axis, not a unit)
+_GENERIC_ID = re.compile(
+    r"^(?P<head>[A-Za-z][A-Za-z0-9]*?(?:_[A-Za-z0-9]+)*?)"
+    r"(?:_(?:id|ID|Id|no|num|number|key|uid)|Id|ID)$")
+_NOT_UNIT_HEAD = re.compile(
+    r"(?i)(?:^|_)(?:treatment|treat|trt|arm|condition|cond|group|grp|dose|level|factor|"
+    r"variant|version|cell|combo|combination|stratum|strata|type|kind|class|cat|category|"
+    r"status|grade|size|rank|tier|segment|band|bucket|bin|scenario|protocol|regime|"
+    r"year|month|week|day|date|period|quarter|qtr|time|wave|round|hour|step|season|"
+    r"phase|epoch|fy)$")
+_GENERIC_ID_MIN = 6  # entities behind a generic id column before it counts as the unit
+
+
+def _generic_id(f: ObjectFacts, a: str, nest: dict[str, Any], split: list[str]) -> list[str]:
+    """The compared columns `split` that a generic identifier column `a` (`manager_id`,
+    `agentId`) clusters: `a` is named `<entity>_id`/`<entity>Id` for an entity that is not
+    a treatment, category or period, holds text or integer codes of at least 6 entities,
+    and has at least twice as many levels as the compared column (not a relabelling of its
+    levels). The name says `a` is an identifier, the kernel's nesting that the compared
+    factor was applied to whole entities."""
+    match = _GENERIC_ID.match(a)
+    if match is None or _NOT_UNIT_HEAD.search(match.group("head")):
+        return []
+    dtype = f.dtypes.get(a, "")
+    if _is_float(dtype) or dtype.startswith("bool"):
+        return []
+    k = nest.get("levels", 0)
+    if k < _GENERIC_ID_MIN:
+        return []
+    return [b for b in split if k >= 2 * nest.get("within", {}).get(b, k)]
+
+
 def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[str], bool]
                      ) -> Iterator[tuple[str, list[str], int, int, float, bool, dict[str, Any]]]:
     """Columns `a` of frame `f` that one of the `compared` columns is constant within (kernel
@@ -1274,10 +1308,13 @@ def _nested_clusters(f: ObjectFacts, compared: Iterable[str], skip: Callable[[st
             continue
         named, labels = _cluster_named(a) or _coded_group(f, a), _id_labels(f, a, split)
         if not (named or labels):
-            if _panel_period(f, a, nest, compared) is None and \
+            if generic := _generic_id(f, a, nest, split):
+                split, named = generic, False  # an entity's id column, as labels read as ids
+            elif _panel_period(f, a, nest, compared) is None and \
                     not _abbreviated_ids(f, a, split):
                 continue
-            named = None  # only the panel's shape or an id spelling says `a` is a unit
+            else:
+                named = None  # only the panel's shape or an id spelling says `a` is a unit
         per = rows / k
         if per < 3 or nest.get("min_rows", 0) < 2:
             continue
@@ -1804,7 +1841,8 @@ def cluster_assigned_model(ev: Evidence) -> Iterator[Finding]:
     Critical (0.85) when p-values/intervals are read, the cluster column is named like a
     group or unit (batch, pond, plate, school…) with >= 3 rows per cluster, and the nested
     predictor is the model's only one or its coefficient is read by name; high (0.7) when
-    only the cluster labels read as ids, or other predictors are constant within clusters
+    only the cluster labels read as ids or its name is a generic entity id (`manager_id`,
+    `agentId`: `_generic_id`), or other predictors are constant within clusters
     too; medium (0.5) without inference, when a predictor varying within the clusters may
     be the one of interest, or when only a balanced panel's shape says the cluster column
     holds units (plain codes observed once per period). Quiet with the cluster in the
