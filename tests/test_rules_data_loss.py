@@ -2488,3 +2488,100 @@ def test_per_group_share_of_something_else_is_not_a_report() -> None:
         print(kept.groupby("zone").kwh.sum())
     """, SHARE_SETUP)
     assert one(found, DROPNA).severity in ("medium", "high")
+
+
+# -- 5-10 % of values coerced to NaN whose spread over the groups is unknown (holdout30) --------
+
+# parcel weights logged as text, thousands written "1,250": heavier parcels (more at the south
+# depot) fail to parse, about 9 % overall
+PARCELS = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(31)
+n = 800
+depot = rng.choice(["north", "south"], n)
+grams = rng.lognormal(np.log(np.where(depot == "south", 600, 400)), 0.45)
+text = np.array([f"{g:.0f}" if g < 1000 else f"{int(g) // 1000},{int(g) % 1000:03d}"
+                 for g in grams], dtype=object)
+parcels = pd.DataFrame({"depot": depot, "weight_g": text})
+"""
+
+
+def test_coerced_loss_of_five_to_ten_percent_with_unread_spread_is_a_note() -> None:
+    for code in (
+        # pandas: coerced in place, rows dropped in place, then per-depot means
+        """
+        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"], errors="coerce")
+        parcels = parcels.dropna(subset=["weight_g"])
+        print(parcels.groupby("depot")["weight_g"].mean())
+        """,
+        # numpy: a coerced Series, NaN-skipping means of two masks
+        """
+        w = pd.to_numeric(parcels.weight_g, errors="coerce")
+        print(np.nanmean(w[parcels.depot == "south"]) - np.nanmean(w[parcels.depot == "north"]))
+        """,
+        # scipy: a derived column, dropna(inplace=True), then a t-test of two subsets
+        """
+        parcels["kg"] = pd.to_numeric(parcels.weight_g, errors="coerce") / 1000
+        parcels.dropna(subset=["kg"], inplace=True)
+        a = parcels.loc[parcels.depot == "south", "kg"]
+        b = parcels.loc[parcels.depot == "north", "kg"]
+        print(stats.ttest_ind(a, b))
+        """,
+    ):
+        f = one(run(code, PARCELS), DROPNA)
+        assert f.severity == "medium" and not f.is_blocking(0.5), code
+        assert 0.05 <= f.evidence["values"]["fraction_lost"] < 0.10, code
+        assert "rarely a random few" in f.explanation, code
+    # the surviving maximum just under 1,000 names the thousands separator
+    f = one(run("""
+        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"], errors="coerce")
+        parcels = parcels.dropna(subset=["weight_g"])
+        print(parcels.groupby("depot")["weight_g"].mean())
+    """, PARCELS), DROPNA)
+    assert "just under 1,000" in f.explanation and "`depot`" in f.explanation
+
+
+def test_coerced_loss_counted_or_separator_parsed_stays_quiet() -> None:
+    for code in (
+        # the separator removed before parsing: nothing fails
+        """
+        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"].str.replace(",", ""),
+                                            errors="coerce")
+        parcels = parcels.dropna(subset=["weight_g"])
+        print(parcels.groupby("depot")["weight_g"].mean())
+        """,
+        # the failures counted before the drop
+        """
+        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"], errors="coerce")
+        print("unparseable weights:", parcels["weight_g"].isna().sum(), "of", len(parcels))
+        parcels = parcels.dropna(subset=["weight_g"])
+        print(parcels.groupby("depot")["weight_g"].mean())
+        """,
+        # numpy with the NaN count printed
+        """
+        w = pd.to_numeric(parcels.weight_g, errors="coerce")
+        print("unreadable:", np.isnan(w).sum())
+        print(np.nanmean(w[parcels.depot == "south"]) - np.nanmean(w[parcels.depot == "north"]))
+        """,
+    ):
+        silent(run(code, PARCELS))
+
+
+def test_coerced_loss_measured_as_balanced_stays_low_and_uneven_is_a_note() -> None:
+    # the kernel's per-level NaN counts show the gauges' failures spread evenly: low (7.5 %)
+    found = _coerce_findings("""
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        log.groupby("site")["temp"].median()
+    """)
+    assert [f.severity for f in found] == ["low"]
+    # one group lost 5-10 %, at least twice the overall share: a medium note
+    uneven = GAUGES.replace('if site[i] == "mill" and rng.random() < 0.25:',
+                            'if (site[i] == "mill" and rng.random() < 0.08) or '
+                            'rng.random() < 0.01:')
+    f = one(run("""
+        log["temp"] = pd.to_numeric(log["temp_raw"], errors="coerce")
+        log.groupby("site")["temp"].mean()
+    """, uneven), DROPNA)
+    g = f.evidence["values"]["group_fraction_lost"]
+    assert f.severity == "medium" and 0.05 <= g < 0.10, f.explanation

@@ -530,3 +530,60 @@ def _level_losses(ctx: _Ctx, drop: _Drop, loss: _Loss) -> tuple[
             gone.append((col, missing, rows))
     gone.sort(key=lambda g: -g[2])
     return best, gone
+
+
+# -- a coercion's loss whose spread over the compared groups the kernel could not read ----------
+
+
+def _compared_keys(ctx: _Ctx, drop: _Drop) -> list[str]:
+    """Grouping keys of the `groupby`s on the frame the coerced values end up in, after the
+    coercion: the groups whose figures the cell compares."""
+    frames = {f for f in (drop.target, drop.source) if f and f != "<return>"}
+    keys: list[str] = []
+    for c in ctx.model.calls:
+        if c.last == "groupby" and c.receiver_root in frames and c.line >= drop.line:
+            for k in _grouping_keys(c.node, "groupby"):
+                keys += [x for x in _str_list(k) if x not in keys]
+    return keys
+
+
+def _unmeasured_spread(ctx: _Ctx, drop: _Drop, loss: _Loss,
+                       group: tuple[str, str, int, int] | None,
+                       gone: list[tuple[str, list[str], int]]) -> str | None:
+    """A sentence for a loss of 5-10 % of values `errors="coerce"` could not parse (dropped
+    or skipped) whose spread over the groups is unknown: the kernel's per-level counts
+    (`missing_by` of the frame still holding the NaN, or levels before and after a drop)
+    were not available, so nothing shows the failures fall evenly. Parse failures are
+    systematic (a thousands separator, a unit, an over-range marker), so they tend to be
+    the large or censored values and to sit in the group where those are common. None when
+    the spread was measured (a balanced loss stays a low note) or the loss is outside the
+    range."""
+    if not (drop.kind == "coerce" or (drop.kind == "missing" and drop.coerced)):
+        return None
+    frac = loss.fraction
+    if frac is None or loss.lower_bound or not 0.05 <= frac < 0.10 or group is not None or gone:
+        return None
+    keys = _compared_keys(ctx, drop)
+    if keys:
+        by = ", ".join(f"`{k}`" for k in keys[:3])
+        text = (f" Whether the failures fall evenly across {by} could not be read (the kernel "
+                "has no per-group count of them), and values that fail to parse are rarely a "
+                "random few, so the groups compared may be thinned unequally.")
+    else:
+        text = (" Values that fail to parse are rarely a random few, so this share is more "
+                "than noise.")
+    frame = drop.target if drop.target and drop.target != "<return>" else drop.source
+    facts = ctx.ev.objects.get(frame or "")
+    for col in drop.columns[:4] if drop.parse is None else []:
+        span = facts.ranges.get(col) if facts is not None else None
+        if not span:
+            continue
+        hi = span[1]
+        for power in (1_000, 10_000, 100_000, 1_000_000):
+            if 0.9 * power <= hi < power:
+                text += (f" The largest value left in `{col}` is {hi:g}, just under {power:,}: "
+                         f"values of {power:,} and more written with a thousands separator "
+                         f"('{power:,}') are exactly what `to_numeric` cannot parse.")
+                break
+        break
+    return text

@@ -16,7 +16,15 @@ from ...evidence import Evidence, ObjectFacts
 from ...findings import Finding
 from ...rule import rule
 from ._context import _ctx, _shown_earlier
-from ._loss import _agg_counts, _group_losses, _level_losses, _Loss, _quantify, _threshold_shares
+from ._loss import (
+    _agg_counts,
+    _group_losses,
+    _level_losses,
+    _Loss,
+    _quantify,
+    _threshold_shares,
+    _unmeasured_spread,
+)
 from ._scan import _NAT_DROPPING, _Drop, _pct
 
 # -- the finding ---------------------------------------------------------------------------------
@@ -65,7 +73,9 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             shares, group = _threshold_shares(ctx, drop), _group_losses(ctx, drop)
         else:
             shares, (group, gone) = [], _level_losses(ctx, drop, loss)
-        f = _judge(ev, drop, loss, summaries, shares, group, gone, only_after=shown_n == "after")
+        spread = _unmeasured_spread(ctx, drop, loss, group, gone)
+        f = _judge(ev, drop, loss, summaries, shares, group, gone, only_after=shown_n == "after",
+                   spread=spread)
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -162,7 +172,7 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
            group: tuple[str, str, int, int] | None = None,
            vanished: list[tuple[str, list[str], int]] | None = None,
-           only_after: bool = False) -> Finding | None:
+           only_after: bool = False, spread: str | None = None) -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
@@ -177,15 +187,25 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
         return None
     shown = _shown_earlier(ev, drop)
     gfrac = group[2] / group[3] if group is not None and frac is not None else None
-    if gfrac is not None and (gfrac < 0.10 or gfrac < 1.5 * frac):
+    # one group lost 5-10 %, at least twice the overall share: unequal, but not by enough
+    # to call the comparison biased
+    uneven = gfrac is not None and frac is not None and 0.05 <= gfrac < 0.10 and \
+        gfrac >= 2 * frac
+    if gfrac is not None and not uneven and (gfrac < 0.10 or gfrac < 1.5 * frac):
         gfrac, group = None, None
     if frac is not None and frac >= 0.10 and stats:
         severity, conf = "high", (0.9 if frac >= 0.3 else 0.85)
-    elif gfrac is not None and stats:  # the loss concentrates in one group the cell reports
+    elif gfrac is not None and stats and not uneven:
+        # the loss concentrates in one group the cell reports
         severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
+    elif uneven and stats:
+        severity, conf = "medium", 0.55
     elif frac is not None and frac >= 0.10:
         severity, conf = "medium", 0.6
     elif rare:  # few parse failures, but an extreme the cell reports may be among them
+        severity, conf = "medium", 0.55
+    elif spread is not None and stats:
+        # 5-10 % of values failed to parse, and nothing shows they fall evenly on the groups
         severity, conf = "medium", 0.55
     elif frac is not None and (shares or vanished):
         # NaN counted as not exceeding a limit, or whole categories gone
@@ -261,6 +281,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  f"compares False), so a share over the limit can be off by up to "
                  f"{100 * frac:.1f} percentage points, and values that failed to parse are "
                  "often the out-of-range ones ('OVER', '>13', '<LOD').")
+    if spread is not None and stats:
+        head += spread
     if rare:
         ext = sorted({k for _, k in stats if k in _EXTREMES})
         hit = (f"the extremes that `{'`, `'.join(ext)}` report" if ext else
