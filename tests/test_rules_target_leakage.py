@@ -2458,3 +2458,116 @@ def test_row_mask_on_the_target_does_not_make_its_columns_targets(cell: str):
     f = one(H.run(RULES, cell.replace("{x}", ', "agent_hours"'), _INCIDENTS),
             "target_leakage.feature_derived_from_target")
     assert f.severity == "critical" and "agent_hours" in f.explanation
+
+
+# -- a continuous target held in a variable, a stacked feature computed from it ----------------
+
+_VAR_TARGETS = [
+    # energy: the bill is the consumption times the tariff (deterministic), numpy + sklearn
+    ("""
+import numpy as np
+rng = np.random.default_rng(4)
+n = 400
+temp = rng.normal(12, 6, n)
+occupants = rng.integers(1, 6, n)
+kwh = 300 + 14 * np.clip(18 - temp, 0, None) + 40 * occupants + rng.normal(0, 25, n)
+bill_eur = kwh * 0.31
+""", """
+from sklearn.linear_model import LinearRegression
+X = np.column_stack([temp, occupants{x}])
+m = LinearRegression().fit(X, kwh)
+print(m.score(X, kwh))
+""", ", bill_eur", "critical"),
+    # hospital: a discharge invoice drawn from the length of stay, np.c_ + cross_val_score
+    ("""
+import numpy as np
+rng = np.random.default_rng(8)
+n = 350
+age = rng.uniform(20, 90, n)
+severity = rng.integers(1, 5, n)
+los_days = np.exp(0.6 + 0.01 * age + 0.3 * severity + rng.normal(0, 0.3, n))
+invoice = 1200 * los_days + rng.normal(0, 300, n)
+""", """
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import cross_val_score
+feats = np.c_[age, severity{x}]
+feats = (feats - feats.mean(axis=0)) / feats.std(axis=0)
+print(cross_val_score(RandomForestRegressor(n_estimators=30, random_state=0),
+                      feats, los_days, cv=5).mean())
+""", ", invoice", "high"),
+    # agronomy: revenue per field from a comprehension over the yield, statsmodels OLS
+    ("""
+import numpy as np
+rng = np.random.default_rng(15)
+rain = rng.normal(600, 90, 220)
+nitrogen = rng.uniform(50, 200, 220)
+yield_t = 2 + 0.004 * rain + 0.01 * nitrogen + rng.normal(0, 0.4, 220)
+revenue = np.array([v * 185.0 for v in yield_t])
+""", """
+import statsmodels.api as sm
+design = sm.add_constant(np.column_stack([rain, nitrogen{x}]))
+fit = sm.OLS(yield_t, design).fit()
+print(fit.rsquared)
+""", ", revenue", "critical"),
+]
+
+
+@pytest.mark.parametrize(("setup", "cell", "extra", "severity"), _VAR_TARGETS)
+def test_stacked_feature_computed_from_a_variable_target(setup: str, cell: str, extra: str,
+                                                         severity: str):
+    f = one(H.run(RULES, cell.replace("{x}", extra), setup),
+            "target_leakage.feature_derived_from_target")
+    assert f.severity == severity and extra.strip(", ") in f.explanation
+    quiet(H.run(RULES, cell.replace("{x}", ""), setup))
+
+
+_VAR_TARGET_SOUND = [
+    # a lag of the target (yesterday's load) is history, not the outcome
+    """
+import numpy as np
+from sklearn.linear_model import Ridge
+rng = np.random.default_rng(2)
+temp = rng.normal(15, 5, 300)
+load = 500 + 8 * temp + rng.normal(0, 20, 300)
+load_prev = np.roll(load, 1)
+X = np.column_stack([temp, load_prev])
+print(Ridge().fit(X[1:], load[1:]).coef_)
+""",
+    # stacking: out-of-fold predictions of the target as a second-level feature
+    """
+import numpy as np
+from sklearn.linear_model import LinearRegression, Ridge
+from sklearn.model_selection import cross_val_predict
+rng = np.random.default_rng(3)
+a, b = rng.normal(size=200), rng.normal(size=200)
+y = 2 * a - b + rng.normal(0, 0.5, 200)
+oof = cross_val_predict(LinearRegression(), np.c_[a, b], y, cv=5)
+X2 = np.column_stack([a, oof])
+print(Ridge().fit(X2, y).coef_)
+""",
+    # a class-conditional simulation: markers drawn from a label drawn at random
+    """
+import numpy as np
+from sklearn.linear_model import LinearRegression
+rng = np.random.default_rng(5)
+score = rng.normal(50, 10, 250)
+marker1 = score * 0.1 + rng.normal(0, 1, 250)
+marker2 = rng.normal(0, 1, 250)
+print(LinearRegression().fit(np.column_stack([marker1, marker2]), score).coef_)
+""",
+    # a predictor recorded first, the outcome computed from it
+    """
+import numpy as np
+from sklearn.linear_model import LinearRegression
+rng = np.random.default_rng(6)
+dose = rng.uniform(0, 10, 180)
+age = rng.uniform(30, 70, 180)
+response = 3 * dose - 0.1 * age + rng.normal(0, 2, 180)
+print(LinearRegression().fit(np.column_stack([dose, age]), response).coef_)
+""",
+]
+
+
+@pytest.mark.parametrize("cell", _VAR_TARGET_SOUND)
+def test_variable_target_sound_features_are_quiet(cell: str):
+    silent([f for f in H.run(RULES, cell) if f.rule_id.startswith("target_leakage.feature_")])

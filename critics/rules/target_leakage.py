@@ -1612,7 +1612,8 @@ def _analyse(ev: Evidence) -> list[_Hit]:
     for pair in an.pairs():
         tgt = an.target(pair.y, pair.pos)
         if tgt is None:
-            hits += _variable_label_hits(an, pair, seen)
+            found = _variable_label_hits(an, pair, seen)
+            hits += found or _variable_target_hits(an, pair, seen)
             continue
         if tgt.array is not None:
             hit = _array_hit(an, pair, tgt)
@@ -2164,6 +2165,18 @@ def _stack_columns(an: _Analysis, x: ast.AST, pos: int) -> list[tuple[str, ast.e
                 and isinstance(node.func, ast.Attribute):
             node = node.func.value
             continue
+        if isinstance(node, ast.BinOp | ast.Call):
+            # X = (X - X.mean(0)) / X.std(0), StandardScaler().fit_transform(X): the same
+            # columns, rescaled by statistics of the matrix itself
+            # (sm.add_constant(X) adds an intercept column)
+            if isinstance(node, ast.Call) and len(node.args) == 1 and _call_name(node) in (
+                    "fit_transform", "scale", "nan_to_num", "add_constant"):
+                node = node.args[0]
+                continue
+            read = an._read_vars(node)
+            if isinstance(node, ast.BinOp) and len(read) == 1:
+                node = ast.Name(id=next(iter(read)), ctx=ast.Load())
+                continue
         break
     elts: list[ast.expr] | None = None
     names: list[str] = []
@@ -2245,6 +2258,155 @@ def _variable_label_hits(an: _Analysis, pair: Pair, seen: set) -> list[_Hit]:
     if any(k == "source" for k in (h.kind for h in out)):
         return out
     return out + _sibling_hits(an, pair, label, v, t_line, present, len(cols), seen, set())
+
+
+# calls whose value is not a row-by-row copy of what they read: whole-array statistics, shifts
+# and filters (a lagged or smoothed target is a legitimate history feature or belongs to
+# another rule), and models (out-of-fold predictions stacked as a feature)
+_NOT_ROWWISE = (_REDUCTIONS | _NP_REDUCTIONS | _ROW_WINDOWS | CV_FUNCS |
+                {"roll", "shift", "diff", "ediff1d", "gradient", "convolve", "correlate",
+                 "sort", "argsort", "lfilter", "filtfilt", "savgol_filter", "len", "unique",
+                 "histogram", "polyfit", "corrcoef", "cov", "fit", "predict", "predict_proba",
+                 "predict_log_proba", "decision_function", "fit_predict", "fit_transform",
+                 "transform", "score", "permutation", "shuffle", "choice", "nanmin", "nanmax",
+                 "amin", "amax", "ptp", "argmax", "argmin", "searchsorted", "interp"})
+_ROW_CONSTRUCTORS = {"Series", "DataFrame", "Categorical"}
+_TARGET_TRANSFORMS = {"log", "log1p", "log10", "log2", "sqrt", "exp", "expm1", "abs",
+                      "asarray", "array", "ravel", "squeeze", "flatten", "to_numpy", "values",
+                      "astype", "copy", "round", "reshape", "float_"}
+
+
+def _row_reads(an: _Analysis, e: ast.AST, targets: set[str], pos: int, depth: int = 0) -> bool:
+    """Whether `e` computes each row from the same row of one of the `targets` variables
+    (`rt - delay`, `y / 60`, `[v - 1 for v in y]`), through variables assigned in view; not
+    through statistics, shifts (`y[:-1]`, `np.roll(y, 1)`), filters or models."""
+    if isinstance(e, ast.Name):
+        if e.id in targets:
+            return True
+        if depth >= 3 or e.id in an.m.aliases or e.id in _BUILTINS or an._is_frame(e.id):
+            return False
+        a = an.last_assign(e.id, pos)
+        if a is None or not isinstance(a[1], ast.expr):
+            return False
+        return _row_reads(an, a[1], targets, a[0], depth + 1)
+    if isinstance(e, ast.Call):
+        name = _call_name(e)
+        if (name in _NOT_ROWWISE and not _row_wise(e)) or _is_random_call(e) or (
+                name[:1].isupper() and name not in _ROW_CONSTRUCTORS):
+            return False
+        parts = [*e.args, *(k.value for k in e.keywords)]
+        if isinstance(e.func, ast.Attribute):
+            parts.append(e.func.value)
+        return any(_row_reads(an, x, targets, pos, depth) for x in parts)
+    if isinstance(e, ast.Subscript):
+        sl = e.slice
+        if isinstance(e.value, ast.Attribute) and e.value.attr in ("r_", "c_"):
+            elts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+            return any(_row_reads(an, x, targets, pos, depth) for x in elts)
+        if isinstance(sl, ast.Slice) and (sl.lower is not None or sl.upper is not None):
+            return False  # y[:-1], y[1:]: the neighbouring row's value (a lag)
+        return _row_reads(an, e.value, targets, pos, depth)
+    if isinstance(e, ast.Attribute):
+        return _row_reads(an, e.value, targets, pos, depth)
+    return any(_row_reads(an, c, targets, pos, depth) for c in ast.iter_child_nodes(e))
+
+
+def _target_vars(an: _Analysis, y: ast.AST, pos: int) -> tuple[list[str], int] | None:
+    """The variable a continuous target is (`rt_ms`, `y[train]`, `np.log(price)`), followed
+    back through copies and monotone transforms: ([names], pos of the outcome's own
+    definition). None for a frame column, a label drawn at random (`y = rng.integers(0, 2,
+    n)`: features drawn from it are a class-conditional simulation), or anything else."""
+    names: list[str] = []
+    node, npos = y, pos
+    for _ in range(8):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Tuple | ast.Constant):
+            node = node.value  # y[tr], y[mask]: rows of y
+            continue
+        if isinstance(node, ast.Attribute) and node.attr in ("values", "T"):
+            node = node.value
+            continue
+        if isinstance(node, ast.Call) and _call_name(node) in _TARGET_TRANSFORMS:
+            f = node.func
+            inner = f.value if isinstance(f, ast.Attribute) and not (
+                isinstance(f.value, ast.Name) and f.value.id in an.m.aliases) else \
+                (node.args[0] if node.args else None)
+            if inner is None:
+                return None
+            node = inner
+            continue
+        if not isinstance(node, ast.Name) or an._is_frame(node.id):
+            break
+        facts = an.ev.objects.get(node.id)
+        if facts is not None and facts.kind not in ("ndarray", "series"):
+            return None
+        held = an.value_before(node.id, npos)
+        if held is None or held[3]:
+            break
+        names.append(node.id)
+        node, npos = held[0], held[1]
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) or (
+                isinstance(node, ast.Call) and _call_name(node) in _TARGET_TRANSFORMS):
+            continue
+        # the outcome's definition: a draw that reads no data is a simulated label
+        if _is_random_call(node) or any(_is_random_call(c) for c in _calls(node)):
+            data = [v for v in an._read_vars(node) if (an.ev.objects.get(v) is None or
+                    an.ev.objects[v].kind in ("ndarray", "series", "dataframe")) and
+                    not isinstance((an.last_assign(v, npos) or (0, None))[1],
+                                   ast.Constant | _Elt | type(None))]
+            if not data:
+                return None
+        return (names, npos) if names else None
+    return (names, npos) if names else None
+
+
+def _variable_target_hits(an: _Analysis, pair: Pair, seen: set) -> list[_Hit]:
+    """A continuous target held in a variable (`rt_ms`, `y`) and a feature matrix stacked
+    from variables, one of which is computed row by row from the target itself after it
+    was recorded (`emg_onset = rt - delay`, `kg = lbs / 2.2`): "target" for the target
+    itself among the columns, "derived" for a column computed from it."""
+    found = _target_vars(an, pair.y, pair.pos)
+    if found is None:
+        return []
+    names, tpos = found
+    cols = _stack_columns(an, pair.x, pair.pos)
+    if not cols or len(cols) < 2:
+        return []
+    targets = set(names)
+    out: list[_Hit] = []
+    derived = []
+    for name, e in cols:
+        via = _pass_through_name(e)
+        if via in targets:
+            if ("target", name) not in seen:
+                seen.add(("target", name))
+                out.append(_Hit("target", name, names[0], pair, "code",
+                                {"x_line": _x_line(an, pair)}))
+            continue
+        if not _row_reads(an, e, targets, pair.pos):
+            continue
+        a = an.last_assign(via, pair.pos) if via else None
+        if a is not None and a[0] <= tpos:
+            continue  # defined before the outcome: the outcome may be computed from it
+        line = a[2].lineno if a is not None else getattr(e, "lineno", 0)
+        in_cell = (a[0] if a is not None else pair.pos) >= an.cell_start
+        random = any(_draws_after(an, e, t, pair.pos) for t in targets)
+        derived.append((name, line, in_cell, random))
+    if out:
+        return out
+    for name, line, in_cell, random in derived:
+        if ("derived", name) in seen:
+            continue
+        seen.add(("derived", name))
+        toks = set(_tokens(name))
+        leading = name if random and not in_cell and (
+            toks & _BEFORE_TOKENS or any(_BEFORE_WORD.match(t) for t in toks)) else None
+        out.append(_Hit("derived", name, names[-1], pair, "code",
+                        {"line": line, "in_cell": in_cell, "random": random,
+                         "simulated": random and len(derived) * 2 >= len(cols),
+                         "via": names[0] if names[0] != names[-1] else None,
+                         "x_line": _x_line(an, pair), "leading": leading,
+                         "variable": True}))
+    return out
 
 
 def _y_desc(an: _Analysis, pair: Pair) -> str:
@@ -2518,6 +2680,13 @@ def feature_derived_from_target(ev: Evidence) -> Iterator[Finding]:
                     "before the outcome (a leading indicator or a part of the total known "
                     f"earlier); it is used by `{h.pair.call}` (line {h.pair.line}; {h.how}). "
                     "Only a feature recorded after the outcome would leak the label.")
+        elif h.extra.get("variable") and h.extra.get("random"):
+            # the outcome plus a random offset (`onset = rt - rng.normal(60, 6, n)`): the code
+            # shows the direction (the feature follows the outcome), no kernel fact measures
+            # how much of the target it carries
+            sev, conf = "high", 0.7
+            text += (f" (`{h.col}` is `{h.target}` with a random offset or noise added: a "
+                     "measurement that follows the outcome and tracks it row by row.)")
         else:
             sev, conf = "critical", 0.93 if kernel else 0.88
             if h.pair.split_only:
