@@ -2585,3 +2585,65 @@ def test_coerced_loss_measured_as_balanced_stays_low_and_uneven_is_a_note() -> N
     """, uneven), DROPNA)
     g = f.evidence["values"]["group_fraction_lost"]
     assert f.severity == "medium" and 0.05 <= g < 0.10, f.explanation
+
+
+def test_coercion_inside_a_helper_is_followed_to_the_call() -> None:
+    for code in (
+        # the helper returns the coerced column; the caller stores it and drops the NaN
+        """
+        def to_float(frame, col):
+            return pd.to_numeric(frame[col], errors="coerce")
+        parcels["w"] = to_float(parcels, "weight_g")
+        parcels = parcels.dropna(subset=["w"])
+        print(parcels.groupby("depot")["w"].mean())
+        """,
+        # the helper works on a copy, coerces and drops, the caller compares the depots
+        """
+        def numeric_rows(frame, col):
+            out = frame.copy()
+            out[col] = pd.to_numeric(out[col], errors="coerce")
+            return out.dropna(subset=[col])
+        clean = numeric_rows(parcels, "weight_g")
+        print(clean.groupby("depot")["weight_g"].median())
+        """,
+        # the column passed by keyword, a Series summarised
+        """
+        def as_number(frame, col):
+            return pd.to_numeric(frame[col], errors="coerce")
+        w = as_number(parcels, col="weight_g")
+        print(w.mean(), w.std())
+        """,
+    ):
+        f = one(run(code, PARCELS), DROPNA)
+        assert f.severity in ("medium", "high"), code
+        assert "coerce" in f.explanation and f.evidence["values"]["fraction_lost"] > 0.05, code
+
+
+def test_helper_that_parses_cleanly_or_counts_its_failures_stays_quiet() -> None:
+    for code in (
+        """
+        def to_float(frame, col):
+            return pd.to_numeric(frame[col].str.replace(",", ""), errors="coerce")
+        parcels["w"] = to_float(parcels, "weight_g")
+        parcels = parcels.dropna(subset=["w"])
+        print(parcels.groupby("depot")["w"].mean())
+        """,
+        """
+        def numeric_rows(frame, col):
+            out = frame.copy()
+            out[col] = pd.to_numeric(out[col], errors="coerce")
+            print(f"{col}: {out[col].isna().sum()} unparseable of {len(out)}")
+            return out.dropna(subset=[col])
+        clean = numeric_rows(parcels, "weight_g")
+        print(clean.groupby("depot")["weight_g"].median())
+        """,
+        """
+        def as_number(frame, col):
+            v = pd.to_numeric(frame[col], errors="coerce")
+            assert v.notna().all(), v.isna().sum()
+            return v
+        light = parcels[~parcels.weight_g.str.contains(",")]
+        print(as_number(light, "weight_g").mean())
+        """,
+    ):
+        silent(run(code, PARCELS))

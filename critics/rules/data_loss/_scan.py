@@ -543,9 +543,16 @@ class _Sites:
         if func is None:
             return []
         params = [a.arg for a in func.args.args]
-        if drop.source not in params:
+        source = drop.source
+        if source not in params:
+            # `out = frame.copy()` (or `frame[...]`, `frame.assign(...)`) at the top of the
+            # helper: the drop works on a copy of the parameter
+            source = next((_root(st.value) for st in func.body if isinstance(st, ast.Assign)
+                           and st.lineno < drop.line and len(st.targets) == 1 and isinstance(
+                               st.targets[0], ast.Name) and st.targets[0].id == source), None)
+        if source not in params or _reports_count(func):
             return []
-        pos = params.index(drop.source)
+        pos = params.index(source)
         out: list[_Drop] = []
         for node, st, outer in self.walk.items:
             if outer is None and st is not None and not isinstance(st, ast.FunctionDef) and \
@@ -553,9 +560,19 @@ class _Sites:
                     node.func.id == fn and len(node.args) > pos:
                 source = _root(node.args[pos])
                 target, inline = self._target_of(node, st)
+                cols = drop.columns
+                if drop.kind == "coerce" and inline is None:
+                    # `df["w"] = to_float(df, "raw")`: stored like a direct coercion, under
+                    # the column the call names
+                    raw = _param_column(drop.node, params, node) or (cols[0] if cols else None)
+                    col, into = _coerced_into(st, raw)
+                    if into is not None:
+                        target, cols = into, ([col] if col else [])
                 out.append(_Drop(drop.kind, node.lineno, st, node, source, target,
-                                 target is not None and target == source, drop.columns,
+                                 target is not None and target == source, cols,
                                  inline, via=fn))
+                if drop.kind == "coerce" and drop.columns != cols:
+                    out[-1].parsed_from = raw
         return out
 
     def _follow_fills(self) -> None:
@@ -598,6 +615,43 @@ class _Sites:
 
 
 _FILLS = {"fillna", "combine_first", "where", "mask"}
+
+
+_COUNTING = {"isna", "isnull", "notna", "notnull", "len", "count", "count_nonzero",
+             "value_counts", "info"}
+
+
+def _reports_count(func: ast.FunctionDef) -> bool:
+    """The helper prints, logs or asserts a count (`print(out[col].isna().sum())`,
+    `log.info("%d dropped", n0 - len(out))`, `assert out[col].notna().all()`): what it drops
+    is reported where it happens."""
+    for n in _walk(func):
+        if isinstance(n, ast.Assert):
+            parts: list[ast.AST] = [n.test]
+        elif isinstance(n, ast.Call) and _call_last(n) in _LOG_CALLS:
+            parts = list(n.args)
+        else:
+            continue
+        for part in parts:
+            for sub in _walk(part):
+                if (isinstance(sub, ast.Call) and _call_last(sub) in _COUNTING) or (
+                        isinstance(sub, ast.Attribute) and sub.attr == "shape"):
+                    return True
+    return False
+
+
+def _param_column(coerce: ast.AST, params: list[str], call: ast.Call) -> str | None:
+    """The column a helper coerces when the column is one of its parameters: `frame[col]`
+    inside `def to_float(frame, col)`, called as `to_float(df, "raw")`, gives "raw"."""
+    arg = coerce.args[0] if isinstance(coerce, ast.Call) and coerce.args else None
+    if not (isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Name)) or \
+            arg.slice.id not in params:
+        return None
+    pos = params.index(arg.slice.id)
+    value = call.args[pos] if len(call.args) > pos else next(
+        (k.value for k in call.keywords if k.arg == arg.slice.id), None)
+    return value.value if isinstance(value, ast.Constant) and isinstance(
+        value.value, str) else None
 
 
 def _fills_with(call: ast.Call, name: str) -> bool:
