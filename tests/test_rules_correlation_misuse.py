@@ -1610,3 +1610,67 @@ def test_matrix_over_a_computed_column_selection(cell: str):
     f = only(codes(flawed))
     assert f.rule_id == "correlation_misuse.pearson_on_codes" and "zipcode" in f.explanation
     quiet(codes(sound))
+
+
+# series computed from a running time / trial index (`t = np.arange(n)`), no date index at all
+
+TS_RIVER = """
+import numpy as np
+from scipy import stats
+rng = np.random.default_rng(21)
+hours = np.arange(720)
+stage_m = 1.2 + 0.0015 * hours + 0.2 * np.sin(2 * np.pi * hours / 24) + rng.normal(0, .03, 720)
+turbidity = 8 + 0.01 * hours + 0.5 * np.sin(2 * np.pi * hours / 24) + rng.normal(0, .3, 720)
+white_a, white_b = rng.normal(size=720), rng.normal(size=720)
+"""
+
+TS_LAKE = """
+import numpy as np
+from scipy import stats
+rng = np.random.default_rng(22)
+t_days = np.arange(365)
+season = np.sin(2 * np.pi * (t_days - 100) / 365)
+water_temp = 12 + 9 * season + rng.normal(0, 0.8, 365)
+chl_a = [4 + 3 * s + rng.normal(0, 0.6) for s in season]
+"""
+
+TS_TRIALS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(23)
+trial = np.arange(600)
+fatigue = np.exp(-trial / 250)
+lick_rate = pd.Series(5 + 2 * fatigue + rng.normal(0, 0.3, 600))
+running = pd.Series(20 * fatigue + rng.normal(0, 1.5, 600))
+"""
+
+
+@pytest.mark.parametrize("code, setup, severity", [
+    # scipy pearsonr on two arrays that drift over the recording hours, p printed
+    ("r, p = stats.pearsonr(stage_m, turbidity)\nprint(f'r={r:.2f} p={p:.1e}')",
+     TS_RIVER, "high"),
+    # a straight-line fit on a series built in a comprehension, slope p-value read
+    ("res = stats.linregress(water_temp, np.array(chl_a))\n"
+     "print('slope', res.slope, 'p', res.pvalue)", TS_LAKE, "high"),
+    # pandas Series.corr between two per-trial series, coefficient only
+    ("lick_rate.corr(running)", TS_TRIALS, "medium"),
+])
+def test_series_computed_from_a_time_index_are_flagged(code: str, setup: str, severity: str):
+    f = one(series(code, setup), SERIES_ID)
+    assert f.severity == severity and f.confidence < 0.8
+    assert "time index" in f.explanation
+
+
+@pytest.mark.parametrize("code, setup", [
+    # detrended first
+    ("from scipy.signal import detrend\n"
+     "r, p = stats.pearsonr(detrend(stage_m), detrend(turbidity))\nprint(r, p)", TS_RIVER),
+    # white noise on the same time axis
+    ("r, p = stats.pearsonr(white_a, white_b)\nprint(r, p)", TS_RIVER),
+    # a trend test against the time index itself (sorted: no lag-1 read)
+    ("res = stats.linregress(t_days, water_temp)\nprint(res.slope, res.pvalue)", TS_LAKE),
+    # changes from trial to trial
+    ("lick_rate.diff().corr(running.diff())", TS_TRIALS),
+])
+def test_time_index_series_handled_or_white_are_silent(code: str, setup: str):
+    silent(series(code, setup))

@@ -26,6 +26,11 @@ _TIME_NAME = re.compile(
     r"(?i)^(?:date|datetime|time|timestamp|ts|day|days|doy|dayofyear|day_of_year|hour|hours|"
     r"minute|week|month|year|period|epoch|obs_date|obs_time|date_time|sample_date|"
     r"reading_time|t)$|(?:_date|_time|_day|_ts|_at|_hour|_month|_year)$")
+# a running index of the rows in time: `t = np.arange(n)`, `trial = np.arange(n_trials)`
+_INDEX_NAME = re.compile(r"(?i)^(?:trials?|trial_?(?:idx|index|num|no|n|number)|"
+                         r"t_?(?:idx|index|s|sec|min|h|days?)|tt|timesteps?|time_?(?:idx|"
+                         r"index|s|sec|axis)?)$")
+_AXIS_CALLS = {"arange", "linspace", "range"}
 # code that builds a time axis / index
 _DATE_SRC = re.compile(r"date_range|period_range|timedelta_range|to_datetime|DatetimeIndex|"
                        r"PeriodIndex|datetime64|Timestamp\(|to_period|\.resample\(|\.asfreq\(")
@@ -140,6 +145,10 @@ def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
             if _sorted_by_other(v):
                 return None
             found = found or _time_index_in(v, values)
+            if found is None and isinstance(v, ast.Call) and called_name(v) in _AXIS_CALLS \
+                    and (_TIME_NAME.search(name) or _INDEX_NAME.search(name)):
+                # the series are computed from a running time / trial index
+                found = f"computed from the time index `{name}` = `{ast.unparse(v)[:40]}`"
             queue += [n.id for n in _walk(v) if isinstance(n, ast.Name) and n.id not in seen]
     m = ev.model
     for tree in (m._prior_tree, m.tree):  # df.sort_values("x", inplace=True), arr.sort()
