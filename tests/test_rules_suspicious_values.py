@@ -3299,3 +3299,147 @@ def test_capacity_factor_or_efficiency_within_bounds_stays_quiet(idiom: str) -> 
     found = check(run_and_gather(FACTOR_SOUND[idiom], FACTOR_SETUP))
     quiet(found)
     assert not [f for f in found if f.rule_id == FACTOR_ID], [f.explanation for f in found]
+
+
+# -- -1 "no response" codes in reaction times / latencies; a summary driven below zero -------
+
+TRIALS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(23)
+n = 900
+cond = rng.choice(["congruent", "incongruent", "neutral"], n)
+lat = rng.lognormal(-0.6, 0.3, n).round(3)          # seconds, all > 0
+miss = rng.random(n) < 0.12
+peak = rng.uniform(0.05, 0.4, n).round(3)           # a small positive measurement
+blink = rng.random(n) < 0.45
+trials = pd.DataFrame({
+    "cond": cond,
+    "rt": np.where(miss, -1.0, lat),
+    "saccade_latency_ms": np.where(miss, -1.0, (1000 * lat).round(1)),
+    "peak_val": np.where(blink, -1.0, peak),
+    "score_delta": np.where(miss, -1.0, peak),
+})
+"""
+
+
+def _trials(code: str) -> list[Finding]:
+    return [x for x in H.run(RULES, code, TRIALS) if x.rule_id == RULE_SENTINEL]
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: a per-condition mean of a reaction-time column in seconds
+    """
+    by_cond = trials.groupby("cond")["rt"].mean()
+    print(by_cond.round(3))
+    """,
+    # numpy over the values of a latency in ms, in an f-string
+    """
+    mlat = np.mean(trials["saccade_latency_ms"].to_numpy())
+    print(f"mean saccade latency: {mlat:.0f} ms")
+    """,
+    # a dict comprehension over groups on a column whose name says nothing: its own mean
+    # comes out negative although every real value is > 0
+    """
+    peaks = {c: g["peak_val"].mean() for c, g in trials.groupby("cond")}
+    print(peaks)
+    """,
+])
+def test_a_minus_one_code_in_reaction_times_or_positive_values_is_flagged(code: str) -> None:
+    fs = _trials(code)
+    assert fs and "-1" in fs[0].explanation, H.describe(fs)
+    assert fs[0].severity in ("high", "critical")
+
+
+def test_a_negative_mean_reaction_time_is_named_in_the_finding() -> None:
+    fs = _trials("""
+        t = trials.groupby("cond").agg(mean_peak=("peak_val", "mean"), n=("cond", "size"))
+        t
+    """)
+    assert fs and "comes out negative" in fs[0].explanation, H.describe(fs)
+
+
+@pytest.mark.parametrize("code", [
+    # the no-response rows filtered out (and counted) before the mean
+    """
+    ok = trials[trials["rt"] >= 0]
+    print(f"no response: {(trials.rt < 0).sum()}")
+    print(ok.groupby("cond")["rt"].mean().round(3))
+    """,
+    # the code replaced by NaN
+    """
+    v = trials["saccade_latency_ms"].replace(-1, np.nan).to_numpy()
+    print(f"mean saccade latency: {np.nanmean(v):.0f} ms")
+    """,
+    # a column with no duration name whose mean stays positive, and a signed name
+    """
+    lat_rt = {c: g["score_delta"].mean() for c, g in trials.groupby("cond")}
+    print(lat_rt)
+    """,
+])
+def test_minus_one_in_reaction_times_handled_or_signed_stays_quiet(code: str) -> None:
+    assert not _trials(code), H.describe(_trials(code))
+
+
+# -- negative R² the cell itself reads as 'no better than the mean' ----------------------------
+
+NR_FLAWED_HANDLED = [
+    # sklearn cross-validation on a target without signal; verdict by comparing with 0
+    ("""
+    noise = rng.normal(size=len(y))
+    cv_r2 = cross_val_score(Ridge(), X, noise, cv=5, scoring="r2")
+    print(f"CV R2 = {cv_r2.mean():.3f}")
+    """, """
+    noise = rng.normal(size=len(y))
+    cv_r2 = cross_val_score(Ridge(), X, noise, cv=5, scoring="r2")
+    verdict = "predictive" if cv_r2.mean() > 0 else "not predictive"
+    print(f"CV R2 = {cv_r2.mean():.3f} -> {verdict}")
+    """),
+    # statsmodels, out-of-sample R² by hand; floored at zero when reported
+    ("""
+    noise = rng.normal(size=len(y))
+    fit = sm.OLS(noise[:15], sm.add_constant(X[:15])).fit()
+    pred = fit.predict(sm.add_constant(X[15:]))
+    sse = ((noise[15:] - pred) ** 2).sum()
+    oos_r2 = 1 - sse / ((noise[15:] - noise[15:].mean()) ** 2).sum()
+    print(f"out-of-sample R2: {oos_r2:.3f}")
+    """, """
+    noise = rng.normal(size=len(y))
+    fit = sm.OLS(noise[:15], sm.add_constant(X[:15])).fit()
+    pred = fit.predict(sm.add_constant(X[15:]))
+    sse = ((noise[15:] - pred) ** 2).sum()
+    oos_r2 = 1 - sse / ((noise[15:] - noise[15:].mean()) ** 2).sum()
+    print(f"out-of-sample R2: {oos_r2:.3f}; reported as {max(oos_r2, 0.0):.3f} (floored at 0)")
+    """),
+    # a loop over targets with r2_score; the output says what a value <= 0 means
+    ("""
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=1)
+    for name, shift in [("sales_noise", 1), ("footfall_noise", 2)]:
+        target = rng.normal(size=len(X))
+        m = LinearRegression().fit(X_train, target[:len(X_train)])
+        print(f"{name} test R2: {r2_score(target[len(X_train):], m.predict(X_test)):.3f}")
+    """, """
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=1)
+    print("test R2 <= 0: the model predicts no better than the mean of the target")
+    for name, shift in [("sales_noise", 1), ("footfall_noise", 2)]:
+        target = rng.normal(size=len(X))
+        m = LinearRegression().fit(X_train, target[:len(X_train)])
+        print(f"{name} test R2: {r2_score(target[len(X_train):], m.predict(X_test)):.3f}")
+    """),
+    # per-site R² clipped at zero before they are shown
+    ("""
+    sites = {f"site{i}": rng.normal(size=len(y)) for i in range(3)}
+    site_r2 = np.array([cross_val_score(Ridge(), X, t, cv=4).mean() for t in sites.values()])
+    print("R2 per site:", site_r2.round(3))
+    """, """
+    sites = {f"site{i}": rng.normal(size=len(y)) for i in range(3)}
+    site_r2 = np.array([cross_val_score(Ridge(), X, t, cv=4).mean() for t in sites.values()])
+    print("R2 per site (clipped):", np.clip(site_r2, 0, None).round(3))
+    """),
+]
+
+
+@pytest.mark.parametrize(("flawed", "sound"), NR_FLAWED_HANDLED)
+def test_negative_r2_the_cell_reads_as_no_skill_stays_quiet(flawed: str, sound: str) -> None:
+    f = one(check(gather(flawed)), NR)
+    assert f.severity in ("medium", "high")
+    silent(check(gather(sound), NR))

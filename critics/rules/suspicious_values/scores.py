@@ -3,13 +3,18 @@ a percentage error that blew up on near-zero targets."""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator
 
+from ...ast_cache import walk
+from ...code_model import called_name
 from ...evidence import Evidence
 from ...findings import Finding
 from ...rule import rule
+from ._code import cell_index
 from ._scan import _confidence, _finding, _Obs, _scaled, _scan
-from ._vocabulary import PERFECT_QUANTITIES
+from ._vocabulary import PERFECT_QUANTITIES, _name_quantity
 
 
 @rule("suspicious_values.perfect_score",
@@ -137,8 +142,10 @@ def negative_r2(ev: Evidence) -> Iterator[Finding]:
                        "order and on the same scale (or use `r2_score(y, model.predict(X))` / "
                        "the model's `.rsquared`), and that the model has an intercept.")
         return
-    heldout = all(context[id(o)] in ("test", "cv") for o, _ in bad)
     worst = min(v for _, vals in bad for v in vals)
+    if worst >= -1.0 and _negative_r2_handled(ev, bad):
+        return  # the cell reads a negative R² as 'no better than the mean' (or floors it)
+    heldout = all(context[id(o)] in ("test", "cv") for o, _ in bad)
     among_others = scan.metric_count >= 2 or any(o.multi for o, _ in bad)
     if heldout and (worst >= -1.0 or among_others):
         severe = worst < -1.0
@@ -160,6 +167,58 @@ def negative_r2(ev: Evidence) -> Iterator[Finding]:
                    "Check that predictions and targets are aligned (same rows, same order, "
                    "same scale), compare against a `DummyRegressor` baseline, and do not "
                    "report the model as explaining the outcome.")
+
+
+# printed readings of a non-positive R²: 'no better than the mean', 'no predictive power'
+_NO_SKILL_TEXT = re.compile(
+    r"no (?:better|more) than (?:the |a )?(?:held[- ]out |training |test |sample )?"
+    r"(?:mean|average|baseline|constant|intercept|null)|worse than (?:the |a )?(?:held[- ]out "
+    r"|training |test )?(?:mean|average|baseline|constant|intercept|null)|no (?:predictive|"
+    r"explanatory|forecast|out[- ]of[- ]sample) (?:power|skill|value|signal|encoding|ability)"
+    r"|no (?:skill|predictive)\b|(?:r\^?2|r²|r-squared|rsq)\s*(?:<=|<|≤)\s*0\b", re.I)
+_FLOOR_CALLS = {"clip", "maximum", "fmax", "max", "clamp"}
+
+
+def _negative_r2_handled(ev: Evidence, bad: list[tuple[_Obs, list[float]]]) -> bool:
+    """The cell deals with a non-positive R² itself: it compares an R² name with zero
+    (`r2 > 0`, `(scores <= 0).mean()`), floors it (`max(r2, 0)`, `np.clip(r2, 0, None)`,
+    `.clip(lower=0)`), or its output reads a value <= 0 as 'no better than the mean' /
+    'no predictive power'."""
+    if _NO_SKILL_TEXT.search(ev.text or ""):
+        return True
+    if ev.tree is None:
+        return False
+    named = {w.strip("`").split(".")[0] for o, _ in bad if o.source == "facts"
+             for w in [o.where]}
+
+    def r2_name(node: ast.AST) -> bool:
+        for sub in walk(node):
+            key = sub.id if isinstance(sub, ast.Name) else sub.attr if isinstance(
+                sub, ast.Attribute) else sub.slice.value if isinstance(
+                sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) and isinstance(
+                sub.slice.value, str) else None
+            if key and (key in named or (_name_quantity(key) or ("",))[0] == "r2"):
+                return True
+        return False
+
+    def zero(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and \
+            isinstance(node.value, int | float) and node.value == 0
+
+    idx = cell_index(ev.tree)
+    for node in idx.of(ast.Compare):
+        sides = [node.left, *node.comparators]
+        if any(zero(x) for x in sides) and any(r2_name(x) for x in sides if not zero(x)):
+            return True
+    for node in idx.of(ast.Call):
+        if called_name(node) not in _FLOOR_CALLS:
+            continue
+        args = [*node.args, *(k.value for k in node.keywords if k.arg in ("lower", "a_min"))]
+        recv = [node.func.value] if isinstance(node.func, ast.Attribute) else []
+        if any(zero(a) for a in args) and any(r2_name(x) for x in [*node.args, *recv]
+                                              if not zero(x)):
+            return True
+    return False
 
 
 @rule("suspicious_values.percentage_error_blowup",

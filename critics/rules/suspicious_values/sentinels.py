@@ -277,28 +277,43 @@ _FROM_ZERO_TOKENS = {"count", "counts", "n", "num", "number", "qty", "quantity",
                      "height", "length", "distance", "since", "to", "till"}
 
 
-def _minus_one_code(col: str, tails: dict | None, n: int) -> tuple[float, str] | None:
-    """(-1, "min") when the kernel's tails show -1 as a spike under values that are all
-    >= 0 in a column named as a duration, count or amount (`days_to_paid`, `n_orders`,
-    `minutes_since_login`): "never happened" / "not applicable" written as -1. Evidence:
-    at least 10 rows and 5 % of the column hold -1, at least three times as many as the
-    next value, the largest value is 3 or more (not a -1/0/1 code), the name is not a
-    signed quantity (delay, change, offset...)."""
+# reaction times and latencies: measured from a stimulus onwards, never negative
+_RT_TOKENS = {"rt", "rts", "reaction", "latency", "latencies", "rxn"}
+
+
+def _minus_one_spike(tails: dict | None, n: int) -> bool:
+    """The kernel's tails show -1 as a spike under values that are all >= 0: at least 10
+    rows and 5 % of the column hold -1, at least three times as many as the next value, and
+    the other values are not a small -1/0/1 code (the largest is 3 or more, or the values
+    are fractional measurements such as seconds)."""
     t = tails or {}
     bottom, top = t.get("bottom") or [], t.get("top") or []
     if len(bottom) < 2 or not top or n <= 0:
-        return None
+        return False
     code, rows = float(bottom[0][0]), int(bottom[0][1])
     after, after_rows = float(bottom[1][0]), int(bottom[1][1])
-    if code != -1.0 or after < 0 or float(top[0][0]) < 3:
-        return None
-    if rows < 10 or rows / n < 0.05 or rows < 3 * after_rows:
+    high = float(top[0][0])
+    if code != -1.0 or after < 0:
+        return False
+    if high < 3 and after.is_integer() and high.is_integer():
+        return False  # -1 / 0 / 1: a ternary code, not a placeholder
+    return rows >= 10 and rows / n >= 0.05 and rows >= 3 * after_rows
+
+
+def _minus_one_code(col: str, tails: dict | None, n: int) -> tuple[float, str] | None:
+    """(-1, "min") when the kernel's tails show -1 as a spike under values that are all
+    >= 0 (`_minus_one_spike`) in a column named as a duration, reaction time / latency,
+    count or amount (`days_to_paid`, `n_orders`, `rt_ms`): "never happened" / "no
+    response" / "not applicable" written as -1. Quiet for signed names (delay, change,
+    offset...)."""
+    if not _minus_one_spike(tails, n):
         return None
     toks = set(_tokens(col))
     if toks & _SIGNED_TOKENS:
         return None
-    if _duration_key(col) is not None or _physical_key(col) or toks & _FROM_ZERO_TOKENS:
-        return code, "min"
+    if _duration_key(col) is not None or _physical_key(col) or toks & (
+            _FROM_ZERO_TOKENS | _RT_TOKENS):
+        return -1.0, "min"
     return None
 
 
@@ -539,6 +554,14 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
         n = (facts.rows or 0) - int(facts.missing.get(col, 0) or 0)
         found = _sentinel_of(col, rng) or _negative_code_of(tails) or _minus_one_code(
             col, tails, n)
+        below_zero: list[float] = []
+        if found is None and _minus_one_spike(tails, n) and not set(_tokens(col)) & \
+                _SIGNED_TOKENS:
+            # whatever the name: a column of positive values plus a block of -1 whose own
+            # summary in this cell comes out negative - the -1 rows were averaged in
+            below_zero = sorted(v for s in group for v in _bulk_values(ev, s) if v < 0)
+            if below_zero and float(tails["bottom"][1][0]) > 0:
+                found = (-1.0, "min")
         tail: _Tail | None = None
         zero = False
         zero_by, status = "", None
@@ -554,6 +577,8 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
         elif found is None:
             continue
         code, side = found
+        if code == -1.0 and not below_zero:
+            below_zero = sorted(v for s in group for v in _bulk_values(ev, s) if v < 0)
         if tails and not zero:
             tail = _tail_of(tails, side, n)
             if tail is not None and tail.code != code:
@@ -585,6 +610,11 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
                 tail.after >= 0:
             why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
                    f"{_num(tail.after)}): a negative code below non-negative measurements")
+        elif tail is not None and code == -1.0 and tail.after >= 0 and below_zero:
+            why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
+                   f"{_num(tail.after)}), and the cell's own summary of it comes out "
+                   f"negative ({_num(below_zero[0])}) although no real value is: -1 "
+                   "stands for 'no response' / 'not applicable', not a measurement")
         elif tail is not None and code == -1.0 and tail.after >= 0:
             why = (f"{rows_txt}, while every other value is >= 0 (the smallest is "
                    f"{_num(tail.after)}): `{col}` cannot be negative (it counts or measures "
