@@ -2468,3 +2468,123 @@ def test_selection_on_a_hand_made_holdout_with_role_less_names(key: str) -> None
 @pytest.mark.parametrize("key", sorted(_HAND_SELECT_SOUND))
 def test_cv_selection_then_one_score_on_a_hand_made_holdout_is_quiet(key: str) -> None:
     quiet(run(_HAND_SELECT_SOUND[key], CROPS))
+
+
+# -- a fixed positional hold-out written inline: the same tail rows pick and report ---------------
+
+_POSITIONAL = {
+    # a helper scoring the literal tail, a dict comprehension over candidates, min(key=)
+    "helper_iloc_literal": ("""
+        def tail_mae(a):
+            m = Ridge(alpha=a).fit(fields[xs].iloc[:240], fields.yield_t.iloc[:240])
+            return mean_absolute_error(fields.yield_t.iloc[240:], m.predict(fields[xs].iloc[240:]))
+        res = {a: tail_mae(a) for a in alphas}
+        best = min(res, key=res.get)
+        print(best, res[best])
+    """, """
+        def block_mae(a, lo, hi):
+            m = Ridge(alpha=a).fit(fields[xs].iloc[:lo], fields.yield_t.iloc[:lo])
+            return mean_absolute_error(fields.yield_t.iloc[lo:hi],
+                                       m.predict(fields[xs].iloc[lo:hi]))
+        res = {a: block_mae(a, 200, 240) for a in alphas}
+        best = min(res, key=res.get)
+        m = Ridge(alpha=best).fit(fields[xs].iloc[:240], fields.yield_t.iloc[:240])
+        tail_pred = m.predict(fields[xs].iloc[240:])
+        print(best, mean_absolute_error(fields.yield_t.iloc[240:], tail_pred))
+    """),
+    # numpy arrays cut at a named position, best-so-far loop
+    "numpy_named_cut": ("""
+        F, t = fields[xs].to_numpy(), fields.yield_t.to_numpy()
+        n_fit = 240
+        best, best_e = None, np.inf
+        for a in alphas:
+            m = Ridge(alpha=a).fit(F[:n_fit], t[:n_fit])
+            e = np.mean(np.abs(m.predict(F[n_fit:]) - t[n_fit:]))
+            if e < best_e:
+                best, best_e = a, e
+        print(best, best_e)
+    """, """
+        F, t = fields[xs].to_numpy(), fields.yield_t.to_numpy()
+        n_fit, n_dev = 200, 240
+        best, best_e = None, np.inf
+        for a in alphas:
+            m = Ridge(alpha=a).fit(F[:n_fit], t[:n_fit])
+            e = np.mean(np.abs(m.predict(F[n_fit:n_dev]) - t[n_fit:n_dev]))
+            if e < best_e:
+                best, best_e = a, e
+        m = Ridge(alpha=best).fit(F[:n_dev], t[:n_dev])
+        print(best, np.mean(np.abs(m.predict(F[n_dev:]) - t[n_dev:])))
+    """),
+    # a negative tail (the last 60 rows), list of scores and argmin
+    "negative_tail": ("""
+        errs = []
+        for a in alphas:
+            m = Ridge(alpha=a).fit(fields[xs].iloc[:-60], fields.yield_t.iloc[:-60])
+            errs.append(mean_absolute_error(fields.yield_t.iloc[-60:],
+                                            m.predict(fields[xs].iloc[-60:])))
+        k = int(np.argmin(errs))
+        print(alphas[k], errs[k])
+    """, """
+        errs = []
+        for a in alphas:
+            m = Ridge(alpha=a).fit(fields[xs].iloc[:-60], fields.yield_t.iloc[:-60])
+            errs.append(-cross_val_score(Ridge(alpha=a), fields[xs].iloc[:-60],
+                                         fields.yield_t.iloc[:-60], cv=5,
+                                         scoring="neg_mean_absolute_error").mean())
+        k = int(np.argmin(errs))
+        m = Ridge(alpha=alphas[k]).fit(fields[xs].iloc[:-60], fields.yield_t.iloc[:-60])
+        print(alphas[k], mean_absolute_error(fields.yield_t.iloc[-60:],
+                                             m.predict(fields[xs].iloc[-60:])))
+    """),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_POSITIONAL))
+def test_selection_on_a_fixed_positional_tail_that_is_also_reported(key: str) -> None:
+    flawed, sound = _POSITIONAL[key]
+    f = one(run(flawed, CROPS), "circular_validation.selection_on_test")
+    assert f.severity == "critical"
+    quiet(run(sound, CROPS))
+
+
+def test_walk_forward_windows_are_not_a_fixed_holdout():
+    quiet(run("""
+        F, t = fields[xs].to_numpy(), fields.yield_t.to_numpy()
+        errs = {}
+        for a in alphas:
+            e = []
+            for cut in range(150, 300, 30):
+                m = Ridge(alpha=a).fit(F[:cut], t[:cut])
+                e.append(np.mean(np.abs(m.predict(F[cut:cut + 30]) - t[cut:cut + 30])))
+            errs[a] = np.mean(e)
+        best = min(errs, key=errs.get)
+        print(best, errs[best])
+    """, CROPS))
+
+
+def test_choice_on_the_positional_head_reported_on_the_tail_is_quiet():
+    # both scores of each candidate sit in one dict; the head (in-sample) score picks and only
+    # the tail score of the winner is reported
+    quiet(run("""
+        F, t = fields[xs].to_numpy(), fields.yield_t.to_numpy()
+        n_is = int(0.8 * len(F))
+        rows = {}
+        for a in alphas:
+            m = Ridge(alpha=a).fit(F[:n_is], t[:n_is])
+            rows[a] = {"in_mae": np.mean(np.abs(m.predict(F[:n_is]) - t[:n_is])),
+                       "out_mae": np.mean(np.abs(m.predict(F[n_is:]) - t[n_is:]))}
+        table = pd.DataFrame(rows).T
+        best = table["in_mae"].idxmin()
+        print(best, table.loc[best, "out_mae"])
+    """, CROPS))
+
+
+def test_label_slices_at_a_date_are_not_a_positional_holdout():
+    quiet(run("""
+        s = pd.Series(fields.yield_t.to_numpy(), index=pd.date_range("2001-01-01", periods=300))
+        cut_day = s.index[240]
+        res = {w: (s[:cut_day].rolling(w).mean().iloc[-1] - s[cut_day:].mean()) ** 2
+               for w in (5, 10, 20)}
+        best = min(res, key=res.get)
+        print(best, res[best])
+    """, CROPS))

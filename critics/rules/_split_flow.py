@@ -483,6 +483,9 @@ class Flow:
                        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
         prior_nodes = [n for top in prior for n in _walk(top)]
         self._time_roles = _time_split_roles([*prior_nodes, *cell_nodes])
+        self._pos_cuts: set[tuple[str, str]] = set()
+        if ":]" in self.ev.code or "[:" in self.ev.code:
+            self._pos_cuts = _positional_cuts([*prior_nodes, *_walk(self.m.tree)])
         for node in [*prior_nodes, *cell_nodes]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 self._defs.add(node.name)
@@ -1032,7 +1035,38 @@ class Flow:
         idx = _within_side(lab, idx)
         if self._mcv:
             lab = self._manual_fold(node, lab)
+        if isinstance(sl, ast.Slice) and not any(t[0] == "split" for t in lab):
+            lab = self._positional_part(node, sl, lab)
         return lab | idx
+
+    def _positional_part(self, node: ast.Subscript, sl: ast.Slice, lab: frozenset
+                         ) -> frozenset:
+        """`d.iloc[:104]` and `d.iloc[104:]` (`y[:n_train]` / `y[n_train:]`, `df.iloc[-26:]`)
+        written inline, with no named parts: a head and a tail of one frame cut at one fixed
+        position are a positional hold-out once both are seen; the tail is the held-out part.
+        A bound that a loop or the enclosing function varies (walk-forward windows) is not a
+        fixed hold-out."""
+        part = _head_or_tail(node)
+        if part is None or part[:2] not in self._pos_cuts:
+            return lab
+        root, bound, side = part
+        b = sl.upper if sl.lower is None else sl.lower
+        if isinstance(b, ast.Name) and (
+                b.id in {p for f in self._func for p in f["params"]} or b.id in {
+                    n for t in self._ctx_labels() if t[0] == "loop"
+                    for n in names_in(self.loop_nodes[t[1]].target)}):
+            return lab
+        if role_of_name(root) or root in self._imported:
+            return lab
+        key = (root, bound)
+        split = self._keys.get(("pos", key))
+        if split is None:
+            split = SplitEvent(len(self.splits), "holdout", node.lineno, self.in_cell,
+                               "positional hold-out", self.env.get(root, EMPTY), root)
+            self.splits.append(split)
+            self._keys[("pos", key)] = split  # type: ignore[assignment]
+        role = "train" if side == "head" else "test"
+        return lab | {("split", split.id, role)}
 
     def _manual_fold(self, node: ast.Subscript, lab: frozenset) -> frozenset:
         """Inside a hand-rolled cross-validation loop, rows picked with the fold's mask are
@@ -2489,6 +2523,66 @@ def _drawn_split_roles(pairs: list[tuple[str, ast.expr]], bound: dict[str, int]
     return roles
 
 
+def _head_or_tail(node: ast.AST) -> tuple[str, str, str] | None:
+    """(frame, bound, "head"/"tail") of `d.iloc[:104]` / `y[n_train:]` / `df.iloc[-26:]`:
+    rows before or after one fixed position (an int literal or a name)."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Slice):
+        return None
+    sl = node.slice
+    if sl.step is not None or (sl.lower is None) == (sl.upper is None):
+        return None
+    b = sl.upper if sl.lower is None else sl.lower
+    neg = isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub)
+    if neg:
+        b = b.operand  # type: ignore[union-attr]
+    if isinstance(b, ast.Name):
+        bound = b.id
+    elif isinstance(b, ast.Constant) and type(b.value) is int:
+        bound = str(b.value)
+    else:
+        return None
+    base = node.value
+    if isinstance(base, ast.Attribute) and base.attr == "iloc":
+        base = base.value
+    root = root_name(base)
+    if not root:
+        return None
+    return root, ("-" if neg else "") + bound, "head" if sl.lower is None else "tail"
+
+
+def _positional_cuts(nodes: Iterable[ast.AST]) -> set[tuple[str, str]]:
+    """(frame, bound) pairs cut both ways somewhere: `d.iloc[:104]` and `d.iloc[104:]`."""
+    sides: dict[tuple[str, str], set[str]] = {}
+    counts: dict[str, int] = {}
+    for n in nodes:
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice):
+            part = _head_or_tail(n)
+            if part is not None:
+                sides.setdefault(part[:2], set()).add(part[2])
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Name):
+            name = n.targets[0].id
+            counts[name] = counts.get(name, 0) + (1 if _intish(n.value) else 2)
+    # a named bound must be a count held once (n_train = 300, int(0.8 * len(df))), not a
+    # label such as a date (`s[:split_date]` slices by label)
+    return {k for k, v in sides.items() if len(v) == 2 and (
+        k[1].lstrip("-").isdigit() or counts.get(k[1].lstrip("-")) == 1)}
+
+
+def _intish(node: ast.AST) -> bool:
+    """300, int(0.8 * len(df)), len(df) - 26, round(n * .75): a row count."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("int", "len", "round")
+    if isinstance(node, ast.BinOp):
+        return all(_intish(x) or isinstance(x, ast.Constant | ast.Name) or (
+            isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "len")
+                   for x in (node.left, node.right)) and (_intish(node.left) or
+                                                          _intish(node.right))
+    return False
+
+
 def _row_source(node: ast.expr, str_lists: dict, str_vars: dict) -> str | None:
     """`df` for a row subset of df: df[:n], df.iloc[n:], df.sample(frac=.8), df.drop(idx),
     df[df.year < 2020], df.loc[mask], df.head(n)."""
@@ -2627,7 +2721,8 @@ def _not_test_column(name: str) -> bool:
     if role == "test":
         return False
     toks = _tokens(name)
-    return role in ("train", "val") or "cv" in toks or "oof" in toks or "cross" in toks
+    return role in ("train", "val") or "cv" in toks or "oof" in toks or "cross" in toks or (
+        toks[:1] in (("in",), ("is",), ("insample",)))  # in-sample: in_mae, is_sharpe
 
 
 def _key_hint(lam: ast.Lambda) -> str | None:
