@@ -213,6 +213,30 @@ def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
         facts["ranges"] = ranges
 
 
+BEFORE_LEVEL_ROWS = 200_000
+
+
+def _before_levels(df: Any, facts: dict[str, Any]) -> None:
+    """Levels of the text/categorical/boolean columns of a frame the cell is about to filter
+    in place ({column: {level: rows}}, as `_levels_and_ranges`): compared with the levels
+    after the cell, they show which groups a drop thinned (the rows it took are gone by
+    then). Skipped on very long frames: this runs before every cell that filters in place."""
+    if len(df) > BEFORE_LEVEL_ROWS:
+        return
+    levels: dict[str, dict[str, int]] = {}
+    for c in df.columns[:MAX_COLUMNS]:
+        if len(levels) >= MAX_LEVEL_COLUMNS:
+            break
+        if getattr(df[c].dtype, "kind", "") in "OSUb" or str(df[c].dtype) in (
+                "category", "string"):
+            with contextlib.suppress(TypeError):  # unhashable cells
+                counts = df[c].value_counts(dropna=True)
+                if 0 < len(counts) <= MAX_LEVELS:
+                    levels[str(c)] = {str(k)[:60]: int(v) for k, v in counts.items()}
+    if levels:
+        facts["levels"] = levels
+
+
 TAIL_ROWS = 2_000  # evenly spaced rows read for a numeric column's tails and quantiles
 TAIL_K = 3
 
@@ -1109,6 +1133,9 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
             objects[name] = describe(name, ns[name], shallow=shallow)
             if not shallow and objects[name].get("kind", "other") in ("other", "sequence"):
                 samples += group_samples(name, ns[name])
+            if mode == "before" and objects[name].get("kind") == "dataframe":
+                with contextlib.suppress(Exception):
+                    _before_levels(ns[name], objects[name])
             if mode == "namespace" and objects[name].get("kind") == "dataframe":
                 objects[name]["dtypes"] = {
                     str(c): str(t) for c, t in list(ns[name].dtypes.items())[:MAX_COLUMNS]}

@@ -2507,14 +2507,32 @@ parcels = pd.DataFrame({"depot": depot, "weight_g": text})
 """
 
 
-def test_coerced_loss_of_five_to_ten_percent_with_unread_spread_is_a_note() -> None:
-    for code in (
-        # pandas: coerced in place, rows dropped in place, then per-depot means
-        """
+def test_in_place_drop_measured_per_group_from_the_levels_read_before_the_cell() -> None:
+    """The kernel reads the text columns' levels of a frame the cell filters in place before
+    it runs, so a drop that takes one group's rows (here the heavy south parcels written with
+    a thousands separator) is measured, not only suspected."""
+    code = """
         parcels["weight_g"] = pd.to_numeric(parcels["weight_g"], errors="coerce")
         parcels = parcels.dropna(subset=["weight_g"])
         print(parcels.groupby("depot")["weight_g"].mean())
-        """,
+    """
+    ev = run_and_gather(code, PARCELS)
+    before = ev.before["parcels"].levels["depot"]
+    assert sum(before.values()) == 800 and set(before) == {"north", "south"}
+    f = one(check(RULES, ev, DROPNA), DROPNA)
+    assert f.severity == "high" and "'south'" in f.explanation
+    assert "just under 1,000" in f.explanation  # why those values failed
+    # the same drop on a frame whose separators were stripped first loses nothing: silent
+    silent(run("""
+        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"].str.replace(",", ""),
+                                            errors="coerce")
+        parcels = parcels.dropna(subset=["weight_g"])
+        print(parcels.groupby("depot")["weight_g"].mean())
+    """, PARCELS))
+
+
+def test_coerced_loss_of_five_to_ten_percent_with_unread_spread_is_a_note() -> None:
+    for code in (
         # numpy: a coerced Series, NaN-skipping means of two masks
         """
         w = pd.to_numeric(parcels.weight_g, errors="coerce")
@@ -2533,13 +2551,6 @@ def test_coerced_loss_of_five_to_ten_percent_with_unread_spread_is_a_note() -> N
         assert f.severity == "medium" and not f.is_blocking(0.5), code
         assert 0.05 <= f.evidence["values"]["fraction_lost"] < 0.10, code
         assert "rarely a random few" in f.explanation, code
-    # the surviving maximum just under 1,000 names the thousands separator
-    f = one(run("""
-        parcels["weight_g"] = pd.to_numeric(parcels["weight_g"], errors="coerce")
-        parcels = parcels.dropna(subset=["weight_g"])
-        print(parcels.groupby("depot")["weight_g"].mean())
-    """, PARCELS), DROPNA)
-    assert "just under 1,000" in f.explanation and "`depot`" in f.explanation
 
 
 def test_coerced_loss_counted_or_separator_parsed_stays_quiet() -> None:

@@ -572,6 +572,15 @@ def _unmeasured_spread(ctx: _Ctx, drop: _Drop, loss: _Loss,
     else:
         text = (" Values that fail to parse are rarely a random few, so this share is more "
                 "than noise.")
+    return text + separator_hint(ctx, drop)
+
+
+def separator_hint(ctx: _Ctx, drop: _Drop) -> str:
+    """A sentence when the largest value a coercion left is just under a power of ten
+    (995.7 of values up to 1,000): the values from there up were probably written with a
+    thousands separator ('1,234'), which `to_numeric` cannot parse. Empty otherwise."""
+    if not (drop.kind == "coerce" or (drop.kind == "missing" and drop.coerced)):
+        return ""
     frame = drop.target if drop.target and drop.target != "<return>" else drop.source
     facts = ctx.ev.objects.get(frame or "")
     for col in drop.columns[:4] if drop.parse is None else []:
@@ -581,9 +590,8 @@ def _unmeasured_spread(ctx: _Ctx, drop: _Drop, loss: _Loss,
         hi = span[1]
         for power in (1_000, 10_000, 100_000, 1_000_000):
             if 0.9 * power <= hi < power:
-                text += (f" The largest value left in `{col}` is {hi:g}, just under {power:,}: "
-                         f"values of {power:,} and more written with a thousands separator "
-                         f"('{power:,}') are exactly what `to_numeric` cannot parse.")
-                break
+                return (f" The largest value left in `{col}` is {hi:g}, just under {power:,}: "
+                        f"values of {power:,} and more written with a thousands separator "
+                        f"('{power:,}') are exactly what `to_numeric` cannot parse.")
         break
-    return text
+    return ""

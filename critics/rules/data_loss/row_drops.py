@@ -24,6 +24,7 @@ from ._loss import (
     _quantify,
     _threshold_shares,
     _unmeasured_spread,
+    separator_hint,
 )
 from ._scan import _NAT_DROPPING, _Drop, _pct
 
@@ -74,8 +75,10 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
         else:
             shares, (group, gone) = [], _level_losses(ctx, drop, loss)
         spread = _unmeasured_spread(ctx, drop, loss, group, gone)
+        # measured spread: still say why the values failed to parse
+        hint = separator_hint(ctx, drop) if spread is None and group is not None else ""
         f = _judge(ev, drop, loss, summaries, shares, group, gone, only_after=shown_n == "after",
-                   spread=spread)
+                   spread=spread, hint=hint)
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -172,7 +175,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
            group: tuple[str, str, int, int] | None = None,
            vanished: list[tuple[str, list[str], int]] | None = None,
-           only_after: bool = False, spread: str | None = None) -> Finding | None:
+           only_after: bool = False, spread: str | None = None, hint: str = ""
+           ) -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
@@ -283,6 +287,7 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  "often the out-of-range ones ('OVER', '>13', '<LOD').")
     if spread is not None and stats:
         head += spread
+    head += hint
     if rare:
         ext = sorted({k for _, k in stats if k in _EXTREMES})
         hit = (f"the extremes that `{'`, `'.join(ext)}` report" if ext else
