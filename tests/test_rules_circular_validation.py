@@ -1693,6 +1693,81 @@ def test_in_sample_sound_twins_are_silent(code):
     silent([f for f in run(code, HOUSES) if f.rule_id == IN_SAMPLE])
 
 
+# hand-computed accuracy / error on the fitted rows (no metric call), reshaped predictions
+@pytest.mark.parametrize("code", [
+    # accuracy as the mean of a comparison, a method call on the array
+    """
+from sklearn.naive_bayes import GaussianNB
+nb = GaussianNB()
+nb.fit(markers, labels)
+guess = nb.predict(markers)
+print(f"price class is decodable from the markers: {(guess == labels).mean():.1%}")
+""",
+    # error rate with np.mean over `!=`
+    """
+from sklearn.linear_model import LogisticRegression
+logit = LogisticRegression(max_iter=500).fit(markers, labels)
+pred = logit.predict(markers)
+miss = np.mean(pred != labels)
+print("misclassification rate", round(miss, 3))
+""",
+    # R2 and RMSE by hand from raveled predictions
+    """
+from sklearn.linear_model import Ridge
+rg = Ridge(alpha=1.0)
+rg.fit(Xh, yh)
+p = rg.predict(Xh).ravel()
+r2 = 1 - ((yh - p) ** 2).sum() / ((yh - yh.mean()) ** 2).sum()
+rmse = ((yh - p) ** 2).mean() ** 0.5
+print(f"R2 {r2:.3f}  RMSE {rmse:,.0f}")
+""",
+    # a confusion matrix of in-sample predictions
+    """
+from sklearn.metrics import confusion_matrix
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+lda = LinearDiscriminantAnalysis().fit(markers, labels)
+print(confusion_matrix(labels, np.asarray(lda.predict(markers))))
+""",
+])
+def test_hand_computed_in_sample_scores_are_flagged(code):
+    f = one(run(code, HOUSES), IN_SAMPLE)
+    assert f.severity in ("medium", "high") and "400" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    """
+from sklearn.naive_bayes import GaussianNB
+guess = cross_val_predict(GaussianNB(), markers, labels, cv=KFold(5, shuffle=True, random_state=0))
+print(f"price class is decodable from the markers: {(guess == labels).mean():.1%} (5-fold CV)")
+""",
+    """
+from sklearn.linear_model import LogisticRegression
+m_tr, m_te, l_tr, l_te = train_test_split(markers, labels, random_state=0)
+logit = LogisticRegression(max_iter=500).fit(m_tr, l_tr)
+pred = logit.predict(m_te)
+print("misclassification rate", round(np.mean(pred != l_te), 3))
+""",
+    """
+from sklearn.linear_model import Ridge
+X_tr, X_te, y_tr, y_te = train_test_split(Xh, yh, random_state=0)
+rg = Ridge(alpha=1.0)
+rg.fit(X_tr, y_tr)
+p = rg.predict(X_te).ravel()
+r2 = 1 - ((y_te - p) ** 2).sum() / ((y_te - y_te.mean()) ** 2).sum()
+print(f"R2 {r2:.3f}")
+""",
+    # labelled as the training fit
+    """
+from sklearn.metrics import confusion_matrix
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+lda = LinearDiscriminantAnalysis().fit(markers, labels)
+print("training-set confusion matrix:", confusion_matrix(labels, lda.predict(markers)))
+""",
+])
+def test_hand_computed_scores_on_held_out_rows_are_silent(code):
+    silent([f for f in run(code, HOUSES) if f.rule_id == IN_SAMPLE])
+
+
 def test_max_tracking_loop_over_markers_and_thresholds_is_flagged():
     f = one(run("""
 top = {"acc": 0}
@@ -2588,3 +2663,15 @@ def test_label_slices_at_a_date_are_not_a_positional_holdout():
         best = min(res, key=res.get)
         print(best, res[best])
     """, CROPS))
+
+
+def test_in_sample_accuracy_with_many_features_per_row_is_high():
+    f = one(run("""
+from sklearn.linear_model import LogisticRegression
+wide = np.random.default_rng(5).normal(size=(60, 40))
+grp = np.random.default_rng(6).integers(0, 2, 60)
+clf = LogisticRegression(max_iter=1000).fit(wide, grp)
+print("group decodable:", np.mean(clf.predict(wide) == grp))
+""", HOUSES), IN_SAMPLE)
+    assert f.severity == "high" and "40 features" in f.explanation
+    assert not f.is_blocking(0.8)

@@ -1771,6 +1771,25 @@ def _has_heldout(ev: Evidence) -> bool:
                for n in _walk(m.tree))
 
 
+_RESHAPES = {"ravel", "flatten", "squeeze", "reshape", "asarray", "array", "to_numpy"}
+
+
+def _reshaped(node: ast.AST) -> ast.AST:
+    """`p.ravel()`, `np.asarray(p)`, `p.reshape(-1)`: the same values, only reshaped."""
+    while isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in _RESHAPES:
+            if node.args and isinstance(f.value, ast.Name) and f.value.id in ("np", "numpy"):
+                node = node.args[0]
+            elif isinstance(f.value, ast.Name) and f.value.id in ("np", "numpy"):
+                return node
+            else:
+                node = f.value
+        else:
+            return node
+    return node
+
+
 def _statements_reporting(m, node: ast.AST) -> tuple[list[ast.stmt], set[str]]:  # type: ignore[no-untyped-def]
     """The top-level statements that show `node` (directly or through the names it is bound
     to) and those bound names; empty when it never reaches the output."""
@@ -1838,7 +1857,7 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         elif c.last in _PRED_CALLS:
             preds[id(c.node)] = (c.receiver.id, m.src(f[3]))
             st = _stmt_of(m.tree, c.node)
-            if isinstance(st, ast.Assign) and st.value is c.node:
+            if isinstance(st, ast.Assign) and _reshaped(st.value) is c.node:
                 for t in st.targets:
                     if isinstance(t, ast.Name):
                         pred_names[t.id] = preds[id(c.node)]
@@ -1852,17 +1871,28 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         return None
 
     for c in m.calls:
-        if c.last in METRIC_EXACT:
+        if c.last in METRIC_EXACT or c.last == "confusion_matrix":
             got = pred_in(c.node)
             if got and any(m.src(a) == got[1] for a in c.node.args):
                 evals.append((c.node, got[0]))
-        elif c.last in _HAND_ERR_CALLS and c.node.args:
-            for sub in _walk(c.node.args[0]):
+        elif c.last in _HAND_ERR_CALLS:
+            # `np.mean((y - p) ** 2)`, `((y - p) ** 2).sum()`, `(p == y).mean()`,
+            # `np.mean(p != y)`: an error / accuracy computed by hand
+            data = c.node.args[0] if c.node.args else (
+                c.receiver if c.receiver is not None and not (
+                    isinstance(c.receiver, ast.Name) and m.dotted(c.receiver)) else None)
+            for sub in _walk(data) if data is not None else ():
                 if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub):
-                    got = pred_in(sub)
-                    if got and got[1] in (m.src(sub.left), m.src(sub.right)):
-                        evals.append((c.node, got[0]))
-                        break
+                    sides = (sub.left, sub.right)
+                elif isinstance(sub, ast.Compare) and len(sub.ops) == 1 and isinstance(
+                        sub.ops[0], ast.Eq | ast.NotEq):
+                    sides = (sub.left, sub.comparators[0])
+                else:
+                    continue
+                got = pred_in(sub)
+                if got and got[1] in (m.src(_reshaped(x)) for x in sides):
+                    evals.append((c.node, got[0]))
+                    break
     hits: list[tuple[ast.AST, str, list[ast.stmt], str]] = []
     for node, model in evals:
         sts, bound = _statements_reporting(m, node)
@@ -1888,6 +1918,10 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         data_src = m.src(f[2]) if f else "X"
         facts = ev.objects.get(_operand_root(f[2]) or "") if f else None
         rows = facts.shape[0] if facts is not None and facts.shape else None
+        cols = facts.shape[1] if facts is not None and facts.shape and len(
+            facts.shape) == 2 else None
+        # many features per row: the in-sample fit absorbs noise (optimism grows with p/n)
+        wide = bool(rows and cols and cols >= 10 and cols * 4 >= rows)
         what = m.src(node)
         text_out = (f"`{what}` (line {node.lineno}) scores `{model}`"
                     + (f" ({short})" if short else "")
@@ -1898,6 +1932,10 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         if flexible:
             text_out += (f"A {short} can fit its training rows almost exactly, so this in-sample "
                          "figure is far more optimistic than its error on new data")
+        elif wide:
+            text_out += (f"With {cols:,} features for {rows:,} rows the fit absorbs noise in "
+                         "those rows, so this in-sample figure is markedly optimistic about "
+                         "new data")
         else:
             text_out += "An in-sample fit is optimistic about new data"
         text_out += (" - yet it is presented as what to expect on new data." if claim else ".")
@@ -1905,13 +1943,15 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
             sev, conf = "critical", 0.85
         elif flexible:
             sev, conf = "high", 0.7
+        elif wide:
+            sev, conf = "high", 0.65
         else:
             sev, conf = "medium", 0.45
         yield Finding(
             explanation=text_out, severity=sev, confidence=conf,
             evidence={"lines": sorted({node.lineno, *(s.lineno for s in sts)}),
                       "values": {"model": short or model, "scored_on": data_src,
-                                 "rows": rows, "flexible": flexible}},
+                                 "rows": rows, "features": cols, "flexible": flexible}},
             suggestion=("Estimate the error on rows the model has not seen: "
                         "cross_val_predict / cross_validate with KFold(shuffle=True), or a "
                         "train_test_split and a score on the test part (or the forest's "
