@@ -1733,3 +1733,79 @@ hot = plant.temp > 0
 warm, cold = plant[hot], plant[~hot]
 print(s1.output.mean() - s2.output.mean(), warm.output.mean() - cold.output.mean())
 """, SENSORS))
+
+
+# -- oversampling through an array of row indices ----------------------------------------------
+
+RESAMPLED = "leakage.resampling_before_split"
+
+
+@pytest.mark.parametrize("code", [
+    # sklearn.utils.resample on an index array, then a random split of the balanced rows
+    """
+from sklearn.utils import resample
+pos_idx = np.flatnonzero(y == 1)[:40]
+neg_idx = np.flatnonzero(y == 0)
+extra = resample(pos_idx, replace=True, n_samples=len(neg_idx), random_state=1)
+rows = np.concatenate([neg_idx, extra])
+X_tr, X_te, y_tr, y_te = train_test_split(X[rows], y[rows], random_state=0)
+print(LogisticRegression(max_iter=500).fit(X_tr, y_tr).score(X_te, y_te))
+""",
+    # a Generator's choice with replace=True, stacked with np.r_, cross-validated
+    """
+rng = np.random.default_rng(3)
+rare_ix = np.where(y == 1)[0][:30]
+common_ix = np.where(y == 0)[0]
+boost = rng.choice(rare_ix, size=len(common_ix), replace=True)
+keep = np.r_[common_ix, boost]
+Xb, yb = X[keep], y[keep]
+print(cross_val_score(LogisticRegression(max_iter=500), Xb, yb, cv=5).mean())
+""",
+    # every minority row index repeated, then a StratifiedKFold on the inflated frame
+    """
+minority_idx = frame.index[frame.label == 1][:25].to_numpy()
+grown = np.hstack([frame.index.to_numpy(), np.repeat(minority_idx, 4)])
+big = frame.iloc[grown]
+cv = StratifiedKFold(5, shuffle=True, random_state=0)
+feats = [c for c in frame.columns if c != "label"]
+print(cross_val_score(LogisticRegression(max_iter=500), big[feats], big.label, cv=cv).mean())
+""",
+])
+def test_oversampling_row_indices_before_split_is_flagged(code):
+    f = one(run(code, CLASSIF), RESAMPLED)
+    assert f.severity == "critical"
+
+
+@pytest.mark.parametrize("code", [
+    """
+from sklearn.utils import resample
+tr_idx, te_idx = train_test_split(np.arange(len(y)), random_state=0, stratify=y)
+pos_idx = tr_idx[y[tr_idx] == 1][:40]
+neg_idx = tr_idx[y[tr_idx] == 0]
+extra = resample(pos_idx, replace=True, n_samples=len(neg_idx), random_state=1)
+rows = np.concatenate([neg_idx, extra])
+m = LogisticRegression(max_iter=500).fit(X[rows], y[rows])
+print(m.score(X[te_idx], y[te_idx]))
+""",
+    """
+rng = np.random.default_rng(3)
+scores = []
+for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+    rare_ix = tr[y[tr] == 1][:30]
+    boost = rng.choice(rare_ix, size=len(tr) - 2 * len(rare_ix), replace=True)
+    keep = np.r_[tr, boost]
+    m = LogisticRegression(max_iter=500).fit(X[keep], y[keep])
+    scores.append(m.score(X[te], y[te]))
+print(np.mean(scores))
+""",
+    # indices drawn without replacement (undersampling the majority) are not copies
+    """
+rng = np.random.default_rng(3)
+rare_ix = np.where(y == 1)[0]
+common_ix = rng.choice(np.where(y == 0)[0], size=len(rare_ix), replace=False)
+keep = np.r_[common_ix, rare_ix]
+print(cross_val_score(LogisticRegression(max_iter=500), X[keep], y[keep], cv=5).mean())
+""",
+])
+def test_oversampling_indices_inside_training_rows_is_quiet(code):
+    quiet(run(code, CLASSIF))

@@ -155,6 +155,7 @@ _DATA_TOKENS = {"x", "y", "df", "data", "set", "dataset", "features", "feats", "
                 "rows", "mask", "pool", "dmatrix", "matrix", "arr", "samples", "part",
                 "split", "fold", "scaled", "sel"}
 _COMPACT = re.compile(r"^(?:x|y|df)(tr|trn|train|te|tst|test|val|valid|dev)(?:\d*)$")
+_INDEX_TOKENS = {"idx", "index", "indices", "ix", "inds", "ind", "rows"}
 _Y_TOKENS = {"y", "target", "targets", "label", "labels", "outcome", "response", "class",
              "classes", "ytrue", "ypred"}
 _Y_RE = re.compile(r"^y(?:$|_|\d|tr|te|val|train|test|true|pred|hat|s$)", re.I)
@@ -1029,9 +1030,10 @@ class Flow:
                     self.fit(t).supervised = True
         idx = self.expr(sl)
         # masks and row filters built from full-data statistics are not the flaw we look
-        # for; column lists chosen with the target are (feature selection).
+        # for; column lists chosen with the target are (feature selection), and so are
+        # row indices drawn with replacement (`X[resample(idx, replace=True)]`: oversampling).
         idx = frozenset(t for t in idx if t[0] != "fit" or self.fit(t).tier in (
-            "supervised", "corr", "target", "model"))
+            "supervised", "corr", "target", "model", "resample"))
         idx = _within_side(lab, idx)
         if self._mcv:
             lab = self._manual_fold(node, lab)
@@ -1242,6 +1244,21 @@ class Flow:
                                          args[0] if args else EMPTY,
                                          node.args[0] if node.args else None, None,
                                          everything, fit_transform=True)
+        if last == "choice" and _literal(_kw(node, "replace"), False) is True and (
+                len(node.args) >= 2 or _kw(node, "size") is not None):
+            # `rng.choice(minority_idx, size=n, replace=True)`: row indices drawn with
+            # replacement (an explicit replace=True; the default draw is not read as one)
+            return self.fit_event_result(node, "resample", "`choice(..., replace=True)`",
+                                         args[0] if args else EMPTY,
+                                         node.args[0] if node.args else None, None,
+                                         everything, fit_transform=True)
+        if last == "repeat" and name and name.startswith(("numpy", "np")) and \
+                len(node.args) >= 2 and isinstance(node.args[0], ast.Name) and \
+                set(_tokens(node.args[0].id)) & _INDEX_TOKENS:
+            # `np.repeat(minority_idx, 5)`: each row index copied
+            return self.fit_event_result(node, "resample", "`np.repeat` of row indices",
+                                         args[0], node.args[0], None, everything,
+                                         fit_transform=True)
         if method == "sample" and _literal(_kw(node, "replace"), False) is True:
             return self.fit_event_result(node, "resample", "`.sample(replace=True)`",
                                          recv_lab, recv, None, everything, fit_transform=True)
