@@ -214,22 +214,29 @@ def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
 
 
 BEFORE_LEVEL_ROWS = 200_000
+BEFORE_LEVEL_PROBE = 1_000  # rows whose distinct values decide whether a column has levels
+BEFORE_LEVEL_SECONDS = 0.010  # stop listing levels after this long
 
 
 def _before_levels(df: Any, facts: dict[str, Any]) -> None:
     """Levels of the text/categorical/boolean columns of a frame the cell is about to filter
     in place ({column: {level: rows}}, as `_levels_and_ranges`): compared with the levels
     after the cell, they show which groups a drop thinned (the rows it took are gone by
-    then). Skipped on very long frames: this runs before every cell that filters in place."""
+    then). Bounded (long frames skipped, identifier-like columns ruled out on a head probe, a
+time limit): this runs before every cell that filters a frame in place."""
     if len(df) > BEFORE_LEVEL_ROWS:
         return
+    deadline = time.perf_counter() + BEFORE_LEVEL_SECONDS
+    head = df.iloc[:BEFORE_LEVEL_PROBE]
     levels: dict[str, dict[str, int]] = {}
     for c in df.columns[:MAX_COLUMNS]:
-        if len(levels) >= MAX_LEVEL_COLUMNS:
+        if len(levels) >= MAX_LEVEL_COLUMNS or time.perf_counter() > deadline:
             break
         if getattr(df[c].dtype, "kind", "") in "OSUb" or str(df[c].dtype) in (
                 "category", "string"):
             with contextlib.suppress(TypeError):  # unhashable cells
+                if head[c].nunique() > MAX_LEVELS:  # an identifier or free text: skip cheaply
+                    continue
                 counts = df[c].value_counts(dropna=True)
                 if 0 < len(counts) <= MAX_LEVELS:
                     levels[str(c)] = {str(k)[:60]: int(v) for k, v in counts.items()}
