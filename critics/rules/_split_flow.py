@@ -2814,12 +2814,26 @@ def _prior_index(code: str, prior: list[ast.stmt]) -> list[tuple[frozenset, froz
     return index
 
 
+# the last slice: the data flow and target_leakage both slice the same evidence's statements
+_LAST_SLICE: list[tuple[list[ast.stmt], list[ast.stmt], str, list[ast.stmt]]] = []
+
+
 def _slice_prior(prior: list[ast.stmt], cell: list[ast.stmt],
                  code: str = "") -> list[ast.stmt]:
     """The prior statements this cell's names depend on (transitively), in order: a long
     notebook's unrelated cells are skipped."""
     if not prior:
         return []
+    for last_prior, last_cell, last_code, kept in _LAST_SLICE:
+        if last_prior is prior and last_cell is cell and last_code == code:
+            return list(kept)
+    kept = _slice_prior_of(prior, cell, code)
+    _LAST_SLICE[:] = [(prior, cell, code, kept)]
+    return list(kept)
+
+
+def _slice_prior_of(prior: list[ast.stmt], cell: list[ast.stmt],
+                    code: str) -> list[ast.stmt]:
     index = _prior_index(code, prior) if code else [
         (frozenset(_stmt_binds(s)), frozenset(n.id for n in _walk(s)
                                               if isinstance(n, ast.Name)),
