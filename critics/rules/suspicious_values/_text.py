@@ -88,10 +88,16 @@ _HEADER_HINT = re.compile(r"(?i)p_|pval|padj|qval|fdr|r2|rsq|acc|auc|f1|corr|rho
                           r"\bsd|sigma|prob|mse|mae|precision|recall|\bp\b|\br\b")
 
 
+# compiled once: `_norm_label` runs for every printed number
+_BLANKS = re.compile(r"\s+")
+_LABEL_TAIL = re.compile(r"(?:\s*(?:[:=\u2248]|\bis\b|\bwas\b|\bof\b|\bequals\b))+\s*$")
+_LIST_GAP = re.compile(r"[\s,]*\]?[\s,]*")
+
+
 def _norm_label(label: str) -> str:
     s = label.replace("\u00b2", "2").replace("^2", "2").replace("\u2212", "-").lower()
-    s = re.sub(r"\s+", " ", s)
-    s = re.sub(r"(?:\s*(?:[:=\u2248]|\bis\b|\bwas\b|\bof\b|\bequals\b))+\s*$", "", s.strip())
+    s = _BLANKS.sub(" ", s)
+    s = _LABEL_TAIL.sub("", s.strip())
     s = s.strip(" :=-[(").strip()
     return s
 
@@ -201,7 +207,7 @@ def _text_numbers(text: str) -> list[_TextNumber]:
                     seg_override = fraction_label
                 fraction_label = None
             in_list = False
-            if depth > 0 and re.fullmatch(r"[\s,]*\]?[\s,]*", seg) and "]" not in seg:
+            if depth > 0 and _LIST_GAP.fullmatch(seg) and "]" not in seg:
                 label, raw = list_label, list_raw
                 in_list = True
             else:

@@ -108,8 +108,11 @@ _REGRESSOR_RE = re.compile(
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
+_TOKEN_SEP = re.compile(r"[_\W]+")
+
+
 def _tokens(name: str) -> list[str]:
-    return [t for t in re.split(r"[_\W]+", _CAMEL.sub("_", name).lower()) if t]
+    return [t for t in _TOKEN_SEP.split(_CAMEL.sub("_", name).lower()) if t]
 
 
 # `std` / `sd` in front of these nouns means "standardised" (a standardised coefficient,
