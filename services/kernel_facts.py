@@ -202,15 +202,23 @@ def _levels_and_ranges(df: Any, facts: dict[str, Any]) -> None:
             lo, hi = _number(df[c].min()), _number(df[c].max())
             if lo is not None and hi is not None:
                 ranges[str(c)] = [float(lo), float(hi)]
-        elif (kind in "OSUb" or str(df[c].dtype) in ("category", "string")) and \
-                0 < unique.get(str(c), MAX_LEVELS + 1) <= MAX_LEVELS and \
+        elif _has_levels(df[c]) and 0 < unique.get(str(c), MAX_LEVELS + 1) <= MAX_LEVELS and \
                 len(levels) < MAX_LEVEL_COLUMNS:
-            counts = df[c].value_counts(dropna=True)
-            levels[str(c)] = {str(k)[:60]: int(v) for k, v in counts.items()}
+            levels[str(c)] = _level_counts(df[c])
     if levels:
         facts["levels"] = levels
     if ranges:
         facts["ranges"] = ranges
+
+
+def _has_levels(col: Any) -> bool:
+    """A text, categorical or boolean column: one whose values can be listed as levels."""
+    return getattr(col.dtype, "kind", "") in "OSUb" or str(col.dtype) in ("category", "string")
+
+
+def _level_counts(col: Any) -> dict[str, int]:
+    """{level: rows} of a column, missing values left out."""
+    return {str(k)[:60]: int(v) for k, v in col.value_counts(dropna=True).items()}
 
 
 BEFORE_LEVEL_ROWS = 200_000
@@ -232,14 +240,13 @@ time limit): this runs before every cell that filters a frame in place."""
     for c in df.columns[:MAX_COLUMNS]:
         if len(levels) >= MAX_LEVEL_COLUMNS or time.perf_counter() > deadline:
             break
-        if getattr(df[c].dtype, "kind", "") in "OSUb" or str(df[c].dtype) in (
-                "category", "string"):
+        if _has_levels(df[c]):
             with contextlib.suppress(TypeError):  # unhashable cells
                 if head[c].nunique() > MAX_LEVELS:  # an identifier or free text: skip cheaply
                     continue
-                counts = df[c].value_counts(dropna=True)
+                counts = _level_counts(df[c])
                 if 0 < len(counts) <= MAX_LEVELS:
-                    levels[str(c)] = {str(k)[:60]: int(v) for k, v in counts.items()}
+                    levels[str(c)] = counts
     if levels:
         facts["levels"] = levels
 
