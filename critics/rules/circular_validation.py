@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..ast_cache import children
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
@@ -1270,11 +1271,21 @@ def _cuts(ev: Evidence) -> list[_Cut]:
     return out
 
 
+# the last tree's map, held with its tree so the ids stay valid
+_LAST_PARENTS: list[tuple[ast.AST, dict[int, ast.AST]]] = []
+
+
 def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(child) -> parent. Four rules ask for the same cell's map: the last one is kept
+    (a concurrent review of another cell only rebuilds it)."""
+    last = _LAST_PARENTS[:1]
+    if last and last[0][0] is tree:
+        return last[0][1]
     out: dict[int, ast.AST] = {}
     for n in _walk(tree):
-        for child in ast.iter_child_nodes(n):
+        for child in children(n):
             out[id(child)] = n
+    _LAST_PARENTS[:] = [(tree, out)]
     return out
 
 

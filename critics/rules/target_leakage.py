@@ -152,7 +152,9 @@ class _Analysis:
         self._dict_rows: dict[int, set[str]] = {}
         # records appended to / comprehended into a list, by the list's name
         self._records: dict[str, list[ast.Dict]] = {}
+        self._coldef_frames: set[str | None] | None = None  # set once the index is built
         self._index()
+        self._coldef_frames = {d.frame for defs in self.coldefs.values() for d in defs}
 
     def _flatten(self, s: ast.stmt, in_cell: bool, in_func: bool = False) -> None:
         self.stmts.append(_Stmt(s, in_cell, len(self.stmts), in_func))
@@ -579,6 +581,8 @@ class _Analysis:
         facts = self.ev.objects.get(name)
         if facts is not None:
             return facts.kind == "dataframe"
+        if self._coldef_frames is not None:  # asked tens of times per cell: a set lookup
+            return name in self._coldef_frames
         return any(d.frame == name for defs in self.coldefs.values() for d in defs)
 
     # -- the target -----------------------------------------------------------------------
