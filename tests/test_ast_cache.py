@@ -64,3 +64,74 @@ def test_children_and_cached_walk_keep_ast_order() -> None:
         assert children(node) == list(ast.iter_child_nodes(node))
     with cached_walks():
         assert list(walk(tree)) == list(ast.walk(tree))
+
+
+_VARIED = [
+    "x = f(a, b)\ny = x + 1",
+    "z = [[i * j for j in range(i) if j % 2] for i in (k for k in ks if k)]\n"
+    "w = {k: {v for v in vs} for k, vs in d.items()}",
+    "g = lambda a, b=1, *c, d, **e: (lambda q: q + a)(b) if c else e[d]",
+    "try:\n    import numpy as np\nexcept (ImportError, OSError) as exc:\n    np = None\n"
+    "else:\n    pass\nfinally:\n    del exc",
+    "async def h(x, /, y):\n    async with a as (b, c):\n        async for i in b:\n"
+    "            yield await c[i:j:k]\n    return f'{x!r:>{y}}'",
+    "class C(B, metaclass=M):\n    @dec(1)\n    def m(self) -> int:\n"
+    "        global q\n        match self:\n            case [1, *rest] | {'k': v}:\n"
+    "                return rest\n            case P(x=0) if q:\n                return None",
+    "",
+]
+
+
+def _all_walks_agree(tree: ast.AST) -> None:
+    with cached_walks():
+        assert list(walk(tree)) == list(ast.walk(tree))
+        for node in ast.walk(tree):
+            got = walk(node)
+            assert list(got) == list(ast.walk(node))
+            assert walk(node) is got
+
+
+def test_walks_of_an_indexed_module_match_ast_walk() -> None:
+    for src in _VARIED:
+        _all_walks_agree(ast.parse(src))
+
+
+def test_nodes_walked_before_their_module_and_shared_singletons() -> None:
+    tree = ast.parse("a = b + c\nd = -a * b\ne = f(a)[b]")
+    loads = [n for n in ast.walk(tree) if isinstance(n, ast.Load)]
+    assert len({id(n) for n in loads}) == 1  # the parser shares one Load
+    with cached_walks():
+        call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
+        assert list(walk(call)) == list(ast.walk(call))  # before the module: unindexed
+        assert list(walk(tree)) == list(ast.walk(tree))
+        for node in ast.walk(tree):
+            assert list(walk(node)) == list(ast.walk(node))
+
+
+def test_deep_binary_chain_needs_no_recursion() -> None:
+    import sys
+
+    src = "x = " + " + ".join(f"a{i}" for i in range(2000))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))  # only for parsing the chain
+    try:
+        tree = ast.parse(src)
+    finally:
+        sys.setrecursionlimit(limit)
+    with cached_walks():
+        assert list(walk(tree)) == list(ast.walk(tree))
+        binops = [n for n in ast.walk(tree) if isinstance(n, ast.BinOp)]
+        for node in binops[::97] + binops[-3:]:
+            assert list(walk(node)) == list(ast.walk(node))
+
+
+def test_two_modules_and_a_synthetic_tree() -> None:
+    first, second = ast.parse("p = q(r)"), ast.parse("s = [t for t in u]")
+    synthetic = ast.Module(body=[ast.Expr(ast.BinOp(ast.Name("a", ast.Load()), ast.Add(),
+                                                    ast.Constant(1)))], type_ignores=[])
+    with cached_walks():
+        for tree in (first, second, synthetic):
+            walk(tree)
+        for tree in (first, second, synthetic):
+            for node in ast.walk(tree):
+                assert list(walk(node)) == list(ast.walk(node))
