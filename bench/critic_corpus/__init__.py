@@ -46,8 +46,10 @@ open government data (24). `holdout25/` (a marketing / growth analyst) and `hold
 sports performance scientist) were written after those four splits' misses were fixed, and
 `holdout27/` (an agronomist), `holdout28/` (an energy / utilities data scientist),
 `holdout29/` (an HR / people-analytics analyst) and `holdout30/` (a systems neuroscientist)
-after theirs. Each was measured once, at its first look, before its misses were fixed
-(bench/README.md).
+after theirs, and `holdout31/` (a survey statistician / pollster), `holdout32/` (a fraud /
+fintech machine-learning engineer), `holdout33/` (an analytical chemist / materials-lab
+scientist) and `holdout34/` (a climate / atmospheric scientist) after those. Each was measured
+once, at its first look, before its misses were fixed (bench/README.md).
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -80,7 +82,8 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14",
     "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
     "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
-    "holdout28", "holdout29", "holdout30",
+    "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33",
+    "holdout34",
 )
 
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
