@@ -8,7 +8,7 @@ is never reused while cached; trees are never changed after parsing (rules that 
 expression rewrite a deep copy, which has new ids), and the memo is per review and per
 context (thread or task), so concurrent reviews never share one.
 
-The first walk of a whole `ast.Module` also indexes it (`_Index`): in breadth-first order a
+The first walk of a whole `ast.Module` also indexes it (`TreeIndex`): in breadth-first order a
 node's descendants at each depth are one contiguous run, so a later walk of any node of the
 module (~57 of the ~60 walks a review makes, ~12 nodes each) is a few list slices instead of
 a Python loop over every node's fields. Nodes outside an indexed module (a rewritten copy, a
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 
 
-class _Index:
+class TreeIndex:
     """One module's nodes in `ast.walk`'s breadth-first order, with where each node's
     children are in it.
 
@@ -35,7 +35,7 @@ class _Index:
     operator singletons, which have no children) keeps its last position: its walk is
     itself wherever it occurs."""
 
-    __slots__ = ("first", "nodes", "pos", "stop")
+    __slots__ = ("_parents", "first", "nodes", "pos", "stop")
 
     def __init__(self, tree: ast.AST) -> None:
         nodes = [tree]
@@ -62,6 +62,7 @@ class _Index:
         self.first = first
         self.stop = stop
         self.pos = {id(n): i for i, n in enumerate(nodes)}
+        self._parents: dict[int, ast.AST] | None = None
 
     def walk(self, i: int) -> tuple[ast.AST, ...]:
         """`tuple(ast.walk(nodes[i]))`: the node, then its descendants' run at each depth."""
@@ -76,12 +77,28 @@ class _Index:
         return tuple(out)
 
 
+    def parents(self) -> dict[int, ast.AST]:
+        """id(child) -> parent, built as a walk listing each node's children would build it
+        (a shared singleton keeps its last parent)."""
+        if self._parents is None:
+            nodes, first, stop = self.nodes, self.first, self.stop
+            out: dict[int, ast.AST] = {}
+            for i in range(len(nodes)):
+                a, b = first[i], stop[i]
+                if a < b:
+                    p = nodes[i]
+                    for c in nodes[a:b]:
+                        out[id(c)] = p
+            self._parents = out
+        return self._parents
+
+
 class _Memo:
     __slots__ = ("indexed", "walks")
 
     def __init__(self) -> None:
         self.walks: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
-        self.indexed: list[_Index] = []
+        self.indexed: list[TreeIndex] = []
 
 
 _MEMO: ContextVar[_Memo | None] = ContextVar("nbcritic_ast_walks", default=None)
@@ -104,13 +121,42 @@ def walk(node: ast.AST) -> Iterable[ast.AST]:
             break
     if nodes is None:
         if node.__class__ is ast.Module:
-            index = _Index(node)
+            index = TreeIndex(node)
             memo.indexed.append(index)
             nodes = index.walk(0)
         else:
             nodes = _descendants(node)
     walks[key] = (node, nodes)
     return nodes
+
+
+def tree_index(tree: ast.AST) -> TreeIndex | None:
+    """The review's index of `tree` (built on first use), or None outside a review. Its
+    `nodes` are `ast.walk(tree)`'s; the children of `nodes[i]` are
+    `nodes[first[i]:stop[i]]` (what `children` lists), so a pass over a whole tree can
+    follow positions instead of listing every node's fields again."""
+    memo = _MEMO.get()
+    if memo is None:
+        return None
+    for index in memo.indexed:
+        if index.nodes[0] is tree:
+            return index
+    index = TreeIndex(tree)
+    memo.indexed.append(index)
+    return index
+
+
+def parents(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(child) -> parent over `tree` (ids of its live nodes): within a review, one map per
+    tree shared by every rule that asks."""
+    index = tree_index(tree)
+    if index is not None:
+        return index.parents()
+    out: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in children(n):
+            out[id(c)] = n
+    return out
 
 
 def _descendants(node: ast.AST) -> tuple[ast.AST, ...]:

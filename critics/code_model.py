@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .ast_cache import children
+from .ast_cache import TreeIndex, children, tree_index
 from .ast_cache import walk as _walk
 
 if TYPE_CHECKING:
@@ -275,6 +275,10 @@ class CodeModel:
     def _collect_calls(self, tree: ast.AST, sites: list[CallSite]) -> None:
         """Every call in source pre-order, with its loop depth, enclosing function and
         statement. An explicit stack: a recursive call per node cost more than the work."""
+        index = tree_index(tree)
+        if index is not None:
+            self._collect_indexed_calls(index, sites)
+            return
         stack: list[tuple[ast.AST, int, str | None, ast.stmt | None, list[str]]] = [
             (tree, 0, None, None, [])]
         while stack:
@@ -290,6 +294,27 @@ class CodeModel:
                 loop_depth += 1
             stack += [(child, loop_depth, function, stmt, targets)
                       for child in reversed(children(node))]
+
+    def _collect_indexed_calls(self, index: TreeIndex, sites: list[CallSite]) -> None:
+        """`_collect_calls` over the review's index of the tree: the same pre-order, each
+        node's children read as positions from the index instead of from its fields."""
+        nodes, first, stop = index.nodes, index.first, index.stop
+        stack: list[tuple[int, int, str | None, ast.stmt | None, list[str]]] = [
+            (0, 0, None, None, [])]
+        while stack:
+            i, loop_depth, function, stmt, targets = stack.pop()
+            node = nodes[i]
+            if isinstance(node, ast.stmt):
+                stmt = node
+                targets = self._stmt_targets(node)
+            if isinstance(node, ast.Call):
+                sites.append(self._call_site(node, loop_depth, function, stmt, targets))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                function = node.name
+            if isinstance(node, _LOOP_NODES):
+                loop_depth += 1
+            stack += [(j, loop_depth, function, stmt, targets)
+                      for j in range(stop[i] - 1, first[i] - 1, -1)]
 
     @staticmethod
     def _stmt_targets(stmt: ast.stmt) -> list[str]:

@@ -135,3 +135,27 @@ def test_two_modules_and_a_synthetic_tree() -> None:
         for tree in (first, second, synthetic):
             for node in ast.walk(tree):
                 assert list(walk(node)) == list(ast.walk(node))
+
+
+def test_tree_index_children_and_parents_match_ast() -> None:
+    from critics.ast_cache import parents, tree_index
+
+    assert tree_index(ast.parse("x = 1")) is None  # outside a review
+    for src in _VARIED:
+        tree = ast.parse(src)
+        plain = parents(tree)
+        with cached_walks():
+            index = tree_index(tree)
+            assert index is not None and tree_index(tree) is index
+            assert index.nodes == list(ast.walk(tree))
+            for i, node in enumerate(index.nodes):
+                assert index.nodes[index.first[i]:index.stop[i]] == \
+                    list(ast.iter_child_nodes(node))
+            shared = parents(tree)
+            assert shared is parents(tree)  # one map per tree within a review
+            assert list(shared.items()) == list(plain.items())
+            for node in ast.walk(tree):
+                for child in ast.iter_child_nodes(node):
+                    if not isinstance(child, ast.expr_context | ast.operator | ast.unaryop
+                                      | ast.cmpop | ast.boolop):  # shared singletons
+                        assert shared[id(child)] is node

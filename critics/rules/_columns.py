@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ast_cache import children
+from ..ast_cache import parents as tree_parents
 from ..ast_cache import walk as _walk
 from ..evidence import Evidence, ObjectFacts
 
@@ -353,9 +353,11 @@ def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]
     parents = _parents(ev)
     chain: list[tuple[ast.AST, ast.AST]] = []  # (ancestor, its child on the way to node)
     cur = node
-    while (hit := parents.get(id(cur))) is not None and hit[0] is cur:
-        chain.append((hit[1], cur))
-        cur = hit[1]
+    # the map's ids are of live nodes of the tree (the evidence holds it), so an id found is
+    # `cur` itself
+    while (parent := parents.get(id(cur))) is not None:
+        chain.append((parent, cur))
+        cur = parent
     out: list[tuple[ast.expr, ast.expr]] = []
     for n, child in reversed(chain):
         if isinstance(n, ast.For) and any(child is b for b in n.body):
@@ -367,14 +369,12 @@ def loops_around(ev: Evidence, node: ast.AST) -> list[tuple[ast.expr, ast.expr]]
     return out
 
 
-def _parents(ev: Evidence) -> dict[int, tuple[ast.AST, ast.AST]]:
-    """id(node) -> (node, parent) over the cell's tree, built once per evidence."""
+def _parents(ev: Evidence) -> dict[int, ast.AST]:
+    """id(node) -> parent over the cell's tree, built once per evidence (within a review the
+    map the other rules share, see `ast_cache.parents`)."""
     found = ev.__dict__.get("_nbcritic_parents")
     if found is None:
-        found = {}
-        for n in _walk(ev.model.tree):
-            for c in children(n):
-                found[id(c)] = (c, n)
+        found = tree_parents(ev.model.tree)
         ev.__dict__["_nbcritic_parents"] = found
     return found
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..ast_cache import children
+from ..ast_cache import parents as tree_parents
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
@@ -1281,10 +1281,7 @@ def _parents(tree: ast.AST) -> dict[int, ast.AST]:
     last = _LAST_PARENTS[:1]
     if last and last[0][0] is tree:
         return last[0][1]
-    out: dict[int, ast.AST] = {}
-    for n in _walk(tree):
-        for child in children(n):
-            out[id(child)] = n
+    out = tree_parents(tree)  # within a review, the map the other rules share
     _LAST_PARENTS[:] = [(tree, out)]
     return out
 
