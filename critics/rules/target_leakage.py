@@ -2923,6 +2923,64 @@ def feature_separates_classes(ev: Evidence) -> Iterator[Finding]:
                         "without it)."))
 
 
+TRACKS_TARGET = 0.98  # ROC AUC (either direction) or |Pearson r| of one feature alone
+_LAG_WORDS = re.compile(r"\.shift\(|\.diff\(|\blag|_prev\b|\bprev_")
+
+
+@rule("target_leakage.feature_tracks_target",
+      title="One feature alone predicts the target almost exactly")
+def feature_tracks_target(ev: Evidence) -> Iterator[Finding]:
+    """A model fitted on (X, y) where one column of X alone ranks the two classes of y almost
+    perfectly (ROC AUC >= 0.98 or <= 0.02) or tracks a continuous y almost exactly (|r| >=
+    0.98), measured in the kernel on the very arrays or frames passed to the fit. This needs
+    no column names and no code that built the data: it is what a reviewer checks first when
+    a score looks too good (a peak stage that defines the flood label, an onset time that is
+    the reaction time minus a delay, a toxin only measured after the infection). Medium: the
+    data show the strength, not its timeline, and some relations are genuinely that tight.
+    Lagged copies of the target (forecasting features) and single-feature fits (calibration
+    curves) are left alone."""
+    if not ev.fits:
+        return
+    reported = {h.col for h in _analyse(ev)}
+    seen: set[str] = set()
+    text = ev.prior_code + "\n" + ev.code
+    for f in ev.fits:
+        if f.n_columns < 2 or not f.top or f.kind not in ("auc", "r"):
+            continue
+        col, value = next(iter(f.top.items()))
+        strength = max(value, 1 - value) if f.kind == "auc" else abs(value)
+        if strength < TRACKS_TARGET or col in reported or col in seen:
+            continue
+        lagged = [ln for ln in text.splitlines() if _LAG_WORDS.search(ln) and (
+            col.startswith("[") or col in ln)]
+        if lagged:
+            continue  # a lag or difference of the series: what forecasting features are
+        seen.add(col)
+        others = [abs(v - 0.5) + 0.5 if f.kind == "auc" else abs(v)
+                  for k, v in f.top.items() if k != col]
+        runner = max(others, default=None)
+        what = (f"ROC AUC {value:.3f} for the classes of `{f.y}`" if f.kind == "auc" else
+                f"Pearson r {value:+.3f} with `{f.y}`")
+        feature = f"column {col} of `{f.x}`" if col.startswith("[") else f"`{col}`"
+        gap = f"; the next strongest of its {f.n_columns} columns reaches {runner:.2f}" \
+            if runner is not None else ""
+        yield Finding(
+            explanation=(f"Feature {feature} alone predicts the target almost exactly: {what} "
+                         f"(kernel, on {f.n} rows of the data passed to `{f.call}` at line "
+                         f"{f.line}{gap}). A feature this tight is often recorded after or "
+                         "because of the outcome (or computed from it); if so, the model's "
+                         "score will not hold when it predicts before the outcome is known."),
+            severity="medium", confidence=0.6 if strength >= 0.995 else 0.5,
+            evidence={"lines": [f.line],
+                      "values": {"feature": col, "features": f.x, "target": f.y,
+                                 "kind": f.kind, "value": value, "rows": f.n,
+                                 "next_strongest": runner}},
+            suggestion=(f"Check when {feature} becomes known relative to `{f.y}`. If it is "
+                        "only known after the outcome or derived from it, drop it; if it is a "
+                        "genuine predictor, say so next to the score and compare with a model "
+                        "without it."))
+
+
 def an_src(ev: Evidence, node: ast.AST) -> str:
     return ev.model.src(node)[:60]
 
@@ -3154,5 +3212,6 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
 RULES = [target_in_features, feature_derived_from_target, feature_from_target_source,
          post_outcome_feature,
          target_named_feature,
-         outcome_only_feature, feature_separates_classes, centered_window_feature,
+         outcome_only_feature, feature_separates_classes, feature_tracks_target,
+         centered_window_feature,
          whole_period_aggregate]
