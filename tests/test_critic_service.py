@@ -112,6 +112,9 @@ async def test_facts_come_from_the_kernel(critic_service: NotebookService) -> No
         def summarise(frame):
             return frame.describe()
         summary = summarise(df)
+        from sklearn.linear_model import LinearRegression
+        X = np.column_stack([df.g.to_numpy(), df.x.to_numpy() * 2 + 1])
+        lr = LinearRegression().fit(X, df.x)
     """
     results = await _run(critic_service, setup, cell)
     assert all(r.status.value == "ok" for r in results)
@@ -130,6 +133,9 @@ async def test_facts_come_from_the_kernel(critic_service: NotebookService) -> No
     assert samples["df[df.g == 0].x"].call == "scipy.stats.ttest_ind"
     assert samples["df[df.g == 0].x"].n + samples['df.loc[df.g == 1, "x"]'].n == 140
     assert samples["df[df.g == 0].x"].skew > 1  # lognormal
+    (fit,) = ev.fits  # the (X, y) of the model fit, re-read in the kernel
+    assert (fit.call, fit.x, fit.y, fit.kind, fit.n) == ("fit", "X", "df.x", "r", 140)
+    assert fit.top["[:, 1]"] == 1.0 and abs(fit.top["[:, 0]"]) < 0.5
     assert "import numpy" in ev.prior_code  # the earlier cell, for imports and context
     assert results[1].critique["timing_ms"]["introspection"] > 0
 
