@@ -35,7 +35,7 @@ class TreeIndex:
     operator singletons, which have no children) keeps its last position: its walk is
     itself wherever it occurs."""
 
-    __slots__ = ("_parents", "first", "nodes", "pos", "stop")
+    __slots__ = ("_by_type", "_parents", "first", "nodes", "pos", "stop")
 
     def __init__(self, tree: ast.AST) -> None:
         nodes = [tree]
@@ -63,6 +63,7 @@ class TreeIndex:
         self.stop = stop
         self.pos = {id(n): i for i, n in enumerate(nodes)}
         self._parents: dict[int, ast.AST] | None = None
+        self._by_type: dict[type, list[int]] | None = None
 
     def walk(self, i: int) -> tuple[ast.AST, ...]:
         """`tuple(ast.walk(nodes[i]))`: the node, then its descendants' run at each depth."""
@@ -91,6 +92,26 @@ class TreeIndex:
                         out[id(c)] = p
             self._parents = out
         return self._parents
+
+
+    def of_type(self, *classes: type[ast.AST]) -> list[ast.AST]:
+        """The nodes of these concrete classes (a parsed tree has no subclasses of them), in
+        walk order: one pass over the tree sorts every node by class for all the asks."""
+        by = self._by_type
+        if by is None:
+            by = {}
+            for i, n in enumerate(self.nodes):
+                cls = n.__class__
+                found = by.get(cls)
+                if found is None:
+                    by[cls] = [i]
+                else:
+                    found.append(i)
+            self._by_type = by
+        nodes = self.nodes
+        if len(classes) == 1:
+            return [nodes[i] for i in by.get(classes[0], ())]
+        return [nodes[i] for i in sorted(i for c in classes for i in by.get(c, ()))]
 
 
 class _Memo:
@@ -157,6 +178,15 @@ def parents(tree: ast.AST) -> dict[int, ast.AST]:
         for c in children(n):
             out[id(c)] = n
     return out
+
+
+def nodes_of(tree: ast.AST, *classes: type[ast.AST]) -> list[ast.AST]:
+    """`[n for n in ast.walk(tree) if isinstance(n, classes)]` for concrete node classes
+    (none of which a parsed tree subclasses); within a review, from the tree's index."""
+    index = tree_index(tree)
+    if index is not None:
+        return index.of_type(*classes)
+    return [n for n in ast.walk(tree) if isinstance(n, classes)]
 
 
 def _descendants(node: ast.AST) -> tuple[ast.AST, ...]:

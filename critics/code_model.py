@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .ast_cache import TreeIndex, children, tree_index
+from .ast_cache import TreeIndex, children, nodes_of, tree_index
 from .ast_cache import walk as _walk
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ class CodeModel:
             if facts.qualname and facts.kind in ("module", "callable", "class"):
                 table[name] = facts.qualname
         for tree in (self._prior_tree, self.tree):
-            for node in _walk(tree):
+            for node in nodes_of(tree, ast.Import, ast.ImportFrom):
                 if isinstance(node, ast.Import):
                     for a in node.names:
                         if a.asname:
@@ -216,9 +216,8 @@ class CodeModel:
     def _imported_names(self) -> set[str]:
         names: set[str] = set()
         for tree in (self._prior_tree, self.tree):
-            for node in _walk(tree):
-                if isinstance(node, ast.Import | ast.ImportFrom):
-                    names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            for node in nodes_of(tree, ast.Import, ast.ImportFrom):
+                names |= {(a.asname or a.name).split(".")[0] for a in node.names}
         return names
 
     @cached_property
@@ -227,7 +226,7 @@ class CodeModel:
         cells, overridden by what the kernel reported."""
         types: dict[str, str] = {}
         for tree in (self._prior_tree, self.tree):
-            for node in _walk(tree):
+            for node in nodes_of(tree, ast.Assign):
                 if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                         and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
                     called = self._dotted_no_vars(node.value.func)

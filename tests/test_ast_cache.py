@@ -159,3 +159,17 @@ def test_tree_index_children_and_parents_match_ast() -> None:
                     if not isinstance(child, ast.expr_context | ast.operator | ast.unaryop
                                       | ast.cmpop | ast.boolop):  # shared singletons
                         assert shared[id(child)] is node
+
+
+def test_nodes_of_keeps_walk_order_inside_and_outside_a_review() -> None:
+    from critics.ast_cache import nodes_of
+
+    for src in _VARIED:
+        tree = ast.parse(src)
+        for classes in ((ast.Name,), (ast.Call, ast.Name), (ast.Import, ast.ImportFrom),
+                        (ast.Assign, ast.ListComp, ast.Lambda, ast.Try)):
+            want = [n for n in ast.walk(tree) if isinstance(n, classes)]
+            assert nodes_of(tree, *classes) == want
+            with cached_walks():
+                walk(tree)
+                assert nodes_of(tree, *classes) == want
