@@ -493,3 +493,105 @@ def test_seeded_draws_written_into_container_items_are_silent(template: str, fla
     prefix = "rng = np.random.default_rng(1)\nrnd = random.Random(1)\n"
     code = template.format(draw=sound, seed=sound)
     silent(run(prefix + __import__("textwrap").dedent(code)))
+
+
+# -- a p-value counted under a condition on shuffled data (control flow, not data flow) ----------
+
+_COUNT_SETUP = SETUP + """
+dose = [4.1, 3.8, 5.2, 4.9, 5.5, 4.4, 3.9, 5.1, 4.7, 5.0, 4.2, 4.8]
+placebo = [3.9, 3.5, 4.0, 4.4, 3.7, 4.1, 3.6, 4.3, 3.8, 4.2, 3.4, 4.0]
+beetles = np.array([12, 15, 9, 14, 11, 18, 16, 13, 10, 17, 19, 8], float)
+site = np.array(["burnt"] * 6 + ["unburnt"] * 6)
+"""
+
+
+def test_stdlib_sample_counter_p_value() -> None:
+    code = """
+import random
+obs = sum(dose) / len(dose) - sum(placebo) / len(placebo)
+both = dose + placebo
+extreme = 0
+for i in range(3000):
+    draw = random.sample(both, len(both))
+    d = sum(draw[:12]) / 12 - sum(draw[12:]) / 12
+    if d >= obs:
+        extreme += 1
+pval = extreme / 3000
+print(f"one-sided permutation p = {pval:.4f}")
+"""
+    f = one(run(code, _COUNT_SETUP), RNG)
+    assert f.severity == "high"
+    silent(run(code.replace("extreme = 0", "random.seed(11)\nextreme = 0"), _COUNT_SETUP))
+
+
+def test_numpy_global_permutation_while_counter() -> None:
+    code = """
+diff = beetles[site == "burnt"].mean() - beetles[site == "unburnt"].mean()
+k, ge = 0, 0
+while k < 2000:
+    lab = np.random.permutation(site)
+    stat = beetles[lab == "burnt"].mean() - beetles[lab == "unburnt"].mean()
+    if abs(stat) >= abs(diff):
+        ge = ge + 1
+    k += 1
+p_two_sided = (ge + 1) / (k + 1)
+print("burn effect", round(diff, 2), "p =", round(p_two_sided, 4))
+"""
+    f = one(run(code, _COUNT_SETUP), RNG)
+    assert f.severity == "high"
+    seeded = code.replace("k, ge = 0, 0", "gen = np.random.default_rng(5)\nk, ge = 0, 0") \
+        .replace("np.random.permutation(site)", "gen.permutation(site)")
+    silent(run(seeded, _COUNT_SETUP))
+
+
+def test_bootstrap_share_counted_in_helper() -> None:
+    code = """
+def share_positive(x, reps=1000):
+    above = 0
+    for _ in range(reps):
+        m = np.mean(np.random.choice(x, size=len(x)))
+        if m > 0:
+            above += 1
+    return above / reps
+
+returns = np.diff(np.log(beetles))
+prob_gain = share_positive(returns)
+print(f"bootstrap share of positive mean returns: {prob_gain:.3f}")
+"""
+    one(run(code, _COUNT_SETUP), RNG)
+    seeded = code.replace("above = 0", "above = 0\n    rs = np.random.RandomState(3)") \
+        .replace("np.random.choice(x,", "rs.choice(x,")
+    silent(run(seeded, _COUNT_SETUP))
+
+
+def test_condition_on_fixed_data_does_not_taint_counter() -> None:
+    """A counter guarded by a condition on unshuffled data stays deterministic."""
+    code = """
+import random
+order = list(range(12))
+random.shuffle(order)
+big = 0
+for i in range(12):
+    if dose[i] > placebo[i]:
+        big += 1
+print(f"{big} of 12 pairs favour the dose; first in random order: {order[0] >= 0}")
+"""
+    found = run(code, _COUNT_SETUP)
+    assert not [f for f in found if f.severity in ("high", "critical")]
+
+
+def test_pandas_sample_shuffle_counter() -> None:
+    code = """
+wait = pd.DataFrame({"minutes": [31, 45, 28, 52, 39, 61, 33, 48, 57, 42],
+                     "clinic": ["north"] * 5 + ["south"] * 5})
+gap = wait.groupby("clinic").minutes.mean().diff().iloc[-1]
+n_ge = 0
+for r in range(1500):
+    lab = wait["clinic"].sample(frac=1).to_numpy()
+    g = wait.minutes[lab == "south"].mean() - wait.minutes[lab == "north"].mean()
+    if g >= gap:
+        n_ge += 1
+print(f"south waits {gap:.1f} min longer, permutation p = {n_ge / 1500:.3f}")
+"""
+    one(run(code), RNG)
+    silent(run(code.replace("sample(frac=1)", "sample(frac=1, random_state=r)")))

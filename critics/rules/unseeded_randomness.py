@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..ast_cache import parents as _parents
 from ..ast_cache import walk as _walk
 from ..code_model import called_name as _call_last
 from ..code_model import name_tokens as _tokens
@@ -530,6 +531,8 @@ def _tainted(ev: Evidence, sites: list[_Site]) -> set[str]:
         if c.receiver_root and c.method in MUTATORS and c.receiver_root not in model.aliases:
             mutations.append((c.receiver_root, _names(c.node) - {c.receiver_root}))
     assigns = [(set(a.targets), a.loaded) for a in model.assignments]
+    if any(s.resampling for s in sites) and ev.tree is not None:
+        assigns += _guarded(ev, model)
     # inline sites inside assignments: `scores = cross_val_score(RandomForestClassifier(), …)`
     changed = True
     while changed:
@@ -543,6 +546,30 @@ def _tainted(ev: Evidence, sites: list[_Site]) -> set[str]:
                 tainted.add(recv)
                 changed = True
     return tainted
+
+
+def _guarded(ev: Evidence, model) -> list[tuple[set[str], set[str]]]:  # type: ignore[no-untyped-def]
+    """Assignments made only when a condition holds: `if stat >= obs: hits += 1` inside a
+    permutation loop makes `hits` depend on the shuffled data although no value flows."""
+    out: list[tuple[set[str], set[str]]] = []
+    parent = None
+    for a in model.assignments:
+        if not a.targets or (a.value is None and not isinstance(a.stmt, ast.AugAssign)):
+            continue
+        if parent is None:
+            parent = _parents(ev.tree)
+        cond: set[str] = set()
+        node: ast.AST = a.stmt
+        for _ in range(12):
+            up = parent.get(id(node))
+            if up is None or isinstance(up, ast.Module | ast.FunctionDef | ast.Lambda):
+                break
+            if isinstance(up, ast.If | ast.While) and node is not up.test:
+                cond |= _names(up.test)
+            node = up
+        if cond:
+            out.append((set(a.targets), cond))
+    return out
 
 
 def _strip_invariant(node: ast.AST) -> set[str]:
