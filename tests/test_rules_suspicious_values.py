@@ -3443,3 +3443,150 @@ def test_negative_r2_the_cell_reads_as_no_skill_stays_quiet(flawed: str, sound: 
     f = one(check(gather(flawed)), NR)
     assert f.severity in ("medium", "high")
     silent(check(gather(sound), NR))
+
+
+# -- survey non-response codes above a rating scale, a -99.9 code under signed values, ------------
+# -- a row count over a count column loaded with the data ------------------------------------------
+
+SURVEY_CODES = """
+import numpy as np, pandas as pd, statistics
+rng = np.random.default_rng(77)
+n = 1500
+# staff survey: engagement 1-5, 8 = don't know, 9 = refused (codes not applied)
+eng = rng.choice([1, 2, 3, 4, 5], n, p=[0.08, 0.17, 0.3, 0.3, 0.15])
+u = rng.random(n)
+staff = pd.DataFrame({"dept": rng.choice(["ops", "sales", "it"], n),
+                      "engage": np.where(u < 0.07, 8, np.where(u < 0.1, 9, eng))})
+# pain clinic: NRS 0-10, 97 = unable to rate, 98 = not asked
+nrs = rng.integers(0, 11, n)
+v = rng.random(n)
+pain = pd.DataFrame({"ward": rng.choice(["A", "B"], n),
+                     "nrs": np.where(v < 0.04, 97, np.where(v < 0.06, 98, nrs))})
+# trust in institutions 1-4, 9 = no answer
+w = rng.random(n)
+poll = pd.DataFrame({"region": rng.choice(["N", "S", "E", "W"], n),
+                     "trust": np.where(w < 0.05, 9, rng.integers(1, 5, n))})
+# a real 1-9 scale (no gap before 8 and 9) and a count of children 0-5
+poll["liking"] = rng.integers(1, 10, n)
+poll["kids"] = rng.integers(0, 6, n)
+"""
+
+
+def _codes(code: str) -> list:
+    return [x for x in H.run(RULES, textwrap.dedent(code), SURVEY_CODES)
+            if x.rule_id == RULE_SENTINEL]
+
+
+@pytest.mark.parametrize("code, codes", [
+    # pandas groupby mean of a 1-5 item with 8 / 9 still in it
+    ("staff.groupby('dept')['engage'].mean().round(2)", "8"),
+    # numpy on the array of a 0-10 scale with 97 / 98
+    ("arr = pain['nrs'].to_numpy()\nprint(f'mean pain {np.mean(arr):.1f}')", "97"),
+    # a loop over groups, statistics.mean on a 1-4 item with 9
+    ("for reg, g in poll.groupby('region'):\n"
+     "    print(reg, round(statistics.mean(g['trust']), 2))", "9"),
+])
+def test_survey_nonresponse_codes_averaged_into_a_scale(code: str, codes: str) -> None:
+    (f,) = _codes(code)
+    assert f.severity == "high" and f.confidence < 0.8
+    assert "don't know" in f.explanation and codes in f.explanation
+    assert "pushed up by at least" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    "staff[staff['engage'].between(1, 5)].groupby('dept')['engage'].mean()",
+    "arr = pain['nrs'].replace({97: np.nan, 98: np.nan}).to_numpy()\nprint(np.nanmean(arr))",
+    "for reg, g in poll.groupby('region'):\n"
+    "    print(reg, statistics.mean(g.loc[g['trust'] != 9, 'trust']))",
+    # no codes: a full 1-9 scale, a count that runs 0-5
+    "print(poll['liking'].mean(), poll.groupby('region')['kids'].mean())",
+])
+def test_survey_codes_excluded_or_absent_stay_quiet(code: str) -> None:
+    assert not _codes(code)
+
+
+MISSING_CODE = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+n = 4000
+# sea-surface temperature anomaly (degC) and soil temperature: -99.9 / -999 = no reading
+sst = rng.normal(0.2, 0.6, n)
+sst[rng.choice(n, 90, replace=False)] = -99.9
+soil = 8 + 9 * np.sin(np.arange(n) / 58) + rng.normal(0, 1.5, n)
+bad = rng.choice(n, 60, replace=False)
+soil[bad] = -999.0
+obs = pd.DataFrame({"buoy": rng.choice(["b1", "b2", "b3"], n), "sst_anom": sst.round(2),
+                    "soil_t": soil.round(1), "soil_ok": ~np.isin(np.arange(n), bad)})
+# a signed quantity whose cold tail runs on to its minimum (no code)
+obs["air_t"] = rng.normal(-5, 6, n).round(1)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    "obs.groupby('buoy').sst_anom.agg(['mean', 'min', 'max'])",
+    "print(f\"mean soil temperature {np.mean(obs['soil_t'].to_numpy()):.2f}\")",
+    "obs[['soil_t']].describe()",
+])
+def test_negative_nines_code_under_signed_values(code: str) -> None:
+    (f,) = [x for x in H.run(RULES, code, MISSING_CODE) if x.rule_id == RULE_SENTINEL]
+    assert f.severity in ("high", "critical")
+    assert "-99.9" in f.explanation or "-999" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    "obs.groupby('buoy').sst_anom.agg(['mean', 'min', 'max'])".replace(
+        "obs.", "obs.replace(-99.9, np.nan)."),
+    "print(np.mean(obs.loc[obs.soil_ok, 'soil_t'].to_numpy()))",
+    "obs[['air_t']].describe()",
+])
+def test_negative_code_removed_or_ordinary_cold_tail_is_quiet(code: str) -> None:
+    assert not [x for x in H.run(RULES, code, MISSING_CODE) if x.rule_id == RULE_SENTINEL]
+
+
+WHOLE_COUNTS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(21)
+clinics = pd.DataFrame({"clinic": list("ABCDEF"),
+                        "booked": [400, 380, 120, 510, 90, 300]})
+# walk-ins were logged as visits too, for two clinics
+rows = []
+for c, b in zip(clinics.clinic, clinics.booked):
+    rows += [(c, "booked")] * rng.binomial(b, 0.6) + [(c, "walk_in")] * (
+        150 if c in ("C", "E") else 0)
+visits = pd.DataFrame(rows, columns=["clinic", "kind"])
+schools = pd.DataFrame({"school": list("PQRST"), "enrolled": [220, 180, 90, 300, 260]})
+pupils = pd.DataFrame({"school": rng.choice(list("PQRST"), 700,
+                                            p=[0.2, 0.15, 0.25, 0.2, 0.2])})
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # a groupby size over a count column loaded with the data, shown as a percentage
+    "att = clinics.set_index('clinic')\n"
+    "att['seen'] = visits.groupby('clinic').size()\n"
+    "att['attendance'] = att['seen'] / att['booked']\n"
+    "print(f\"best clinic: {att['attendance'].max():.0%}\")\natt",
+    # .div() with value_counts, printed with a % format
+    "t = schools.set_index('school')\n"
+    "t['present'] = pupils['school'].value_counts()\n"
+    "t['turnout'] = t['present'].div(t['enrolled'])\n"
+    "for s, v in t['turnout'].items():\n    print(f'{s}: {v:.1%}')",
+])
+def test_row_count_over_a_loaded_count_above_100_percent(code: str) -> None:
+    f = one(H.run(RULES, code, WHOLE_COUNTS), PROP)
+    assert f.severity in ("high", "critical") and "count of rows" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    "att = clinics.set_index('clinic')\n"
+    "att['seen'] = visits[visits.kind == 'booked'].groupby('clinic').size()\n"
+    "att['attendance'] = att['seen'] / att['booked']\n"
+    "print(f\"best clinic: {att['attendance'].max():.0%}\")\natt",
+    "t = schools.set_index('school')\n"
+    "t['present'] = pupils['school'].value_counts()\n"
+    "t['per_place'] = t['present'].div(t['enrolled'] * 4)\n"
+    "for s, v in t['per_place'].items():\n    print(f'{s}: {v:.1%}')",
+])
+def test_row_count_over_a_loaded_count_within_100_is_quiet(code: str) -> None:
+    quiet(H.run(RULES, code, WHOLE_COUNTS))
+    assert not [x for x in H.run(RULES, code, WHOLE_COUNTS) if x.rule_id == PROP]

@@ -471,19 +471,46 @@ def _is_count(node: ast.AST, tree: ast.AST, columns: set[str] | None = None,
     return False
 
 
-def _count_ratio(value: ast.AST, tree: ast.AST, columns: set[str]) -> bool:
+def _count_ratio(value: ast.AST, tree: ast.AST, columns: set[str],
+                 whole: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
     """The expression divides one count of rows by another (`a.groupby(g).size() /
     b.groupby(g).size()`, `t["orders"] / t["users"]`, `n_events.div(n_users)`), possibly
-    reshaped (`.unstack()`)."""
+    reshaped (`.unstack()`). `whole` are columns the kernel shows to hold whole non-negative
+    numbers (a count loaded with the data): one side may be such a column when the other is
+    a count the cell made."""
+    both = columns | whole
+
+    def pair(a: ast.AST, b: ast.AST) -> bool:
+        if not (_is_count(a, tree, both) and _is_count(b, tree, both)):
+            return False
+        return not whole or _is_count(a, tree, columns) or _is_count(b, tree, columns)
+
     for b in _walk(value):
-        if isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) and \
-                _is_count(b.left, tree, columns) and _is_count(b.right, tree, columns):
+        if isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) and pair(b.left, b.right):
             return True
         if isinstance(b, ast.Call) and _call_last(b) in ("div", "divide", "truediv") and \
                 isinstance(b.func, ast.Attribute) and b.args and \
-                _is_count(b.func.value, tree, columns) and _is_count(b.args[0], tree, columns):
+                pair(b.func.value, b.args[0]):
             return True
     return False
+
+
+def _whole_columns(ev: Evidence) -> set[str]:
+    """Columns of the kernel's frames whose every shown value (range, tails, quantiles) is a
+    whole number >= 0 with a positive median: counts loaded with the data (eligible,
+    issued, invited, enrolled)."""
+    out: set[str] = set()
+    for f in ev.objects.values():
+        if f.kind != "dataframe":
+            continue
+        for col, t in (f.tails or {}).items():
+            q = (t or {}).get("q") or []
+            shown = [v for v, _ in ((t.get("top") or []) + (t.get("bottom") or []))] + list(q)
+            if len(q) == 3 and float(q[1]) > 0 and shown and all(
+                    isinstance(v, int | float) and float(v) >= 0 and float(v).is_integer()
+                    for v in shown):
+                out.add(col)
+    return out
 
 
 def _count_ratio_hits(ev: Evidence, seen: set[str]) -> list[_Hit]:
@@ -498,9 +525,10 @@ def _count_ratio_hits(ev: Evidence, seen: set[str]) -> list[_Hit]:
         return []
     percent_shown = bool(_PERCENT_FORMAT_RE.search(ev.code))
     columns = _count_columns(tree)
+    whole = _whole_columns(ev) if columns else set()
     found: list[tuple[str, int, bool, float, list[float], list[float]]] = []
     for node in _of(tree, ast.Assign):
-        if not _count_ratio(node.value, tree, columns) or _relative_change(node.value):
+        if not _count_ratio(node.value, tree, columns, whole) or _relative_change(node.value):
             continue
         scaled = _percent_scaled(node.value)
         if scaled is None:

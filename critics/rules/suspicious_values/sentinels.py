@@ -7,6 +7,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ...ast_cache import walk as _walk
 from ...code_model import called_name as _call_last
@@ -265,9 +266,20 @@ def _negative_code_of(tails: dict | None) -> tuple[float, str] | None:
     if len(bottom) < 2:
         return None
     code, rows, after = float(bottom[0][0]), int(bottom[0][1]), float(bottom[1][0])
-    if _negative_nines(code) and rows >= 2 and after >= 0:
+    if _negative_nines(code) and rows >= 2 and (after >= 0 or _far_below(tails, code, after)):
         return code, "min"
     return None
+
+
+def _far_below(tails: dict, code: float, after: float) -> bool:
+    """A negative all-nines code (-99.9, -999) sits below signed measurements (temperatures,
+    anomalies) with a gap to the next value over twice the central 5-95 % spread: the values
+    do not run down to it, it is a code (a real cold extreme is a step, not a cliff)."""
+    q = tails.get("q") or []
+    if len(q) != 3 or not _negative_nines(code):
+        return False
+    spread = float(q[2]) - float(q[0])
+    return 0 < 2 * spread < after - code
 
 
 # names of quantities that are counted or measured from zero up: a -1 among them is a code
@@ -315,6 +327,124 @@ def _minus_one_code(col: str, tails: dict | None, n: int) -> tuple[float, str] |
             _FROM_ZERO_TOKENS | _RT_TOKENS):
         return -1.0, "min"
     return None
+
+
+# "don't know" / "refused" / "not applicable" codes that survey exports put just above a short
+# rating scale (1-5 then 8, 9; 0-10 then 97, 98, 99)
+_SURVEY_CODES = {7.0, 8.0, 9.0, 77.0, 88.0, 96.0, 97.0, 98.0, 99.0, 777.0, 888.0, 997.0,
+                 998.0, 999.0}
+
+
+@dataclass
+class _SurveyCodes:
+    codes: list[tuple[float, int]]  # (code, rows), largest first
+    top: float  # the scale's largest level
+    bottom: float  # the scale's smallest level
+    rows: int
+    share: float
+
+
+def _survey_codes(tails: dict | None, n: int) -> _SurveyCodes | None:
+    """The kernel's tails show a short integer rating scale starting at 0 or 1 (bottom levels
+    consecutive, top level at most 10) with, above it and after a gap of at least one
+    unused level, one to three values from the survey code set (8/9, 97/98/99...): the
+    non-response codes of the question, at least 5 rows and 1 % of the column."""
+    t = tails or {}
+    top, bottom = t.get("top") or [], t.get("bottom") or []
+    if len(top) < 2 or len(bottom) < 2 or n <= 0:
+        return None
+    vals = [float(v) for v, _ in top + bottom]
+    if not all(v.is_integer() for v in vals):
+        return None
+    lows = [float(v) for v, _ in bottom]
+    if lows[0] not in (0.0, 1.0) or any(b - a != 1.0 for a, b in pairwise(lows)):
+        return None
+    highs = [(float(v), int(r)) for v, r in top]
+    # the first gap of two or more levels, from the top: codes above it, the scale below
+    cut = next((i for i in range(len(highs) - 1) if highs[i][0] - highs[i + 1][0] >= 2), None)
+    if cut is None:
+        return None
+    codes, scale_top = highs[:cut + 1], highs[cut + 1][0]
+    if not 3 <= scale_top <= 10 or any(c not in _SURVEY_CODES for c, _ in codes):
+        return None
+    rows = sum(r for _, r in codes)
+    if rows < 5 or rows / n < 0.01 or highs[cut + 1][1] < 0.02 * n:
+        return None
+    return _SurveyCodes(codes, scale_top, lows[0], rows, rows / n)
+
+
+_BELOW_OPS = (ast.Lt, ast.LtE)
+_CODE_CALLS = {"replace", "isin", "between", "mask", "where", "clip", "drop", "ne", "eq",
+               "lt", "le", "gt", "ge", "query", "astype"}
+_QUERY_NUM_RE = re.compile(r"[<>=!]=?\s*(\d+(?:\.\d+)?)")
+
+
+def _survey_codes_handled(tree: ast.AST, sc: _SurveyCodes) -> bool:
+    """The cell deals with the codes: it compares with one (`!= 9`, `>= 8`, `isin([8, 9])`,
+    `replace({8: np.nan})`, `query("q < 8")`), or keeps the scale (`< 6`, `<= 5`,
+    `between(1, 5)`)."""
+    codes = {c for c, _ in sc.codes}
+    upper = {sc.top + k for k in range(int(min(codes) - sc.top))}  # 5, 6, 7 under 8
+
+    def num(n: ast.AST) -> float | None:
+        if isinstance(n, ast.Constant) and isinstance(n.value, int | float) and \
+                not isinstance(n.value, bool):
+            return float(n.value)
+        return None
+
+    for n in _walk(tree):
+        if isinstance(n, ast.Compare):
+            for op, right in zip(n.ops, n.comparators, strict=True):
+                v = num(right)
+                if v in codes or (isinstance(op, _BELOW_OPS) and v in upper):
+                    return True
+                if isinstance(right, ast.List | ast.Tuple | ast.Set) and any(
+                        num(e) in codes for e in right.elts):
+                    return True
+        elif isinstance(n, ast.Call) and _call_last(n) in _CODE_CALLS:
+            for a in [*n.args, *(k.value for k in n.keywords)]:
+                elts = list(a.elts) if isinstance(a, ast.List | ast.Tuple | ast.Set) else (
+                    [k for k in a.keys if k is not None] if isinstance(a, ast.Dict) else [a])
+                if any(num(e) in codes for e in elts):
+                    return True
+                if _call_last(n) in ("between", "clip", "lt", "le") and num(a) in upper:
+                    return True
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and any(
+                        float(m) in codes | upper for m in _QUERY_NUM_RE.findall(a.value)):
+                    return True
+    return False
+
+
+def _survey_finding(ev: Evidence, frame: str, col: str, group: list[_SummarySite],
+                    sc: _SurveyCodes) -> Finding | None:
+    """Non-response codes (8 / 9, 97-99) above a short rating scale, averaged into it."""
+    group = [s for s in group if set(s.method.split()) & (_LOCATION | _MEAN_LIKE)]
+    if not group or _survey_codes_handled(ev.tree, sc):
+        return None
+    lines = sorted({s.line for s in group})
+    lo = min(c for c, _ in sc.codes)
+    lift = sc.share * (lo - sc.top)
+    codes_txt = ", ".join(f"{_num(c)} ({r:,} rows)" for c, r in sorted(sc.codes))
+    scale = f"{_num(sc.bottom)}-{_num(sc.top)}"
+    return Finding(
+        explanation=(f"`{frame}.{col}` is a {scale} scale plus the values {codes_txt}: "
+                     f"{sc.rows:,} rows ({sc.share:.1%}) sit above the scale's top level "
+                     f"{_num(sc.top)}, after unused levels, at the codes surveys write for "
+                     "'don't know' / 'refused' / 'not applicable'. The summary on "
+                     f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} "
+                     "averages them as ratings, so every mean is pushed up by at least "
+                     f"{lift:.2f} points on the {scale} scale ({sc.share:.1%} x "
+                     f"({_num(lo)} - {_num(sc.top)})), most in the groups with the most "
+                     "non-response, and any 'top box' share counts them as top answers."),
+        severity="high", confidence=0.75,
+        evidence={"lines": lines, "values": {f"{frame}.{col}": [sc.bottom, sc.top],
+                                             "codes": {_num(c): r for c, r in sc.codes},
+                                             "code_share": round(sc.share, 4)}},
+        suggestion=(f"Treat {', '.join(_num(c) for c, _ in sc.codes)} as missing on this "
+                    f"question (`df['{col}'].where(df['{col}'].between({_num(sc.bottom)}, "
+                    f"{_num(sc.top)}))`), compute the means and top-box shares on the valid "
+                    "answers only, and report the non-response share (and base) per group "
+                    "alongside."))
 
 
 def _bulk_values(ev: Evidence, site: _SummarySite) -> list[float]:
@@ -425,7 +555,8 @@ def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
     else:
         # a negative code below values that are all >= 0 (-999 under intensities, counts)
         apart = code < 0 and ((after >= 0 and (-code >= 8 * after or _negative_nines(code)))
-                              or (0 < 5 * spread < gap))
+                              or (0 < 5 * spread < gap)
+                              or (_negative_nines(code) and 0 < 2 * spread < gap))
         rest = (max(q05, after) + q50 + q95) / 3
     return _Tail(code, rows, after, apart and rows >= 2, rest, rows / n)
 
@@ -562,6 +693,13 @@ def _sentinel_findings(ev: Evidence) -> Iterator[tuple[float, Finding]]:
             below_zero = sorted(v for s in group for v in _bulk_values(ev, s) if v < 0)
             if below_zero and float(tails["bottom"][1][0]) > 0:
                 found = (-1.0, "min")
+        if found is None and not below_zero:
+            sc = _survey_codes(tails, n)
+            if sc is not None:
+                f = _survey_finding(ev, frame, col, group, sc)
+                if f is not None:
+                    yield sc.share, f
+                continue
         tail: _Tail | None = None
         zero = False
         zero_by, status = "", None
