@@ -1674,3 +1674,60 @@ def test_series_computed_from_a_time_index_are_flagged(code: str, setup: str, se
 ])
 def test_time_index_series_handled_or_white_are_silent(code: str, setup: str):
     silent(series(code, setup))
+
+
+# -- one series drifts over the years, the other is weakly autocorrelated: a tested r ----------
+
+TS_ANNUAL = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(88)
+years = np.arange(1975, 2025)
+k = years - years[0]
+# glacier mass balance drifts down; regional wildfire area drifts up with a lot of noise
+mass = -0.2 - 0.025 * k + rng.normal(0, 0.12, len(k))
+fire = 300 + 6.0 * k + rng.normal(0, 120, len(k))
+yearly = pd.DataFrame({"mass_bal": mass, "fire_kha": fire},
+                      index=pd.Index(years, name="year"))
+# a hospital's annual admissions and a city's bike trips, in a frame with a year column
+adm = 5000 + 60 * k + rng.normal(0, 1600, len(k))
+bikes = 2e5 + 9e3 * k + rng.normal(0, 3e4, len(k))
+city = pd.DataFrame({"year": years, "admissions": adm, "bike_trips": bikes})
+white_a, white_b = rng.normal(0, 1, len(k)), rng.normal(0, 1, len(k))
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # scipy pearsonr on two columns of a year-indexed frame, p printed
+    "r, p = stats.pearsonr(yearly.mass_bal, yearly.fire_kha)\n"
+    "print(f'r = {r:.2f}, p = {p:.1e}')",
+    # spearmanr after set_index('year'), p compared with 0.05
+    "c = city.set_index('year')\n"
+    "rho, p = stats.spearmanr(c['admissions'], c['bike_trips'])\n"
+    "if p < 0.05:\n    print('admissions track bike trips', round(rho, 2))",
+    # linregress on arrays, slope and p-value reported
+    "fit = stats.linregress(yearly['mass_bal'].to_numpy(), yearly['fire_kha'].to_numpy())\n"
+    "print('slope', round(fit.slope, 1), 'p', fit.pvalue)",
+])
+def test_tested_correlation_of_a_drifting_series_is_noted(code: str) -> None:
+    found = series(code, TS_ANNUAL)
+    f = one(found, SERIES_ID)
+    assert f.severity in ("medium", "high") and f.confidence < 0.8
+    assert "lag-1 autocorrelation" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    "from scipy.signal import detrend\n"
+    "r, p = stats.pearsonr(detrend(yearly.mass_bal.to_numpy()),\n"
+    "                      detrend(yearly.fire_kha.to_numpy()))\n"
+    "print(r, p)",
+    "c = city.set_index('year').diff().dropna()\n"
+    "rho, p = stats.spearmanr(c['admissions'], c['bike_trips'])\nprint(rho, p)",
+    # coefficient only, no test: not the drift tier
+    "print(yearly.mass_bal.corr(yearly.fire_kha))",
+    # white noise in year order
+    "r, p = stats.pearsonr(white_a, white_b)\nprint(r, p)",
+])
+def test_detrended_untested_or_white_noise_pairs_are_silent(code: str) -> None:
+    silent(series(code, TS_ANNUAL))

@@ -22,9 +22,11 @@ from ._scan import _POOLED_NAMES, _stat_call, _str
 
 _SERIES_LAG = 0.5  # lag-1 autocorrelation of both samples from which rows are "a series"
 _SERIES_MIN_N = 30
+# one series this persistent (a trend or a slow drift) and the other positively autocorrelated
+_DRIFT_LAG, _WEAK_LAG = 0.8, 0.1
 _TIME_NAME = re.compile(
     r"(?i)^(?:date|datetime|time|timestamp|ts|day|days|doy|dayofyear|day_of_year|hour|hours|"
-    r"minute|week|month|year|period|epoch|obs_date|obs_time|date_time|sample_date|"
+    r"minute|week|month|year|years|yrs|yr|period|epoch|obs_date|obs_time|date_time|sample_date|"
     r"reading_time|t)$|(?:_date|_time|_day|_ts|_at|_hour|_month|_year)$")
 # a running index of the rows in time: `t = np.arange(n)`, `trial = np.arange(n_trials)`
 _INDEX_NAME = re.compile(r"(?i)^(?:trials?|trial_?(?:idx|index|num|no|n|number)|"
@@ -74,6 +76,8 @@ def _time_index_in(value: ast.expr, values: dict[str, list[ast.expr]]) -> str | 
         kws = {k.arg: k.value for k in node.keywords if k.arg}
         if "index" in kws and _dates_behind(kws["index"], values):
             return "a date index"
+        if "index" in kws and _time_named(kws["index"]):
+            return f"an index of `{_time_named(kws['index'])}`"
         if name == "set_index" and node.args:
             col = _str(node.args[0])
             if (col and _TIME_NAME.search(col)) or _dates_behind(node.args[0], values):
@@ -84,6 +88,23 @@ def _time_index_in(value: ast.expr, values: dict[str, list[ast.expr]]) -> str | 
             return f"`.{name}()`"
         if name == "cumsum":
             return "cumulative sums (random walks)"
+    return None
+
+
+def _time_named(node: ast.expr) -> str | None:
+    """The name of a time axis an index is built from or given: `index=years`,
+    `index=pd.Index(yrs, name="year")`, `index=df["month"]`."""
+    for n in _walk(node):
+        if isinstance(n, ast.Name) and _TIME_NAME.search(n.id):
+            return n.id
+        if isinstance(n, ast.keyword) and n.arg == "name":
+            v = _str(n.value)
+            if v and _TIME_NAME.search(v):
+                return v
+        if isinstance(n, ast.Subscript):
+            v = _str(n.slice)
+            if v and _TIME_NAME.search(v):
+                return v
     return None
 
 
@@ -207,6 +228,7 @@ def autocorrelated_series(ev: Evidence) -> Iterator[Finding]:
         return
     m = ev.model
     hits: list[tuple[CallSite, str, list[float], int, bool, str]] = []
+    drift = False
     for c in m.calls:
         found = _stat_call(c)
         if found is None:
@@ -216,14 +238,23 @@ def autocorrelated_series(ev: Evidence) -> Iterator[Finding]:
         if len(read) != 2 or any(s.lag1 is None or s.n < _SERIES_MIN_N for s in read):
             continue
         lags = [s.lag1 for s in read if s.lag1 is not None]
-        if min(lags) < _SERIES_LAG:
+        one_drifts = max(lags) >= _DRIFT_LAG and min(lags) >= _WEAK_LAG
+        if min(lags) < _SERIES_LAG and not one_drifts:
             continue
         why = _time_order(ev, args)
         if why is None:
             continue
+        if min(lags) < _SERIES_LAG:
+            if hits or not _p_reported(ev, c, full):
+                continue  # only the first such pair, and only when it is tested
+            drift = True
         hits.append((c, full, lags, min(s.n for s in read), _p_reported(ev, c, full), why))
     if not hits:
         return
+    if drift and all(min(h[2]) < _SERIES_LAG for h in hits):
+        yield _drift_finding(ev, hits[0])
+        return
+    hits = [h for h in hits if min(h[2]) >= _SERIES_LAG]
     strong = [h for h in hits if h[4] and min(h[2]) >= 0.6]
     if strong:
         lag_min = min(min(h[2]) for h in strong)
@@ -261,4 +292,39 @@ def autocorrelated_series(ev: Evidence) -> Iterator[Finding]:
                     "errors (`smf.ols('y ~ x + t + C(month)', df).fit(cov_type='HAC', "
                     "cov_kwds={'maxlags': 12})`); if a raw correlation is kept, test it "
                     "against an effective sample size from the autocorrelations."),
+    )
+
+
+def _drift_finding(ev: Evidence, hit: tuple[CallSite, str, list[float], int, bool, str]
+                   ) -> Finding:
+    """One series of a tested time-ordered pair drifts (lag-1 >= 0.8), the other is
+    positively autocorrelated: a correlation that may be made by the two drifts."""
+    c, full, lags, n, _, why = hit
+    pair = [s for s in ev.samples if s.line == c.line and s.call == full]
+    exprs = [s.expr for s in sorted(pair, key=lambda s: str(s.arg))][:2]
+    hi, lo = max(lags), min(lags)
+    name_hi = exprs[lags.index(hi)] if len(exprs) == 2 else "one series"
+    name_lo = exprs[lags.index(lo)] if len(exprs) == 2 else "the other"
+    r = pair[0].pair_r if pair else None
+    p = pair[0].pair_p if pair else None
+    r_txt = (f"r = {r:+.2f}" + (f", p = {p:.2g}" if p is not None else "")) if r is not None \
+        else "the coefficient"
+    return Finding(
+        explanation=(f"`{_POOLED_NAMES.get(full, full)}` (line {c.line}) tests two series in "
+                     f"time order ({why}) over {n} rows: `{name_hi}` is highly persistent "
+                     f"(lag-1 autocorrelation {hi:.2f}, the signature of a trend or a slow "
+                     f"drift) and `{name_lo}` is positively autocorrelated too ({lo:.2f}). "
+                     f"Two series that each drift over the period correlate through "
+                     f"their drifts whether or not one drives the other, and the test "
+                     f"counts the {n} time steps as independent, so {r_txt} does not show "
+                     "a year-to-year link; nothing in the cell removes the trends."),
+        severity="medium", confidence=0.5,
+        evidence={"lines": [c.line], "values": {"lag1": lags, "n": n, "time_order": why,
+                                                **({"r": round(r, 4)} if r is not None
+                                                   else {})}},
+        suggestion=("Detrend both series (`scipy.signal.detrend`, or the residuals of a "
+                    "linear fit on the year) or correlate their year-to-year changes "
+                    "(`.diff().dropna()`), and judge the p-value against an effective "
+                    "sample size from the autocorrelation of the residuals; report the raw "
+                    "r only as the trend artefact."),
     )
