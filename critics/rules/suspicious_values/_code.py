@@ -10,6 +10,7 @@ import re
 import weakref
 from dataclasses import dataclass, field
 
+from ...ast_cache import TreeIndex, tree_index
 from ...ast_cache import walk as _walk
 from ...code_model import called_name as _call_last
 from ...code_model import names_in as _names
@@ -391,6 +392,10 @@ class CellIndex:
         stmt_of: dict[int, ast.stmt] = {}
         items: list[tuple[ast.AST, ast.stmt, str | None]] = []
         body = getattr(tree, "body", [])
+        index = tree_index(tree) if tree.__class__ is ast.Module else None
+        if index is not None:
+            self._index_positions(index, len(body), by_type, own, stmt_of, items)
+            body = []
         stmts: list[tuple[ast.stmt, str | None]] = [(st, None) for st in reversed(body)]
         while stmts:
             st, fn = stmts.pop()
@@ -432,6 +437,47 @@ class CellIndex:
         self.own = own
         self.stmt_of = stmt_of
         self.items = items  # (node, its statement, the function enclosing the statement)
+
+    @staticmethod
+    def _index_positions(index: TreeIndex, n_body: int, by_type: dict[type, list[ast.AST]],
+                         own: dict[int, list[ast.AST]], stmt_of: dict[int, ast.stmt],
+                         items: list[tuple[ast.AST, ast.stmt, str | None]]) -> None:
+        """The pass above over the review's index of a module: the same statements and
+        nodes in the same order, each node's children read as positions (`nodes[first[i]:
+        stop[i]]`, its fields' nodes in order; statements only ever sit in list fields)
+        instead of from its fields."""
+        nodes_at, first, stop = index.nodes, index.first, index.stop
+        stmt_cls = ast.stmt
+        b0 = first[0]  # a module's body comes first among its children
+        stmts: list[tuple[int, str | None]] = [(b0 + k, None)
+                                               for k in reversed(range(n_body))]
+        while stmts:
+            p, fn = stmts.pop()
+            st = nodes_at[p]
+            by_type.setdefault(type(st), []).append(st)
+            inner = st.name if isinstance(st, ast.FunctionDef | ast.AsyncFunctionDef) else fn
+            nodes: list[ast.AST] = []
+            stack: list[int] = []
+            nested: list[int] = []
+            for j in range(first[p], stop[p]):
+                if isinstance(nodes_at[j], stmt_cls):
+                    nested.append(j)
+                else:
+                    stack.append(j)
+            while stack:
+                k = stack.pop()
+                nodes.append(nodes_at[k])
+                for j in range(first[k], stop[k]):
+                    if isinstance(nodes_at[j], stmt_cls):
+                        nested.append(j)
+                    else:
+                        stack.append(j)
+            own[id(st)] = nodes
+            for node in nodes:
+                stmt_of[id(node)] = st
+                by_type.setdefault(type(node), []).append(node)
+                items.append((node, st, inner))
+            stmts.extend((x, inner) for x in reversed(nested))
 
     def of(self, *types: type) -> list:  # type: ignore[type-arg]
         return [n for t in types for n in self.by_type.get(t, ())]
