@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..ast_cache import tree_index
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, root_name
 from ..evidence import Evidence, ObjectFacts
@@ -100,6 +101,24 @@ def _index(tree: ast.AST) -> tuple[dict[int, ast.AST], dict[type, list[ast.AST]]
     """One pass over the tree: each node's parent, and the nodes of the types rules read."""
     parents: dict[int, ast.AST] = {}
     by_type: dict[type, list[ast.AST]] = {t: [] for t in _INDEXED}
+    index = tree_index(tree)
+    if index is not None:
+        # the same depth-first pass over the review's index of the tree: each node's
+        # children are the positions first[i]:stop[i] (its fields' nodes, in order)
+        nodes, first, stop = index.nodes, index.first, index.stop
+        at: list[int] = [0]
+        while at:
+            i = at.pop()
+            node = nodes[i]
+            kind = type(node)
+            if kind in by_type:
+                by_type[kind].append(node)
+            a, b = first[i], stop[i]
+            if a < b:
+                for child in nodes[a:b]:
+                    parents[id(child)] = node
+                at += range(a, b)
+        return parents, by_type
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
