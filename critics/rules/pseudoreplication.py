@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..ast_cache import nodes_of
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, CodeModel, called_name, root_name
 from ..evidence import Evidence, ObjectFacts
@@ -1370,14 +1371,16 @@ def _sample_sources(ev: Evidence, call: CallSite, args: list[ast.expr],
 
     m = ev.model
 
-    defs = {d.name: d for d in ast.walk(ev.tree) if isinstance(d, ast.FunctionDef)} \
+    # the cell's functions, in walk order (within a review, from the tree's index rather than
+    # a fresh walk of the whole tree for every test call)
+    defs = {d.name: d for d in nodes_of(ev.tree, ast.FunctionDef)} \
         if ev.tree is not None else {}
 
     def appended(name: str) -> list[ast.AST]:
         # samples.append(g.y) inside a loop over df.groupby("arm")
         found: list[ast.AST] = []
         if name in defs:  # a helper of the cell: `arm(df, "a")` returns df.loc[df.g == name]
-            found += [r.value for r in ast.walk(defs[name])
+            found += [r.value for r in _walk(defs[name])
                       if isinstance(r, ast.Return) and r.value is not None]
         for c in m.calls:
             if c.method in ("append", "extend") and c.receiver_root == name:
