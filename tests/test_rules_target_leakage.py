@@ -2571,3 +2571,105 @@ print(LinearRegression().fit(np.column_stack([dose, age]), response).coef_)
 @pytest.mark.parametrize("cell", _VAR_TARGET_SOUND)
 def test_variable_target_sound_features_are_quiet(cell: str):
     silent([f for f in H.run(RULES, cell) if f.rule_id.startswith("target_leakage.feature_")])
+
+
+# -- the target named through a config dict entry (CFG["target"], dict(label=...)) ------------
+
+CFG_CHURN = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(11)
+n = 1500
+tenure = rng.integers(1, 72, n)
+monthly = rng.normal(60, 15, n).round(2)
+plan = rng.choice(["basic", "plus", "family"], n)
+churned = (rng.random(n) < 1 / (1 + np.exp(0.04 * tenure - 0.5))).astype(int)
+# the CRM's line state, pulled when the extract ran (after the churn happened)
+line_state = np.where(churned == 1,
+                      rng.choice(["ported_out", "suspended", "active"], n, p=[.6, .3, .1]),
+                      rng.choice(["ported_out", "suspended", "active"], n, p=[.01, .03, .96]))
+subs = pd.DataFrame({"tenure": tenure, "monthly": monthly, "plan": plan,
+                     "line_state": line_state, "churned": churned})
+"""
+
+
+@pytest.mark.parametrize("cats", [["plan", "line_state"], ["plan"]])
+def test_config_dict_target_with_a_post_outcome_state_in_a_column_transformer(cats):
+    code = f"""
+        from sklearn.compose import ColumnTransformer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import OneHotEncoder, StandardScaler
+        from sklearn.model_selection import cross_val_score
+
+        CFG = {{"target": "churned", "num": ["tenure", "monthly"], "cat": {cats!r}}}
+        prep = ColumnTransformer([("n", StandardScaler(), CFG["num"]),
+                                  ("c", OneHotEncoder(handle_unknown="ignore"), CFG["cat"])])
+        model = make_pipeline(prep, LogisticRegression(max_iter=500))
+        X, y = subs[CFG["num"] + CFG["cat"]], subs[CFG["target"]]
+        model.fit(X, y)
+        print(cross_val_score(model, X, y, scoring="roc_auc").mean())
+        """
+    found = H.run(RULES, code, CFG_CHURN)
+    if "line_state" in cats:
+        f = one(found, "target_leakage.post_outcome_feature")
+        assert "line_state" in f.explanation and "churned" in f.explanation
+    else:
+        quiet(found)
+
+
+CFG_READMIT = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(12)
+n = 800
+adm = pd.DataFrame({"age": rng.integers(30, 95, n), "los_prior": rng.poisson(3, n),
+                    "hba1c": rng.normal(7.5, 1.2, n).round(1)})
+adm["readmit_30d"] = (rng.random(n) < 0.15 + 0.002 * (adm.age - 60)).astype(int)
+"""
+
+
+@pytest.mark.parametrize("features", [["age", "hba1c", "readmit_30d"], ["age", "hba1c"]])
+def test_config_dict_target_among_statsmodels_features(features):
+    code = f"""
+        import statsmodels.api as sm
+        SPEC = dict(outcome="readmit_30d", covariates={features!r})
+        res = sm.Logit(adm[SPEC["outcome"]], sm.add_constant(adm[SPEC["covariates"]])).fit(
+            disp=0, method="bfgs", maxiter=200)
+        print(res.params)
+        """
+    found = H.run(RULES, code, CFG_READMIT)
+    if "readmit_30d" in features:
+        f = one(found, "target_leakage.target_in_features")
+        assert "readmit_30d" in f.explanation
+    else:
+        quiet(found)
+
+
+CFG_LOANS = """
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import GradientBoostingClassifier
+rng = np.random.default_rng(13)
+n = 900
+loans = pd.DataFrame({"loan_id": np.arange(n), "dti": rng.uniform(5, 45, n),
+                      "fico": rng.normal(690, 40, n).round()})
+loans["defaulted"] = (rng.random(n) < 1 / (1 + np.exp((loans.fico - 640) / 25))).astype(int)
+"""
+
+
+@pytest.mark.parametrize("dropped", ['["loan_id"]', '["loan_id", params["label"]]'])
+def test_config_dict_label_left_in_the_frame_a_model_is_fitted_on(dropped):
+    code = f"""
+        params = {{"label": "defaulted", "seed": 0}}
+        X = loans.drop(columns={dropped})
+        y = loans[params["label"]]
+        clf = GradientBoostingClassifier(random_state=params["seed"]).fit(X, y)
+        print(clf.score(X, y))
+        """
+    found = H.run(RULES, code, CFG_LOANS)
+    if "params" not in dropped:
+        f = one(found, "target_leakage.target_in_features")
+        assert "defaulted" in f.explanation
+    else:
+        quiet(found)

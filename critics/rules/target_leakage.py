@@ -328,6 +328,20 @@ class _Analysis:
             a = self.last_assign(node.id, pos + 1)
             if a is not None and isinstance(a[1], ast.expr):
                 return _const_strs(a[1]) if not isinstance(a[1], ast.Name) else None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            # a config dict's entry: CFG["target"] with CFG = {"target": "churned", ...} or
+            # dict(target="churned", ...)
+            a = self.last_assign(node.value.id, pos + 1)
+            d = a[1] if a is not None else None
+            if isinstance(d, ast.Dict):
+                for k, v in zip(d.keys, d.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value == node.slice.value:
+                        return _const_strs(v)
+            elif isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and \
+                    d.func.id == "dict" and not d.args:
+                v = _kw(d, node.slice.value)
+                return _const_strs(v) if v is not None else None
         return None
 
     def _drop_cols(self, call: ast.Call, pos: int) -> list[str] | None:
