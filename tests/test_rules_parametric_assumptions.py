@@ -5,6 +5,8 @@ code-only path (samples in a comprehension, no kernel) is tested with `code_only
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from critics.findings import Finding
@@ -2183,3 +2185,134 @@ def test_normal_band_below_zero_on_a_long_skewed_sample(idiom: str) -> None:
 def test_percentiles_symmetric_or_signed_samples_stay_quiet(idiom: str) -> None:
     quiet(long_tails(LONG_SOUND[idiom]))
     assert not [f for f in long_tails(LONG_SOUND[idiom]) if f.rule_id == NT], idiom
+
+
+
+# -- spread proportional to the level (printed group SDs rise with the means) -----------------
+
+# `draw(m)`: five values of a group with mean level m. Multiplicative errors with a right
+# tail give every group the same CV (~0.6); additive errors one common SD; the log of the
+# multiplicative values one common SD on the log scale.
+_DRAWS = {
+    "multiplicative": "lambda m: m * np.array([0.38, 0.62, 0.81, 1.12, 2.07])",
+    "additive": "lambda m, s=np.array([-1.1, -0.5, 0.1, 0.4, 1.1]): m + 0.3 * BASE * s",
+    "logged": "lambda m: np.log(m * np.array([0.38, 0.62, 0.81, 1.12, 2.07]))",
+}
+
+_PROP_CASES = {
+    "ols_anova_lm": ("""
+        BASE = 410.0
+        pk = pd.DataFrame([{"dose": d, "auc": v}
+                           for d, m in {"5 mg": 410.0, "10 mg": 820.0, "20 mg": 1700.0}.items()
+                           for v in draw(m)])
+        """, """
+        import statsmodels.api as sm
+        import statsmodels.formula.api as smf
+        fit = smf.ols("auc ~ C(dose)", data=pk).fit()
+        print(sm.stats.anova_lm(fit, typ=2))
+        print(pk.groupby("dose")["auc"].agg(["mean", "std"]))
+        """, "anova_lm"),
+    "f_oneway_groupby": ("""
+        BASE = 1200.0
+        claims = pd.DataFrame({
+            "region": np.repeat(["north", "coast", "metro"], 5),
+            "payout": np.concatenate([draw(m) for m in (1200.0, 2600.0, 5100.0)]),
+        })
+        """, """
+        print(claims.groupby("region")["payout"].describe())
+        F, p = stats.f_oneway(*[g["payout"] for _, g in claims.groupby("region")])
+        print(f"F={F:.2f} p={p:.3f}")
+        """, "f_oneway"),
+    "tukey_named_aggregates": ("""
+        BASE = 0.4
+        streams = pd.DataFrame({
+            "landuse": ["forest"] * 5 + ["pasture"] * 5 + ["cropland"] * 5,
+            "nitrate": [*draw(0.4), *draw(1.1), *draw(2.9)],
+        })
+        """, """
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+        summary = streams.groupby("landuse")["nitrate"].agg(mean="mean", sd="std", n="size")
+        print(summary.round(3))
+        print(pairwise_tukeyhsd(streams["nitrate"], streams["landuse"]))
+        """, "pairwise_tukeyhsd"),
+}
+
+
+def _prop(idiom: str, draw: str) -> list[Finding]:
+    data, code, _ = _PROP_CASES[idiom]
+    setup = SETUP + f"draw = {_DRAWS[draw]}\n" + textwrap.dedent(data)
+    return check(code, setup)
+
+
+@pytest.mark.parametrize("idiom", sorted(_PROP_CASES))
+def test_anova_with_spread_proportional_to_the_group_mean(idiom: str) -> None:
+    f = only(_prop(idiom, "multiplicative"))
+    assert f.severity == "medium" and f.confidence == 0.5
+    assert _PROP_CASES[idiom][2] in f.explanation and "rise with the means" in f.explanation
+    assert f.evidence["values"]["cv_min"] >= 0.4
+
+
+@pytest.mark.parametrize("draw", ["additive", "logged"])
+@pytest.mark.parametrize("idiom", sorted(_PROP_CASES))
+def test_anova_with_common_spread_is_quiet(idiom: str, draw: str) -> None:
+    # one SD for all groups (additive errors, or the log of multiplicative ones): the
+    # F-test's model holds
+    quiet(_prop(idiom, draw))
+
+
+# -- 5-7 values per group with nothing non-normal in them: a low caution only ----------------
+
+_SMALL_NORMALISH = {
+    "scipy_ttest_ind": """
+        site_a = np.array([21.4, 22.9, 23.3, 23.8, 24.6, 25.9])
+        site_b = np.array([24.1, 25.2, 26.0, 26.4, 27.3, 28.5])
+        t, p = stats.ttest_ind(site_a, site_b, equal_var=False)
+        print(f"t={t:.2f} p={p:.3f}")
+        """,
+    "weightstats_in_helper": """
+        from statsmodels.stats.weightstats import ttest_ind as sm_ttest
+
+        def compare(x, y):
+            return sm_ttest(x, y)
+
+        ctrl = pd.Series([61.2, 63.5, 64.0, 65.1, 66.7, 68.3])
+        trt = pd.Series([64.9, 66.2, 67.8, 68.0, 70.1, 71.6])
+        print(compare(ctrl, trt))
+        """,
+    "f_oneway_frame_columns": """
+        yields = {"A": [5.1, 5.6, 5.8, 6.0, 6.3, 6.9],
+                  "B": [5.9, 6.2, 6.6, 6.7, 7.1, 7.5],
+                  "C": [6.4, 6.8, 7.0, 7.3, 7.7, 8.1]}
+        plots = pd.DataFrame(yields)
+        print(stats.f_oneway(plots["A"], plots["B"], plots["C"]))
+        """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(_SMALL_NORMALISH))
+def test_six_unremarkable_values_per_group_is_only_a_low_caution(idiom: str) -> None:
+    # n=6 cannot prove normality, but nothing in the values (skew, Shapiro, SD/mean) doubts
+    # it either: the t-test / ANOVA is the standard tool at this size, no medium note
+    found = check(_SMALL_NORMALISH[idiom])
+    assert all(f.severity == "low" for f in found), found
+
+
+@pytest.mark.parametrize("idiom", sorted(_SMALL_NORMALISH))
+def test_six_values_with_one_far_out_keep_a_note(idiom: str) -> None:
+    # the same tests when one group's six values carry a long right tail
+    code = _SMALL_NORMALISH[idiom]
+    for old, new in (("25.9])", "61.0])"), ("68.3])", "190.0])"), ("6.9]", "19.5]")):
+        code = code.replace(old, new)
+    f = only(check(code))
+    assert f.severity in ("medium", "high"), f
+
+
+def test_ztest_on_six_unremarkable_values_still_flags_the_normal_reference() -> None:
+    found = check("""
+        from statsmodels.stats.weightstats import ztest
+        a = np.array([21.4, 22.9, 23.3, 23.8, 24.6, 25.9])
+        b = np.array([24.1, 25.2, 26.0, 26.4, 27.3, 28.5])
+        print(ztest(a, b))
+        """)
+    assert only(found).severity == "high"

@@ -142,8 +142,10 @@ def _judge(n_min: int, grade: int, code_skewed: bool, skew_max: float,
         if code_skewed:
             return "high", 0.65
         # 5-7 values: a skew near 1 or a Shapiro p near 0.05 is common for normal data this
-        # small, so a mild sign is a concern to check, not evidence the test is wrong
-        return ("medium", 0.45) if grade == 1 else ("medium", 0.4)
+        # small, so a mild sign is a concern to check, not evidence the test is wrong; with
+        # no sign at all (Shapiro p >= 0.05, |skew| < 1, no long right tail) the small n
+        # alone is no reason to doubt a t-test, which is the standard tool at this size
+        return ("medium", 0.45) if grade == 1 else ("low", 0.3)
     if correlation and n_min >= 30 and grade == 3 and skew_max >= 3 and skew_min >= 2:
         # both variables heavy-tailed: a few extreme pairs drive Pearson's r whatever n is
         return "high", 0.8 if skew_min >= 3 else 0.7
@@ -1063,6 +1065,47 @@ def _judge_floor(groups: list[dict[str, float]], obj, site: _Grouped
     return severity, confidence, basis, values
 
 
+def _judge_proportional(groups: list[dict[str, float]], obj, site: _Grouped
+                        ) -> tuple[str, float, str, dict[str, object]] | None:
+    """A non-negative response whose printed group SDs rise in step with the group means
+    (three or more small groups, means and SDs each spanning >= 2-fold, every group's SD at
+    least 0.4 of its mean, the coefficients of variation within 2-fold of each other): the
+    signature of a multiplicative, lognormal-like scale (lifetimes, concentrations, costs).
+    The F-test's one pooled variance then misstates every group's spread and its errors are
+    right-skewed; when the fit's residuals are known their skew must agree (> 0.5). Too few
+    values to prove it, so medium."""
+    if len(groups) < 3 or any("std" not in g or g["n"] < 3 for g in groups) or \
+            min(g["n"] for g in groups) >= 30:
+        return None
+    rng = obj.ranges.get(site.response) if obj is not None else None
+    mins = [g.get("min", g.get("floor")) for g in groups]
+    if any(m is None or m < 0 for m in mins) or not rng or rng[0] < 0:
+        return None
+    if site.resid is not None and site.resid[0] < 0.5:
+        return None
+    ordered = sorted(groups, key=lambda g: g["mean"])
+    if ordered[0]["mean"] <= 0 or ordered[0]["std"] <= 0 or not all(
+            a["mean"] < b["mean"] and a["std"] < b["std"]
+            for a, b in itertools.pairwise(ordered)):
+        return None
+    mean_ratio = ordered[-1]["mean"] / ordered[0]["mean"]
+    sd_ratio = ordered[-1]["std"] / ordered[0]["std"]
+    cvs = [g["std"] / g["mean"] for g in ordered]
+    if mean_ratio < 2 or sd_ratio < 2 or min(cvs) < 0.4 or max(cvs) > 2 * min(cvs):
+        return None
+    basis = (f"the group SDs rise with the means ({ordered[0]['std']:.3g} at mean "
+             f"{ordered[0]['mean']:.3g} up to {ordered[-1]['std']:.3g} at mean "
+             f"{ordered[-1]['mean']:.3g}), a near-constant coefficient of variation of "
+             f"{min(cvs):.2f}-{max(cvs):.2f} for a non-negative quantity: spread proportional "
+             "to the level, the mark of a multiplicative, right-skewed (lognormal-like) scale"
+             + (f"; the fit's residuals are right-skewed too (skew={site.resid[0]:.2f})"
+                if site.resid is not None else ""))
+    values: dict[str, object] = {"sd_ratio": round(sd_ratio, 2),
+                                 "mean_ratio": round(mean_ratio, 2),
+                                 "cv_min": round(min(cvs), 2), "cv_max": round(max(cvs), 2)}
+    return "medium", 0.5, basis, values
+
+
 def _judge_column_tails(obj, site: _Grouped, n: int, n_min: int
                         ) -> tuple[str, float, str, dict[str, object]] | None:
     """A non-negative response whose kernel tail facts show it zero-inflated (half or more
@@ -1178,6 +1221,9 @@ def _grouped_from_summaries(ev: Evidence, site: _Grouped, obj: ObjectFacts | Non
     if verdict is None and shown:
         verdict = _judge_floor(shown, obj, site)
         source = "in the per-group summary the cell printed,"
+    if verdict is None and shown:
+        verdict = _judge_proportional(shown, obj, site)
+        source = "in the per-group summary the cell printed"
     if verdict is None:
         verdict = _judge_column_tails(obj, site, n, n_min)
         source = "the frame's values show"
@@ -1227,6 +1273,7 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
     generated: tuple[set[str], set[tuple[str, str]],
                      dict[str | tuple[str, str], int]] | None = None
     seen: set[int] = set()
+    deferred: list[Finding] = []
     for site in sites:
         call, full, kind, facts = site.call, site.full, site.kind, site.facts
         if call.line in seen or site.transformed:
@@ -1263,7 +1310,7 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                 # concern to check, not decisive evidence that the test is wrong
                 severity, confidence = "medium", 0.5
             ztest = n_min < 10 and re.search(r"\bz(?:test|confint)", test_name) is not None
-            if ztest and severity == "medium":
+            if ztest and severity in ("medium", "low"):
                 # a z-test refers the statistic to the normal distribution whatever the data:
                 # with a handful of values per group the t reference has far heavier tails,
                 # so the p-value is too small even for normal data
@@ -1330,9 +1377,8 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                            "untransformed.")
         if kind in nonparam_kinds:
             severity, confidence = "low", 0.3  # a rank-based check is run alongside
-        seen.add(call.line)
         twin = _NONPARAMETRIC_TWIN[kind]
-        yield Finding(
+        finding = Finding(
             explanation=explanation, severity=severity, confidence=round(confidence, 3),
             evidence={"lines": [call.line], "values": values},
             suggestion=(f"Use a test that does not assume normality ({twin}), or analyse a "
@@ -1341,8 +1387,16 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                         "very small groups, report the raw values and an exact/permutation "
                         "test (`scipy.stats.permutation_test`)."),
         )
+        if severity == "low" and kind not in nonparam_kinds:
+            # a caution only (small samples, nothing skewed in them): the grouped judgement
+            # of the same test, from what the cell printed, may have more to say
+            deferred.append(finding)
+            continue
+        seen.add(call.line)
+        yield finding
     if grouped:
         yield from _grouped_findings(ev, seen, nonparam_kinds)
+    yield from (f for f in deferred if f.evidence["lines"][0] not in seen)
 
 
 # -- linear models with normal errors on count outcomes -----------------------------------------
