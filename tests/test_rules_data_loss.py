@@ -2658,3 +2658,169 @@ def test_helper_that_parses_cleanly_or_counts_its_failures_stays_quiet() -> None
         """,
     ):
         silent(run(code, PARCELS))
+
+
+# -- coerced values that are the whole upper tail (what is left stops just under 1,000) ----------
+
+# invoices exported as formatted text ("1,234.50"): about 3 % are 1,000 or more, and exactly
+# those fail to parse, so the drop removes the top of the distribution, not a random few
+INVOICES = """
+import numpy as np, pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(44)
+n = 3000
+region = rng.choice(["coast", "inland", "metro"], n)
+value = np.round(rng.lognormal(5.8, 0.6, n), 2)
+inv = pd.DataFrame({"region": region, "amount_txt": [f"{v:,.2f}" for v in value],
+                    "days_late": rng.poisson(3 + value / 400)})
+"""
+
+_TRUNCATED = (
+    # pandas: coerce a column, dropna(subset=…), group means
+    ("""
+inv["amount"] = pd.to_numeric(inv["amount_txt"], errors="coerce")
+inv = inv.dropna(subset=["amount"])
+print(inv.groupby("region")["amount"].mean().round(2))
+""", 'inv["amount_txt"]'),
+    # scipy: assign + dropna chain, a t-test and a total
+    ("""
+clean = inv.assign(amount=pd.to_numeric(inv.amount_txt, errors="coerce")).dropna(
+    subset=["amount"])
+print(stats.ttest_ind(clean.amount[clean.region == "coast"],
+                      clean.amount[clean.region == "metro"]))
+print("total billed", clean.amount.sum())
+""", "inv.amount_txt"),
+    # statsmodels: a helper that coerces and keeps notna rows, then a regression
+    ("""
+def tidy(frame):
+    out = frame.copy()
+    out["amount"] = pd.to_numeric(out["amount_txt"], errors="coerce")
+    return out[out["amount"].notna()]
+
+book = tidy(inv)
+fit = smf.ols("days_late ~ amount", data=book).fit()
+print(fit.params.round(4), book.amount.mean())
+""", 'out["amount_txt"]'),
+)
+
+
+def test_coerced_drop_that_removes_the_upper_tail_is_high() -> None:
+    """Only ~3 % of rows go, but the largest value left is just under 1,000: the failures are
+    every amount written with a thousands separator, so the means and totals are biased low."""
+    for code, col in _TRUNCATED:
+        f = one(run(code, INVOICES), DROPNA)
+        assert f.severity == "high" and not f.is_blocking(0.8), code
+        assert 0.02 <= f.evidence["values"]["fraction_lost"] < 0.05, code
+        assert "just under 1,000" in f.explanation and "biased low" in f.explanation, code
+        # the sound twin strips the separator first: nothing fails, nothing to say
+        silent(run(code.replace(col, col + '.str.replace(",", "")'), INVOICES))
+
+
+def test_small_coerced_drop_without_a_cut_at_a_power_of_ten_stays_low() -> None:
+    """The same share of unparseable values spread over the whole range ('n/a' entries):
+    no sign that the tail went, so no high finding."""
+    setup = INVOICES + """
+bad = rng.random(n) < 0.034
+inv["amount_txt"] = np.where(bad, "n/a", [f"{v:.2f}" for v in value])
+"""
+    quiet(run(_TRUNCATED[0][0], setup))
+
+
+# -- inner merges: a result table's empty cells are not a report; 5-10 % lost to a join ----------
+
+# clinic visits and a clinic register that misses the newest clinics (about 7 % of visits);
+# a sensor log keyed by zero-padded text ids against a register with unpadded ids
+JOINS = """
+import numpy as np, pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(71)
+n = 2000
+cid = rng.integers(0, 60, n)
+visits = pd.DataFrame({"clinic": cid, "wait_min": rng.gamma(4, 6, n).round(1),
+                       "no_show": (rng.random(n) < 0.1).astype(int)})
+register = pd.DataFrame({"clinic": np.arange(56),
+                         "county": rng.choice(["north", "south", "east"], 56)})
+register_all = pd.DataFrame({"clinic": np.arange(60),
+                             "county": rng.choice(["north", "south", "east"], 60)})
+ids = np.r_[rng.choice(np.arange(1000, 9999), 20, replace=False), [12, 345, 678, 90, 501, 77]]
+log = pd.DataFrame({"sensor": [f"{i:04d}" for i in ids], "pm25": rng.gamma(3, 4, 26).round(1)})
+reg = pd.DataFrame({"sensor": [str(i) for i in ids],
+                    "zone": np.r_[rng.choice(["urban", "suburb"], 20), ["rural"] * 6]})
+"""
+
+_JOIN_LOSS = (
+    # pandas method, groupby means
+    """
+        enriched = visits.merge(register, on="clinic")
+        print(enriched.groupby("county").wait_min.mean().round(1))
+    """,
+    # pd.merge function, a scipy test on the joined rows
+    """
+        both = pd.merge(visits, register, on="clinic", how="inner")
+        north = both.wait_min[both.county == "north"]
+        rest = both.wait_min[both.county != "north"]
+        print(stats.mannwhitneyu(north, rest))
+    """,
+    # DataFrame.join(how="inner") on an indexed register, then a statsmodels logit
+    """
+        d = visits.join(register.set_index("clinic"), on="clinic", how="inner")
+        fit = smf.logit("no_show ~ C(county)", data=d).fit(disp=0)
+        print(fit.params.round(3), d.no_show.mean())
+    """,
+)
+
+
+def test_inner_merge_losing_five_to_ten_percent_is_medium() -> None:
+    for code in _JOIN_LOSS:
+        f = one(run(code, JOINS), MERGE)
+        assert f.severity == "medium" and not f.is_blocking(0.5), code
+        assert 0.05 <= f.evidence["values"]["fraction_lost"] < 0.10, code
+        assert "selected by their key" in f.explanation, code
+        # the complete register loses nothing: silent
+        silent(run(code.replace("register,", "register_all,").replace(
+            "register.set_index", "register_all.set_index"), JOINS))
+
+
+def test_inner_merge_loss_counted_stays_quiet() -> None:
+    silent(run("""
+        enriched = visits.merge(register, on="clinic", how="left", indicator=True)
+        print((enriched._merge == "left_only").sum(), "visits without a register entry")
+        print(enriched.groupby("county").wait_min.mean().round(1))
+    """, JOINS))
+
+
+def test_table_nan_cells_are_not_a_loss_report() -> None:
+    """A result table whose empty groups print `NaN` (a category with no rows left) does not
+    say how many rows the merge lost."""
+    for code in (
+        # pandas: an agg table over zones, the rural zone empty after the join
+        """
+        m = log.merge(reg, on="sensor")
+        m["zone"] = pd.Categorical(m.zone, ["urban", "suburb", "rural"])
+        print(m.groupby("zone", observed=False).pm25.agg(["mean", "count"]))
+        """,
+        # pd.merge + describe of the joined values per zone, unstacked
+        """
+        m = pd.merge(log, reg, on="sensor")
+        m["zone"] = pd.Categorical(m.zone, ["urban", "suburb", "rural"])
+        print(m.groupby("zone", observed=False).pm25.mean())
+        print("network mean", m.pm25.mean())
+        """,
+        # a pivot of the joined rows, empty cells NaN
+        """
+        m = log.merge(reg, on="sensor")
+        m["high"] = m.pm25 > 12
+        print(m.pivot_table(index="zone", columns="high", values="pm25", aggfunc="mean"))
+        """,
+    ):
+        f = one(run(code, JOINS), MERGE)
+        assert f.severity == "high", code
+    # ids padded the same way on both sides: nothing lost
+    silent(run("""
+        reg2 = reg.assign(sensor=reg.sensor.str.zfill(4))
+        m = log.merge(reg2, on="sensor")
+        m["zone"] = pd.Categorical(m.zone, ["urban", "suburb", "rural"])
+        print(m.groupby("zone", observed=False).pm25.agg(["mean", "count"]))
+    """, JOINS))

@@ -339,12 +339,17 @@ _SHAPE_FOOTER = re.compile(r"^\s*\[\d[\d,]* rows x \d[\d,]* columns\]\s*$|"
                            r"^\s*(?:Name: .*, )?Length: \d+, dtype: \w+\s*$")
 
 
+_TABLE_NAN = re.compile(r"(?<=\s)NaN(?=\s{2,}|\s*$)")
+
+
 def _text_reports(ev: Evidence) -> bool:
     """The cell's output says how many rows went: a line with a count and a word for it
     (dropped, missing, kept, rows…), not a table's shape footer."""
     for line in ev.text[:30_000].splitlines()[:500]:
         if _SHAPE_FOOTER.match(line):
             continue
+        if "NaN" in line:  # a table's empty cell (`NaN` then a column gap) reports nothing
+            line = _TABLE_NAN.sub(" ", line)
         if _REPORT_TEXT.search(line) and _INT_RE.search(line):
             return True
     return False

@@ -76,9 +76,10 @@ def _findings(ev: Evidence, kinds: set[str]) -> Iterator[Finding]:
             shares, (group, gone) = [], _level_losses(ctx, drop, loss)
         spread = _unmeasured_spread(ctx, drop, loss, group, gone)
         # measured spread: still say why the values failed to parse
-        hint = separator_hint(ctx, drop) if spread is None and group is not None else ""
+        sep = separator_hint(ctx, drop) if drop.kind in ("coerce", "missing") else ""
+        hint = sep if spread is None and group is not None else ""
         f = _judge(ev, drop, loss, summaries, shares, group, gone, only_after=shown_n == "after",
-                   spread=spread, hint=hint)
+                   spread=spread, hint=hint, truncated=sep)
         if f is not None:
             if drop.kind == "coerce" and drop.target:
                 flagged.add(drop.target)
@@ -175,15 +176,20 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
            summaries: list[tuple[int, str]], shares: list[tuple[int, str]] | None = None,
            group: tuple[str, str, int, int] | None = None,
            vanished: list[tuple[str, list[str], int]] | None = None,
-           only_after: bool = False, spread: str | None = None, hint: str = ""
-           ) -> Finding | None:
+           only_after: bool = False, spread: str | None = None, hint: str = "",
+           truncated: str = "") -> Finding | None:
     frac = loss.fraction
     stats = [s for s in summaries if s[1] != "fit"]
     fits = [s for s in summaries if s[1] == "fit"]
     rare = _parse_failures(drop, loss, stats)
-    if rare:
+    # the values that failed to parse are the whole upper tail (what is left stops just under
+    # a power of ten): every mean, total or maximum reported afterwards is biased low
+    cut = bool(truncated) and bool(stats) and frac is not None and frac >= 0.02 and \
+        loss.before is not None and loss.after is not None and \
+        loss.before - loss.after >= 10 and not loss.lower_bound
+    if rare or cut:
         only_after = False  # a count of the rows left says nothing of the values that failed
-    elif frac is not None and frac < 0.02:
+    elif frac is not None and frac < 0.02 and not cut:
         return None
     if only_after and (frac is None or (vanished and _defined_group(ev, vanished[0], loss))):
         # the cell shows the n left, and the loss is either unread or exactly the rows of
@@ -202,6 +208,8 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     elif gfrac is not None and stats and not uneven:
         # the loss concentrates in one group the cell reports
         severity, conf = "high", (0.85 if gfrac >= 0.2 else 0.8)
+    elif cut:
+        severity, conf = "high", 0.7
     elif uneven and stats:
         severity, conf = "medium", 0.55
     elif frac is not None and frac >= 0.10:
@@ -214,6 +222,11 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     elif frac is not None and (shares or vanished):
         # NaN counted as not exceeding a limit, or whole categories gone
         severity, conf = "medium", 0.55
+    elif drop.kind == "merge" and frac is not None and frac >= 0.05 and stats \
+            and not only_after:
+        # rows lost to unmatched keys are selected by the key, not at random: entities newer
+        # than the lookup table, ids written another way
+        severity, conf = "medium", 0.5
     elif frac is not None:
         severity, conf = "low", 0.5
     elif stats or fits:
@@ -288,7 +301,13 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
     if spread is not None and stats:
         head += spread
     head += hint
-    if rare:
+    if cut:
+        head += ("" if hint else truncated) + (
+            " So the rows dropped are not a random few but the top of the distribution, and "
+            "every mean, total or maximum computed on what is left is biased low. Strip the "
+            "separator first "
+            "(`s.str.replace(',', '')`) and count what still fails.")
+    if rare and not cut:
         ext = sorted({k for _, k in stats if k in _EXTREMES})
         hit = (f"the extremes that `{'`, `'.join(ext)}` report" if ext else
                "a whole tail or condition of the summary")
@@ -307,6 +326,10 @@ def _judge(ev: Evidence, drop: _Drop, loss: _Loss,
                  "runs that succeeded.")
     elif drop.kind == "merge":
         head += " Unmatched keys often mean inconsistent IDs rather than absent data."
+        if severity == "medium" and frac is not None and frac < 0.10:
+            head += (" Rows lost to a join are selected by their key, not at random (entities "
+                     "newer than the lookup table, ids written another way), so even this "
+                     "share can shift the figures if those entities differ.")
     elif drop.kind == "skipped":
         head += (" The records that fail to parse are rarely a random sample (an unhandled "
                  "format, unit or range), so the summary describes only the easy cases.")
