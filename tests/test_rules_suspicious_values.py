@@ -162,6 +162,32 @@ def test_code_only_unclipped_correction_is_a_medium_concern() -> None:
     assert f.severity == "medium" and not f.is_blocking(0.5)
 
 
+@pytest.mark.parametrize("counts", [
+    "p, n = g.ngroups, int(g.size().iloc[0])",  # ISO 5725 variance components
+    "p = len(days)\nn = 4",
+    "p = days.nunique()\nn = 4",
+])
+def test_a_name_p_bound_to_a_count_is_not_a_p_value(counts: str) -> None:
+    code = ('g = lab.groupby("day")["y"]\ndays = lab["day"]\n' + counts + "\n"
+            'ms_within = ((lab["y"] - g.transform("mean")) ** 2).sum() / (p * (n - 1))\n'
+            "print(ms_within)\n")
+    ev = evidence(code)
+    assert ev.tree is not None
+    assert not check(ev, PV)
+    # the same cell with p bound to a test's p-value is read as a hand correction
+    ev = evidence(code.replace(counts, "p = res.pvalue\nn = 4"))
+    assert one(check(ev), PV).severity == "medium"
+
+
+def test_a_name_p_bound_to_a_p_value_and_multiplied_is_still_read() -> None:
+    ev = evidence("""
+        p = res.pvalue
+        n = len(tests)
+        print(p * n)
+    """)
+    assert one(check(ev), PV).severity == "medium"
+
+
 @pytest.mark.parametrize("fix", [
     "p_adj = [min(p * len(pvals), 1.0) for p in pvals]",
     "p_adj = np.minimum(np.array(pvals) * len(pvals), 1)",

@@ -103,12 +103,34 @@ def _is_pish(code: _Code, node: ast.AST) -> bool:
     if isinstance(node, ast.Call) and _call_last(node) in ("array", "asarray", "Series"):
         return bool(node.args) and _is_pish(code, node.args[0])
     if isinstance(node, ast.Name):
+        if _bound_to_counts(code, node.id):
+            return False  # `p, n = g.ngroups, g.size().iloc[0]`: p groups, not a p-value
         nq = _name_quantity(node.id)
         if nq and nq[0] == "pvalue":
             return True
         o = code.origin(node)
         return o.quantity == "pvalue"
     return False
+
+
+_COUNT_ATTRS = {"ngroups", "size", "ndim"}
+_COUNT_CALLS = {"len", "int", "nunique", "count"}
+
+
+def _bound_to_counts(code: _Code, name: str) -> bool:
+    """Every value the cell binds to `name` is a count (a group count, a length, an int)."""
+    values: list[ast.AST] = []
+    for st in _of(code.model.tree, ast.Assign):
+        for t in st.targets:
+            if isinstance(t, ast.Name) and t.id == name:
+                values.append(st.value)
+            elif isinstance(t, ast.Tuple) and isinstance(st.value, ast.Tuple) and \
+                    len(t.elts) == len(st.value.elts):
+                values += [v for e, v in zip(t.elts, st.value.elts, strict=True)
+                           if isinstance(e, ast.Name) and e.id == name]
+    return bool(values) and all(
+        _is_count(code, v) or (isinstance(v, ast.Attribute) and v.attr in _COUNT_ATTRS)
+        or (isinstance(v, ast.Call) and _call_last(v) in _COUNT_CALLS) for v in values)
 
 
 _COUNT_NAMES = {"n", "m", "k", "ntests", "n_tests", "num_tests", "n_comparisons", "ncomp",
