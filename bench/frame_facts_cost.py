@@ -3,9 +3,10 @@ one-call summary (`df.describe(include="all")`, what an analyst runs to look at 
 the frame's `df.isna().sum()` + `df.nunique()` (what a variable inspector shows).
 
 The facts (`services.kernel_facts.describe`) run inside the user's kernel after every cell,
-for each frame the cell created or used; this script calls the same function in-process, on
-the same kind of frame in one run, so the ratios hold on a noisy shared machine. Per-fact
-rows say where the time goes.
+for each frame the cell created or used (and, for each model fit, the per-column strength
+with the target of its (X, y) -- the "model fit" rows, with the frame as X); this script
+calls the same functions in-process, on the same kind of frame in one run, so the ratios
+hold on a noisy shared machine. Per-fact rows say where the time goes.
 
     .venv/bin/python bench/frame_facts_cost.py             # prints, rewrites its README part
     .venv/bin/python bench/frame_facts_cost.py --no-write
@@ -94,6 +95,9 @@ def measure(repeat: int) -> list[dict[str, Any]]:
             "outcome indicators": lambda df=df, u=unique: kf._outcome_indicators(df, u),
             "class separation": lambda df=df, u=unique: kf._class_separation(df, u),
             "tails": lambda df=df, r=ranges: kf._frame_tails(df, r),
+            # a model fitted on the frame (`fit(X, y)`): per-column AUC / r with the target
+            "model fit, two-valued y": lambda df=df: kf.fit_facts(df, df["flag"]),
+            "model fit, continuous y": lambda df=df: kf.fit_facts(df, df["f1"]),
         }
         rows.append({"shape": df.shape, "facts": facts, "describe": desc, "inspect": inspect,
                      "parts": {k: best_ms(fn, repeat) for k, fn in parts.items()}})
