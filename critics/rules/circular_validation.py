@@ -1816,6 +1816,12 @@ def _statements_reporting(m, node: ast.AST) -> tuple[list[ast.stmt], set[str]]: 
     return out, bound
 
 
+def _same_src(m, node: ast.AST) -> str:  # type: ignore[no-untyped-def]
+    """The source of `node` with one quote style, so `df["y"]` and `df['y']` (an f-string
+    forces the other quotes) compare as the same expression."""
+    return m.src(node).replace("'", '"')
+
+
 @rule("circular_validation.in_sample_fit_reported",
       title="A model's fit to its own training rows reported as its accuracy")
 def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
@@ -1858,12 +1864,13 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
         if not isinstance(c.receiver, ast.Name) or c.loop_depth or not c.node.args:
             continue
         f = last_fit(c.receiver.id, c.node)
-        if f is None or m.src(c.node.args[0]) != m.src(f[2]):
+        if f is None or _same_src(m, c.node.args[0]) != _same_src(m, f[2]):
             continue
-        if c.last == "score" and len(c.node.args) >= 2 and m.src(c.node.args[1]) == m.src(f[3]):
+        if c.last == "score" and len(c.node.args) >= 2 and _same_src(
+                m, c.node.args[1]) == _same_src(m, f[3]):
             evals.append((c.node, c.receiver.id))
         elif c.last in _PRED_CALLS:
-            preds[id(c.node)] = (c.receiver.id, m.src(f[3]))
+            preds[id(c.node)] = (c.receiver.id, _same_src(m, f[3]))
             st = _stmt_of(m.tree, c.node)
             if isinstance(st, ast.Assign) and _reshaped(st.value) is c.node:
                 for t in st.targets:
@@ -1881,7 +1888,7 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
     for c in m.calls:
         if c.last in METRIC_EXACT or c.last == "confusion_matrix":
             got = pred_in(c.node)
-            if got and any(m.src(a) == got[1] for a in c.node.args):
+            if got and any(_same_src(m, a) == got[1] for a in c.node.args):
                 evals.append((c.node, got[0]))
         elif c.last in _HAND_ERR_CALLS:
             # `np.mean((y - p) ** 2)`, `((y - p) ** 2).sum()`, `(p == y).mean()`,
@@ -1898,7 +1905,7 @@ def in_sample_fit_reported(ev: Evidence) -> Iterator[Finding]:
                 else:
                     continue
                 got = pred_in(sub)
-                if got and got[1] in (m.src(_reshaped(x)) for x in sides):
+                if got and got[1] in (_same_src(m, _reshaped(x)) for x in sides):
                     evals.append((c.node, got[0]))
                     break
     hits: list[tuple[ast.AST, str, list[ast.stmt], str]] = []
