@@ -50,7 +50,9 @@ class EngineConfig(BaseModel):
         True, description="Use the Claude critic too when an Anthropic API key is configured."
     )
     introspection_budget_ms: float = Field(
-        25.0, gt=0, description="Time the kernel may spend reading facts for the critic."
+        25.0, gt=0, description="CPU time the kernel may spend reading facts for the critic "
+        "(counted in CPU time so a loaded machine does not cut them short; wall clock capped "
+        "at 8x)."
     )
     introspection_timeout: float = Field(
         5.0, gt=0, description="Seconds before an introspection request is abandoned."

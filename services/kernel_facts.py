@@ -217,6 +217,22 @@ def _has_levels(col: Any) -> bool:
     return getattr(col.dtype, "kind", "") in "OSUb" or str(col.dtype) in ("category", "string")
 
 
+class Budget:
+    """A time budget counted in this thread's CPU time, so a loaded machine (the kernel
+    waiting for a core) does not cut the facts short and make a critique depend on load; a
+    wall-clock cap of WALL_FACTOR x the budget still stops work that blocks (I/O, sleeps,
+    lazily computed frames) long before the service's hard introspection timeout."""
+
+    WALL_FACTOR = 8.0
+
+    def __init__(self, seconds: float) -> None:
+        self.cpu_end = time.thread_time() + seconds
+        self.wall_end = time.perf_counter() + seconds * self.WALL_FACTOR
+
+    def __call__(self) -> bool:
+        return time.thread_time() > self.cpu_end or time.perf_counter() > self.wall_end
+
+
 def _level_counts(col: Any) -> dict[str, int]:
     """{level: rows} of a column, missing values left out."""
     return {str(k)[:60]: int(v) for k, v in col.value_counts(dropna=True).items()}
@@ -235,11 +251,11 @@ def _before_levels(df: Any, facts: dict[str, Any]) -> None:
 time limit): this runs before every cell that filters a frame in place."""
     if len(df) > BEFORE_LEVEL_ROWS:
         return
-    deadline = time.perf_counter() + BEFORE_LEVEL_SECONDS
+    over = Budget(BEFORE_LEVEL_SECONDS)
     head = df.iloc[:BEFORE_LEVEL_PROBE]
     levels: dict[str, dict[str, int]] = {}
     for c in df.columns[:MAX_COLUMNS]:
-        if len(levels) >= MAX_LEVEL_COLUMNS or time.perf_counter() > deadline:
+        if len(levels) >= MAX_LEVEL_COLUMNS or over():
             break
         if _has_levels(df[c]):
             with contextlib.suppress(TypeError):  # unhashable cells
@@ -1241,8 +1257,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         # facts of that cell's remaining samples short.
         with contextlib.suppress(Exception):
             import scipy.stats  # noqa: F401
-    t0 = time.perf_counter()
-    budget = float(request.get("budget_ms", 25.0)) / 1000
+    over = Budget(float(request.get("budget_ms", 25.0)) / 1000)
     mode = request.get("mode")
     shallow = mode in ("before", "namespace")
     objects: dict[str, Any] = {}
@@ -1256,7 +1271,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         truncated = len(names) > MAX_NAMESPACE
         names = names[:MAX_NAMESPACE]
     for name in names:
-        if time.perf_counter() - t0 > budget:
+        if over():
             truncated = True
             break
         if name in SKIP_NAMES or name.startswith("_") or name not in ns:
@@ -1274,7 +1289,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         except Exception as exc:
             errors.append(f"{name}: {type(exc).__name__}: {exc}")
     for spec in request.get("samples", []):
-        if time.perf_counter() - t0 > budget:
+        if over():
             truncated = True
             break
         expr = spec.get("expr", "")
@@ -1293,7 +1308,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
         except Exception as exc:
             errors.append(f"{expr[:60]}: {type(exc).__name__}: {exc}")
     for (call, _), members in pairs.items():
-        if len(members) != 2 or time.perf_counter() - t0 > budget:
+        if len(members) != 2 or over():
             continue
         (i, x, ex), (j, y, ey) = members
         found: dict[str, Any] = {}
@@ -1306,7 +1321,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
             samples[k].update(found)
     fits: list[dict[str, Any]] = []
     for spec in request.get("fits", []):
-        if time.perf_counter() - t0 > budget:
+        if over():
             truncated = True
             break
         xe, ye = spec.get("x", ""), spec.get("y", "")

@@ -435,3 +435,29 @@ normal = smf.ols("score ~ C(g)", data=d).fit()
     skewed, normal = ev.objects["skewed"].params, ev.objects["normal"].params
     assert skewed["resid_skew"] > 1.5 and skewed["resid_normal_p"] < 0.001
     assert abs(normal["resid_skew"]) < 0.6 and normal["resid_normal_p"] > 0.01
+
+
+def test_the_budget_counts_cpu_time_so_waiting_for_a_core_cuts_nothing() -> None:
+    # A kernel on a loaded machine waits for a core; that wait (a sleep stands in for it here)
+    # must not use up the budget, or a critique would depend on the machine's load.
+    import time
+
+    from services.kernel_facts import Budget
+
+    over = Budget(0.020)
+    time.sleep(0.040)  # two budgets of wall time, almost no CPU (the wall cap is 8 budgets)
+    assert not over()
+    t = time.thread_time()
+    while time.thread_time() - t < 0.030:  # a budget and a half of real work
+        pass
+    assert over()
+
+
+def test_the_budget_still_stops_work_that_blocks() -> None:
+    import time
+
+    from services.kernel_facts import Budget
+
+    over = Budget(0.005)
+    time.sleep(0.005 * Budget.WALL_FACTOR + 0.01)  # past the wall-clock cap
+    assert over()
