@@ -1212,3 +1212,154 @@ def test_counted_screen_called_significant_is_only_a_note():
         print(f"CV accuracy {cv.mean():.3f}")
     """, SPECTRA))
     assert f.severity == "medium" and not f.is_blocking(0.8)
+
+
+# -- a proportion's variance p * (1 - p) is not a hand-rolled correction ----------------------
+
+RATES = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(4)
+clinics = pd.DataFrame({"clinic": np.repeat([f"c{i}" for i in range(12)], 80),
+                        "returned": rng.random(960) < 0.3})
+"""
+
+
+@pytest.mark.parametrize("se, test", [
+    # vectorised over a table of rates, the two-proportion z-test written out
+    ("np.sqrt(t.p * (1 - t.p) / t.n + t.p0 * (1 - t.p0) / t.n0)",
+     "t['pval'] = 2 * stats.norm.sf((t.p - t.p0).abs() / se)"),
+    # (1 - p) written first
+    ("np.sqrt((1 - t.p) * t.p / t.n + (1 - t.p0) * t.p0 / t.n0)",
+     "t['pval'] = 2 * (1 - stats.norm.cdf((t.p - t.p0).abs() / se))"),
+])
+def test_rates_z_tested_against_the_rest_and_starred_raw(se: str, test: str) -> None:
+    code = f"""
+        g = clinics.groupby("clinic")["returned"]
+        t = pd.DataFrame({{"p": g.mean(), "n": g.size()}})
+        t["p0"] = [clinics.loc[clinics.clinic != c, "returned"].mean() for c in t.index]
+        t["n0"] = len(clinics) - t["n"]
+        se = {se}
+        {test}
+        t["star"] = np.where(t["pval"] < 0.05, "*", "")
+        print(t.round(3))
+    """
+    f = one(check(code, RATES), RULE_ID)
+    assert f.severity in ("high", "critical") and f.evidence["values"]["n_tests"] == 12
+
+
+def test_rates_starred_on_holm_adjusted_p_values_are_quiet() -> None:
+    code = """
+        from statsmodels.stats.multitest import multipletests
+        g = clinics.groupby("clinic")["returned"]
+        t = pd.DataFrame({"p": g.mean(), "n": g.size()})
+        t["p0"] = [clinics.loc[clinics.clinic != c, "returned"].mean() for c in t.index]
+        t["n0"] = len(clinics) - t["n"]
+        se = np.sqrt(t.p * (1 - t.p) / t.n + t.p0 * (1 - t.p0) / t.n0)
+        t["pval"] = 2 * stats.norm.sf((t.p - t.p0).abs() / se)
+        t["p_holm"] = multipletests(t["pval"], method="holm")[1]
+        t["star"] = np.where(t["p_holm"] < 0.05, "*", "")
+        print(t.round(3))
+    """
+    silent(check(code, RATES))
+
+
+RATE_TABLE = """
+g = clinics.groupby("clinic")["returned"]
+t = pd.DataFrame({"p": g.mean(), "n": g.size()})
+t["p0"] = [clinics.loc[clinics.clinic != c, "returned"].mean() for c in t.index]
+t["n0"] = len(clinics) - t["n"]
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # double-quoted columns, the flag read through attribute access
+    """
+se = np.sqrt(t["p"] * (1 - t["p"]) / t["n"] + t["p0"] * (1 - t["p0"]) / t["n0"])
+t["pval"] = 2 * stats.norm.sf(np.abs(t["p"] - t["p0"]) / se)
+t["star"] = np.where(t.pval < 0.05, "*", "")
+print(t.round(3))
+""",
+    # the statistic multiplied out inside the tail call; one rate times each clinic's size
+    # is its expected count, not a Bonferroni p * n
+    """
+p_all = clinics.returned.mean()
+t["expected"] = t.n * p_all
+t["pval"] = 2 * stats.norm.sf(np.abs(t.p - p_all) * np.sqrt(t.n / (p_all * (1 - p_all))))
+print(t[t.pval < 0.05])
+""",
+    # the z column computed first, the rate difference scaled by sqrt(n)
+    """
+p_all = clinics.returned.mean()
+t["z"] = (t.p - p_all) * np.sqrt(t.n) / np.sqrt(p_all * (1 - p_all))
+t["pval"] = 2 * stats.norm.sf(t.z.abs())
+t["flag"] = np.where(t["pval"] < 0.05, "*", "")
+print(t)
+""",
+])
+def test_rates_table_any_column_style_is_a_family(code: str) -> None:
+    f = one(check(RATE_TABLE + code, RATES), RULE_ID)
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 12
+
+
+RATE_ARRAYS = """
+g = clinics.groupby("clinic")["returned"]
+rate, n = g.mean().to_numpy(), g.size().to_numpy()
+p0 = clinics.returned.mean()
+z = (rate - p0) / np.sqrt(p0 * (1 - p0) / n)
+p = 2 * stats.norm.sf(np.abs(z))
+"""
+
+
+def test_z_array_over_clinics_counted_at_a_raw_level_is_critical() -> None:
+    f = one(check(RATE_ARRAYS + """
+print((p < 0.05).sum(), "of", len(p), "clinics differ from the network rate")
+""", RATES), RULE_ID)
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 12
+
+
+def test_rates_table_bonferroni_by_multiplying_p_is_silent() -> None:
+    silent(check(RATE_TABLE + """
+p_all = clinics.returned.mean()
+t["z"] = (t.p - p_all) * np.sqrt(t.n) / np.sqrt(p_all * (1 - p_all))
+t["pval"] = 2 * stats.norm.sf(t.z.abs())
+print(t[t.pval * len(t) < 0.05])
+""", RATES))
+
+
+@pytest.mark.parametrize("fix", [
+    "q = stats.false_discovery_control(p)\nprint((q < 0.05).sum(), 'clinics differ')",
+    "p_bonf = np.minimum(p * len(p), 1)\nprint((p_bonf < 0.05).sum(), 'clinics differ')",
+])
+def test_z_array_over_clinics_corrected_is_silent(fix: str) -> None:
+    silent(check(RATE_ARRAYS + fix + "\n", RATES))
+
+
+# -- a count written as a generator is a count ----------------------------------------------
+
+@pytest.mark.parametrize("count", [
+    "sum(v < 0.05 for v in p)",
+    "sum(1 for v in p if v < 0.05)",
+    "len([v for v in p if v < 0.05])",
+])
+def test_generator_count_beside_a_ranked_screen_is_silent(count: str) -> None:
+    silent(check(f"""
+        p = np.array([stats.pearsonr(absorb[:, j], moisture)[1] for j in range(n_bands)])
+        print("bands below 0.05:", {count})
+        keep = np.argsort(p)[:10]
+        cv = cross_val_score(LogisticRegression(max_iter=500), absorb[:, keep], grade, cv=5)
+        print(f"CV accuracy {{cv.mean():.3f}}")
+    """, SPECTRA))
+
+
+@pytest.mark.parametrize("count", [
+    "sum(v < 0.05 for v in p)",
+    "sum(1 for v in p if v < 0.05)",
+])
+def test_generator_count_reported_as_findings_is_critical(count: str) -> None:
+    f = one(check(f"""
+        p = np.array([stats.pearsonr(absorb[:, j], moisture)[1] for j in range(n_bands)])
+        print("bands linked to moisture:", {count})
+    """, SPECTRA), RULE_ID)
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 150

@@ -707,9 +707,12 @@ def _corrections(a: _Analysis) -> list[int]:
             if isinstance(node.op, ast.Div) and _raw_threshold(a, node.left) is not None \
                     and (_const_number(node.right) or 3.0) >= 3:
                 lines.append(node.lineno)  # Bonferroni: alpha / n (not alpha / 2)
-            elif isinstance(node.op, ast.Mult):
+            elif isinstance(node.op, ast.Mult) and not _in_tail_args(a, node):
                 for p_side, other in ((node.left, node.right), (node.right, node.left)):
-                    if _P_RE.search(_src(a.ev, p_side)) and not _is_small_const(other):
+                    if _p_valued(a, p_side) and not _is_small_const(other) \
+                            and not _one_minus(a, other, p_side) \
+                            and not _one_minus(a, p_side, other) \
+                            and not _expected_counts(a, p_side, other):
                         lines.append(node.lineno)  # Bonferroni / BH: p * n (/ rank)
             elif isinstance(node.op, ast.Pow) and _raw_threshold(
                     a, node.left.right if isinstance(node.left, ast.BinOp) else node.left):
@@ -725,7 +728,72 @@ def _corrections(a: _Analysis) -> list[int]:
     return lines
 
 
+def _one_minus(a: _Analysis, node: ast.AST, p_side: ast.AST) -> bool:
+    """`1 - p` beside `p`: p * (1 - p) is a proportion's variance, not a correction."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and \
+        _const_number(node.left) == 1 and _src(a.ev, node.right) == _src(a.ev, p_side)
+
+
 _TAIL_METHODS = {"sf", "cdf", "logsf", "logcdf"}
+
+
+def _is_tail_call(node: ast.AST) -> bool:
+    """`stats.norm.sf(z)`, `norm.cdf(-abs(z))`: a distribution's tail probability."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr in _TAIL_METHODS
+
+
+def _in_tail_args(a: _Analysis, node: ast.AST) -> bool:
+    """`node` is part of the statistic a tail probability is taken of (`norm.sf(abs(t.p -
+    t.p0) * np.sqrt(t.n))`): arithmetic on rates or proportions named p, not on p-values."""
+    cur = a.parents.get(id(node))
+    while cur is not None and not isinstance(cur, ast.stmt):
+        if _is_tail_call(cur):
+            return True
+        cur = a.parents.get(id(cur))
+    return False
+
+
+def _is_vector(a: _Analysis, node: ast.AST) -> bool:
+    """A Series, array or frame column with several values (by the kernel's facts)."""
+    frame, col = _frame_column(node)
+    f = a.facts(frame)
+    if f is None:
+        return False
+    if col is not None:
+        return f.kind == "dataframe" and col in f.dtypes and bool(f.shape) and f.shape[0] > 1
+    return f.kind in ("series", "ndarray") and (f.rows or 0) > 1
+
+
+def _expected_counts(a: _Analysis, p_side: ast.AST, other: ast.AST) -> bool:
+    """`t.n * p0`: one rate times each group's size is the expected counts; a correction
+    multiplies p-values (a vector, or one) by the number of tests, never one p by a vector."""
+    if not isinstance(p_side, ast.Name):
+        return False
+    f = a.facts(p_side.id)
+    return f is not None and f.kind == "scalar" and _is_vector(a, other)
+
+
+def _p_valued(a: _Analysis, node: ast.AST) -> bool:
+    """The operand names p-values (`p`, `pvals[i]`, `res.pvalue`, `t["p"]`), not counting the
+    arguments of a tail probability: in `2 * norm.sf((t.p - t.p0).abs() / se)` the p's are
+    proportions, the statistic's inputs. A difference (`t.p - t.p0`, `1 - p`) is an effect or
+    a complement, never the p-value a correction scales."""
+    while isinstance(node, ast.Call) and len(node.args) == 1 and (
+            (isinstance(node.func, ast.Name) and node.func.id in ("abs", "fabs"))
+            or (isinstance(node.func, ast.Attribute) and node.func.attr in ("abs", "fabs"))):
+        node = node.args[0]  # np.abs(t.p - t.p0)
+    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) \
+            and node.func.attr == "abs":
+        node = node.func.value  # (t.p - t.p0).abs()
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        return False
+    src = _src(a.ev, node)
+    for sub in _walk(node):
+        if _is_tail_call(sub):
+            for arg in [*sub.args, *(k.value for k in sub.keywords)]:  # type: ignore[attr-defined]
+                src = src.replace(_src(a.ev, arg), "")
+    return bool(_P_RE.search(src))
 
 
 def _stmt_p_keys(stmt: ast.stmt) -> tuple[set[str], set[str]]:
@@ -858,8 +926,10 @@ def _picked_key(a: _Analysis, node: ast.Attribute) -> str | None:
 
 
 def _is_small_const(node: ast.AST) -> bool:
+    """A factor that corrects nothing: 2 * p is a two-sided p-value (and 2 tests are no
+    family), p * 0.5 a one-sided one."""
     num = _const_number(node)
-    return num is not None and num < 2
+    return num is not None and num <= 2
 
 
 def _claims_significance(text: str) -> bool:
@@ -942,13 +1012,18 @@ _COUNTS = _SIZES | {"mean", "any"}
 
 def _only_counted(a: _Analysis, node: ast.AST | None) -> bool:
     """The threshold is only reduced to how many pass it: `(p < .01).sum()`,
-    `np.count_nonzero(p < alpha)`, `len(p[p < .05])`, `np.mean(p < .05)` — a count, not a list
-    of items called discoveries."""
+    `np.count_nonzero(p < alpha)`, `len(p[p < .05])`, `np.mean(p < .05)`, `sum(v < .05 for v
+    in p)`, `sum(1 for v in p if v < .05)` — a count, not a list of items called discoveries."""
     if node is None:
         return False
     par = a.parents.get(id(node))
     if isinstance(par, ast.Subscript) and par.slice is node:  # p[p < .05] -> its size
         node, par = par, a.parents.get(id(par))
+    elif isinstance(par, ast.comprehension) and node in par.ifs:  # `... for v in p if v < .05`
+        node = a.parents.get(id(par))  # type: ignore[assignment]
+        par = a.parents.get(id(node))
+    elif isinstance(par, ast.GeneratorExp | ast.ListComp) and par.elt is node:
+        node, par = par, a.parents.get(id(par))  # `[v < .05 for v in p]`
     if isinstance(par, ast.Call) and node in par.args:
         f = par.func
         return (isinstance(f, ast.Name) and f.id in _COUNTS) or (
@@ -956,6 +1031,20 @@ def _only_counted(a: _Analysis, node: ast.AST | None) -> bool:
     if isinstance(par, ast.Attribute) and par.attr in _COUNTS:
         return par.attr in ("size", "shape") or isinstance(a.parents.get(id(par)), ast.Call)
     return False
+
+
+def _p_sources(a: _Analysis, claim: _Claim) -> set[str]:
+    """The claim's p-value names, and for a comprehension's loop variable (`v` in `sum(v < .05
+    for v in p)`) the names it iterates over (`p`), which a ranked screen reads."""
+    names = set(claim.p_names)
+    cur = a.parents.get(id(claim.node)) if claim.node is not None else None
+    while cur is not None and not isinstance(cur, ast.stmt):
+        if isinstance(cur, _COMP_NODES):
+            for g in cur.generators:
+                if {n.id for n in _walk(g.target) if isinstance(n, ast.Name)} & names:
+                    names |= {n.id for n in _walk(g.iter) if isinstance(n, ast.Name)}
+        cur = a.parents.get(id(cur))
+    return names
 
 
 def _shown(a: _Analysis, names: set[str]) -> bool:
@@ -1154,7 +1243,8 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
             if fit is None and _only_counted(a, c.node):
                 if ranked is False:
                     ranked = _feeds_a_model(
-                        a, set().union(*(c.p_names for c in raw)) - set(a.m.aliases), first)
+                        a, set().union(*(_p_sources(a, c) for c in raw)) - set(a.m.aliases),
+                        first)
                 fit = ranked  # type: ignore[assignment]
             else:
                 picks.append(targets)
