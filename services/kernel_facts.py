@@ -369,6 +369,10 @@ def _missing_by(df: Any, missing: dict[str, int], levels: dict[str, dict[str, in
 NEST_ROWS = 20_000
 NEST_COLUMNS = 8
 NEST_MAX_LEVELS = 200
+# identifier columns with more levels (respondents of a panel, patients of a registry): a
+# few, checked against the coarser columns in O(rows) per pair, not a levels x levels table
+NEST_WIDE_COLUMNS = 2
+NEST_WIDE_LEVELS = 5_000
 
 
 def _nesting(df: Any) -> dict[str, dict[str, Any]]:
@@ -376,7 +380,9 @@ def _nesting(df: Any) -> dict[str, dict[str, Any]]:
     "min_rows": smallest level, "within": {column B: levels of B}}} when every level of A
     occurs with exactly one level of B (stands within a treatment, wells within a plate).
     Over up to NEST_COLUMNS text/categorical/bool/integer columns with 2..200 levels, on at
-    most NEST_ROWS evenly spaced rows (a few bincounts per pair of columns)."""
+    most NEST_ROWS evenly spaced rows (a few bincounts per pair of columns); up to
+    NEST_WIDE_COLUMNS columns met on the way with 200..5000 levels (at least 2 rows each on
+    average) are checked as the finer column only."""
     import numpy as np
     import pandas as pd
 
@@ -386,6 +392,7 @@ def _nesting(df: Any) -> dict[str, dict[str, Any]]:
     rows = df if n <= NEST_ROWS else df.iloc[:: -(-n // NEST_ROWS)]
     top = min(NEST_MAX_LEVELS, len(rows) // 2)
     coded: list[tuple[str, Any, int]] = []
+    wide: list[tuple[str, Any, int]] = []
     for c in df.columns:
         col = rows[c]
         kind = getattr(col.dtype, "kind", "")
@@ -395,9 +402,25 @@ def _nesting(df: Any) -> dict[str, dict[str, Any]]:
         k = len(uniques)
         if 2 <= k <= top:
             coded.append((str(c), codes, k))
+        elif top < k <= min(NEST_WIDE_LEVELS, len(rows) // 2) and \
+                len(wide) < NEST_WIDE_COLUMNS:
+            wide.append((str(c), codes, k))
         if len(coded) >= NEST_COLUMNS:
             break
     out: dict[str, dict[str, Any]] = {}
+    for a, ca, ka in wide:
+        sizes = None
+        for b, cb, _kb in coded:
+            ok = (ca >= 0) & (cb >= 0)
+            first = np.full(ka, -1)
+            first[ca[ok]] = cb[ok]  # one level of b per level of a (the last written)
+            if not (first[ca[ok]] == cb[ok]).all():
+                continue
+            if sizes is None:
+                sizes = np.bincount(ca[ok], minlength=ka)
+                out[a] = {"levels": int((sizes > 0).sum()), "rows": int(sizes.sum()),
+                          "min_rows": int(sizes[sizes > 0].min()), "within": {}}
+            out[a]["within"][b] = len(np.unique(first[first >= 0]))
     for a, ca, ka in coded:
         if ka < 3:
             continue

@@ -461,3 +461,25 @@ def test_the_budget_still_stops_work_that_blocks() -> None:
     over = Budget(0.005)
     time.sleep(0.005 * Budget.WALL_FACTOR + 0.01)  # past the wall-clock cap
     assert over()
+
+
+def test_nesting_of_an_identifier_with_hundreds_of_levels() -> None:
+    # respondents of a panel: more levels than the pairwise table takes, checked in O(rows)
+    import numpy as np
+    import pandas as pd
+
+    from services.kernel_facts import NEST_MAX_LEVELS, _nesting
+
+    n = 3 * NEST_MAX_LEVELS
+    rng = np.random.default_rng(1)
+    person = pd.DataFrame({"pid": [f"P{k:04d}" for k in range(n)],
+                           "urban": rng.integers(0, 2, n)})
+    long = person.loc[person.index.repeat(4)].reset_index(drop=True)
+    long["wave"] = np.tile([1, 2, 3, 4], n)
+    long["mode"] = rng.choice(["web", "phone"], len(long))   # varies within a person
+    found = _nesting(long)
+    assert found["pid"] == {"levels": n, "rows": 4 * n, "min_rows": 4,
+                            "within": {"urban": 2}}
+    assert "wave" not in found and "mode" not in found["pid"]["within"]
+    # unique per row (or about): not a grouping column, no nesting read
+    assert "pid" not in _nesting(person.assign(g=rng.integers(0, 3, n)))

@@ -1700,7 +1700,11 @@ def test_ols_over_cores_of_abbreviated_beds_is_reported():
         fit = smf.ols("soil_c ~ management", data=plots).fit()
         print(fit.pvalues)
     """, BY_BED), "pseudoreplication.cluster_assigned_model")
-    assert f.severity == "medium" and f.evidence["values"]["cluster_column"] == "bed"
+    # only the ids' spelling says the beds are units, but the residuals of neighbouring cores
+    # correlate strongly (bed SD 0.6 vs core SD 0.3): high, never blocking
+    assert f.severity == "high" and not f.is_blocking(0.8)
+    assert f.evidence["values"]["cluster_column"] == "bed"
+    assert f.evidence["values"]["resid_lag1"] >= 0.5
 
 
 def test_mixed_model_over_beds_is_quiet():
@@ -2172,3 +2176,157 @@ def test_a_factor_nested_in_a_treatment_code_is_not_a_cluster():
     """, TRIAL_ARMS)
     quiet(found)
     assert not [g for g in found if g.rule_id == "pseudoreplication.cluster_assigned_model"]
+
+
+# -- hierarchical ids numbered within the compared level (`L2305-A/P1`…`P6`): the units -----
+
+PREPS = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(95)
+rows = []
+for lot, mu in [("B-101", 99.5), ("B-117", 99.1)]:
+    for prep in range(1, 7):            # 6 sample preparations per lot, 3 injections each
+        p_mu = mu + rng.normal(0, 0.5)
+        for inj in range(1, 4):
+            rows.append({"lot": lot, "prep": f"{lot}/P{prep}", "inj": inj,
+                         "assay": p_mu + rng.normal(0, 0.1)})
+hplc = pd.DataFrame(rows)
+"""
+
+PREP_CASES = [
+    # scipy t-test on the rows of each lot; the twin averages the injections per preparation
+    ("""
+        a = hplc.loc[hplc.lot == "B-101", "assay"]
+        b = hplc.loc[hplc.lot == "B-117", "assay"]
+        print(stats.ttest_ind(a, b))
+    """, """
+        prep = hplc.groupby(["lot", "prep"], as_index=False)["assay"].mean()
+        a = prep.loc[prep.lot == "B-101", "assay"]
+        b = prep.loc[prep.lot == "B-117", "assay"]
+        print(stats.ttest_ind(a, b))
+    """, "pseudoreplication.cluster_assigned_treatment"),
+    # groupby, then a test on each group's rows; the twin a mixed model by preparation
+    ("""
+        a, b = [g["assay"].to_numpy() for _, g in hplc.groupby("lot")]
+        print(stats.mannwhitneyu(a, b))
+    """, """
+        fit = smf.mixedlm("assay ~ C(lot)", hplc, groups=hplc["prep"]).fit()
+        print(fit.pvalues)
+    """, "pseudoreplication.cluster_assigned_treatment"),
+    # formula OLS; the twin clusters the errors on the preparation
+    ("""
+        fit = smf.ols("assay ~ C(lot)", data=hplc).fit()
+        print(fit.pvalues)
+    """, """
+        fit = smf.ols("assay ~ C(lot)", data=hplc).fit(
+            cov_type="cluster", cov_kwds={"groups": pd.factorize(hplc["prep"])[0]})
+        print(fit.pvalues)
+    """, "pseudoreplication.cluster_assigned_model"),
+]
+
+
+@pytest.mark.parametrize(("flawed", "sound", "rule_id"), PREP_CASES)
+def test_injections_of_preparations_numbered_within_lots_are_reported(
+        flawed: str, sound: str, rule_id: str) -> None:
+    f = one(run(ALL_PSEUDO, flawed, PREPS), rule_id)
+    # the ids say the preparations are units; how alike their injections are is not read
+    # for a test of rows: high, never blocking
+    assert f.severity == "high" and not f.is_blocking(0.8)
+    assert f.evidence["values"]["cluster_column"] == "prep"
+
+
+@pytest.mark.parametrize(("flawed", "sound", "rule_id"), PREP_CASES)
+def test_preparation_means_mixed_model_or_clustered_errors_are_quiet(
+        flawed: str, sound: str, rule_id: str) -> None:
+    quiet(run(ALL_PSEUDO, sound, PREPS))
+
+
+def test_design_cells_named_after_a_factor_are_not_numbered_units() -> None:
+    from critics.evidence import ObjectFacts
+    from critics.rules.pseudoreplication import _numbered_within
+    f = ObjectFacts(name="d", type="pandas.DataFrame", kind="dataframe", shape=[120, 3],
+                    dtypes={"drug": "str", "cell": "str", "rep": "str"},
+                    levels={"drug": {"A": 60, "B": 60}})
+    doses = ["A_10", "A_20", "A_50", "B_10", "B_20", "B_50"]   # doses, not counted from 1
+    assert not _numbered_within(f, doses, "drug")
+    assert not _numbered_within(f, ["A/P1", "A/P2", "B/R1", "B/R2"], "drug")  # two tags
+    assert _numbered_within(f, ["A-rep1", "A-rep2", "A-rep3", "B-rep1", "B-rep2"], "drug")
+    assert _numbered_within(f, ["A_0", "A_1", "B_0", "B_1"], "drug")
+
+
+# -- a balanced panel: a person-level factor fitted over the persons' waves --------------------
+
+WAVES = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(96)
+n = 300                                 # 300 respondents (more than 200 ids), 4 waves each
+people = pd.DataFrame({"caseid": [f"R{k:05d}" for k in range(n)],
+                       "urban": rng.binomial(1, 0.4, n), "u": rng.normal(0, 1.5, n)})
+panel = people.loc[people.index.repeat(4)].reset_index(drop=True)
+panel["wave"] = np.tile([1, 2, 3, 4], n)
+panel["score"] = 5 + 0.2 * panel.urban + panel.u + rng.normal(0, 0.7, len(panel))
+panel["agree"] = (panel.score > 5.2).astype(int)
+panel = panel.drop(columns="u")
+"""
+
+PANEL_CASES = [
+    # formula OLS with wave dummies; the twin clusters the errors on the respondent
+    ("""
+        fit = smf.ols("score ~ urban + C(wave)", data=panel).fit()
+        print(fit.params["urban"], fit.pvalues["urban"])
+    """, """
+        fit = smf.ols("score ~ urban + C(wave)", data=panel).fit(
+            cov_type="cluster", cov_kwds={"groups": pd.factorize(panel["caseid"])[0]})
+        print(fit.params["urban"], fit.pvalues["urban"])
+    """, "pseudoreplication.cluster_assigned_model"),
+    # formula logit; the twin a GEE with exchangeable correlation within the respondent
+    ("""
+        fit = smf.logit("agree ~ urban + C(wave)", data=panel).fit(disp=0)
+        print(fit.params["urban"], fit.pvalues["urban"])
+    """, """
+        import statsmodels.api as sm
+        fit = smf.gee("agree ~ urban + C(wave)", groups="caseid", data=panel,
+                      family=sm.families.Binomial(),
+                      cov_struct=sm.cov_struct.Exchangeable()).fit()
+        print(fit.params["urban"], fit.pvalues["urban"])
+    """, "pseudoreplication.cluster_assigned_model"),
+    # scipy t-test on the rows; the twin averages each respondent's waves first
+    ("""
+        print(stats.ttest_ind(panel.loc[panel.urban == 1, "score"],
+                              panel.loc[panel.urban == 0, "score"]))
+    """, """
+        per = panel.groupby(["caseid", "urban"], as_index=False)["score"].mean()
+        print(stats.ttest_ind(per.loc[per.urban == 1, "score"],
+                              per.loc[per.urban == 0, "score"]))
+    """, "pseudoreplication.cluster_assigned_treatment"),
+]
+
+
+@pytest.mark.parametrize(("flawed", "sound", "rule_id"), PANEL_CASES)
+def test_person_level_factor_over_panel_waves_is_reported(
+        flawed: str, sound: str, rule_id: str) -> None:
+    f = one(run(ALL_PSEUDO, flawed, WAVES), rule_id)
+    assert f.severity in ("medium", "high") and not f.is_blocking(0.8)
+    assert f.evidence["values"]["cluster_column"] == "caseid"
+
+
+@pytest.mark.parametrize(("flawed", "sound", "rule_id"), PANEL_CASES)
+def test_panel_with_clustered_errors_gee_or_person_means_is_quiet(
+        flawed: str, sound: str, rule_id: str) -> None:
+    quiet(run(ALL_PSEUDO, sound, WAVES))
+
+
+def test_panel_ols_is_high_only_when_the_residuals_show_the_waves_alike() -> None:
+    # stored person by person, the residuals of neighbouring rows correlate: high
+    f = modelled(PANEL_CASES[0][0], WAVES)
+    assert f.severity == "high" and f.evidence["values"]["resid_lag1"] >= 0.5
+    # stored wave by wave, neighbours are different people and nothing shows how alike
+    # a person's waves are: only the panel's shape says the ids are units (medium)
+    g = modelled(PANEL_CASES[0][0], WAVES + "panel = panel.sort_values(['wave', 'caseid'])\n")
+    assert g.severity == "medium"
