@@ -2330,3 +2330,90 @@ def test_panel_ols_is_high_only_when_the_residuals_show_the_waves_alike() -> Non
     # a person's waves are: only the panel's shape says the ids are units (medium)
     g = modelled(PANEL_CASES[0][0], WAVES + "panel = panel.sort_values(['wave', 'caseid'])\n")
     assert g.severity == "medium"
+
+
+# -- technical replicates stored in blocks of a bare array ------------------------------------
+
+from critics.rules.pseudoreplication import replicate_blocks as BLOCKS  # noqa: E402
+
+WELLS = """
+import numpy as np
+from scipy import stats
+import statsmodels.formula.api as smf
+import pandas as pd
+rng = np.random.default_rng(97)
+per = 6                                 # 4 cultures per arm, each pipetted into 6 wells
+ko = np.repeat(rng.normal(24.0, 0.7, 4), per) + rng.normal(0, 0.12, 4 * per)
+wt = np.repeat(rng.normal(23.2, 0.7, 4), per) + rng.normal(0, 0.12, 4 * per)
+culture = np.repeat(np.arange(4), per)
+"""
+
+BLOCK_CASES = [
+    # Welch t by hand; the twin averages each culture's wells first
+    ("""
+        a, b = ko, wt
+        se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        t = (a.mean() - b.mean()) / se
+        p = 2 * stats.t.sf(abs(t), a.size + b.size - 2)
+        print(t, p)
+    """, """
+        a = np.array([ko[culture == c].mean() for c in range(4)])
+        b = np.array([wt[culture == c].mean() for c in range(4)])
+        se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        t = (a.mean() - b.mean()) / se
+        p = 2 * stats.t.sf(abs(t), a.size + b.size - 2)
+        print(t, p)
+    """),
+    # scipy t-test on the arrays; the twin averages by reshaping to cultures x wells
+    ("""
+        print(stats.ttest_ind(ko, wt, equal_var=False))
+    """, """
+        ko_c, wt_c = ko.reshape(4, per).mean(axis=1), wt.reshape(4, per).mean(axis=1)
+        print(stats.ttest_ind(ko_c, wt_c, equal_var=False))
+    """),
+    # Mann-Whitney on lists; the twin a mixed model with a random intercept per culture
+    ("""
+        x, y = ko.tolist(), wt.tolist()
+        print(stats.mannwhitneyu(x, y))
+    """, """
+        d = pd.DataFrame({"ct": np.r_[ko, wt], "ko": np.repeat([1, 0], ko.size),
+                          "culture": np.r_[culture, culture + 4]})
+        print(smf.mixedlm("ct ~ ko", d, groups=d["culture"]).fit().pvalues)
+    """),
+]
+
+
+@pytest.mark.parametrize(("flawed", "sound"), BLOCK_CASES)
+def test_blocks_of_technical_wells_tested_as_values_are_reported(flawed: str, sound: str):
+    f = one(run([BLOCKS], flawed, WELLS), "pseudoreplication.replicate_blocks")
+    v = f.evidence["values"]
+    assert f.severity == "high" and (v["blocks"], v["per_block"]) == (4, 6)
+    assert v["icc"] >= 0.9
+
+
+@pytest.mark.parametrize(("flawed", "sound"), BLOCK_CASES)
+def test_culture_means_or_a_mixed_model_are_quiet(flawed: str, sound: str):
+    silent(run([BLOCKS], sound, WELLS))
+
+
+@pytest.mark.parametrize("data", [
+    "np.sort(rng.normal(0, 1, 24))",               # sorted: every split has alike blocks
+    "np.cumsum(rng.normal(0, 1, 24))",             # a random walk drifts within blocks
+    "rng.normal(0, 1, 24)",                        # independent values
+    "np.repeat([1.0, 5.0], 12) + rng.normal(0, 0.1, 24)",  # two levels: < 3 blocks
+])
+def test_sorted_drifting_or_independent_values_are_not_blocks(data: str):
+    silent(run([BLOCKS], f"""
+        x = {data}
+        y = rng.normal(0, 1, 24)
+        print(stats.ttest_ind(x, y))
+    """, WELLS))
+
+
+def test_arrays_taken_from_a_frame_are_left_to_the_frame_rules():
+    silent(run([BLOCKS], """
+        d = pd.DataFrame({"ct": np.r_[ko, wt], "g": np.repeat(["ko", "wt"], ko.size)})
+        x = d.loc[d.g == "ko", "ct"].to_numpy()
+        y = d.loc[d.g == "wt", "ct"].to_numpy()
+        print(stats.ttest_ind(x, y))
+    """, WELLS))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import pairwise
 from typing import Any
 
 from ..ast_cache import nodes_of
@@ -2023,3 +2024,132 @@ def _cluster_model_findings(ev: Evidence) -> Iterator[Finding]:
                         f"and model the clusters (`smf.mixedlm('y ~ C({b})', {frame}, "
                         f"groups={frame}['{a}'])`, GEE with `groups='{a}'`, or "
                         f"`.fit(cov_type='cluster', cov_kwds={{'groups': {frame}['{a}']}})`)."))
+
+
+# -- technical replicates stored in blocks of a bare array, counted as independent -----------
+
+_BLOCK_ICC = 0.9  # share of the variance between blocks: the repeats are near copies
+_BLOCK_SHIFT = 0.1  # blocks offset by half a block must lose most of the between variance
+_BLOCK_DRIFT = 0.4  # within-block lag-1 of the residuals: exchangeable repeats, not a trend
+_BLOCK_STEP = 3.0  # standard errors between neighbouring block means: each block a new unit
+_T_TAILS = {"scipy.stats.t.sf", "scipy.stats.t.cdf", "scipy.stats.t.logsf",
+            "scipy.stats.t.logcdf", "scipy.stats.t.isf", "scipy.stats.t.ppf"}
+
+
+def _block_f(values: list[float], m: int) -> float | None:
+    """One-way ANOVA F of consecutive blocks of `m` values (inf for exact copies)."""
+    n = len(values)
+    k = n // m
+    if k < 2 or n != k * m:
+        return None
+    grand = sum(values) / n
+    means = [sum(values[i * m:(i + 1) * m]) / m for i in range(k)]
+    ssb = m * sum((mu - grand) ** 2 for mu in means)
+    ssw = sum((values[i * m + j] - means[i]) ** 2 for i in range(k) for j in range(m))
+    if ssb <= 0:
+        return 0.0
+    return float("inf") if ssw <= 0 else (ssb / (k - 1)) / (ssw / (n - k))
+
+
+def _replicate_blocks(values: list[float]) -> tuple[int, int, float] | None:
+    """(replicates per block, blocks, ICC) when the values come as >= 3 consecutive blocks
+    of >= 3 near-copies: the block means explain >= 90 % of the variance (ICC from the
+    one-way F), the split is sharp (blocks offset by half a block straddle two units and
+    lose >= 90 % of F) and the repeats within a block do not drift (no trend, no sort)."""
+    n = len(values)
+    best: tuple[int, float] | None = None
+    for m in range(3, n // 3 + 1):
+        f = _block_f(values, m) if n % m == 0 else None
+        if f is not None and (best is None or f > best[1]):
+            best = (m, f)
+    if best is None:
+        return None
+    m, f = best
+    icc = 1.0 if f == float("inf") else (f - 1) / (f - 1 + m)
+    if icc < _BLOCK_ICC:
+        return None
+    h = m // 2
+    shifted = _block_f(values[h:h + (n // m - 1) * m], m)
+    if shifted is None or shifted > _BLOCK_SHIFT * f:
+        return None
+    k = n // m
+    means = [sum(values[i * m:(i + 1) * m]) / m for i in range(k)]
+    res = [values[i] - means[i // m] for i in range(n)]
+    num = sum(res[i] * res[i + 1] for i in range(n - 1) if (i + 1) % m)
+    den = sum(r * r for r in res)
+    if den > 0 and num / den > _BLOCK_DRIFT:
+        return None
+    # every boundary a change of unit: neighbouring block means apart by > 3 standard
+    # errors (two regimes cut into blocks of one length share their means)
+    se = (den / (n - k) * 2 / m) ** 0.5
+    if any(abs(x - y) <= _BLOCK_STEP * se for x, y in pairwise(means)):
+        return None
+    return m, k, icc
+
+
+def _compared_arrays(ev: Evidence) -> Iterator[tuple[CallSite, str, list[str]]]:
+    """(call, test label, names of the two or more samples) for comparisons of bare arrays:
+    an independent-samples scipy test on names, or a t statistic built by hand
+    (`t = (a.mean() - b.mean()) / se; p = 2 * stats.t.sf(abs(t), df)`)."""
+    m = ev.model
+    for call, full, args in _independent_tests(ev):
+        names = [a.id for a in args if isinstance(a, ast.Name)]
+        if len(names) == len(args) >= 2:
+            yield call, full.rsplit(".", 1)[-1], names
+    for call in m.calls:
+        if call.name not in _T_TAILS:
+            continue
+        nodes, _ = _trace(m, list(call.node.args))
+        means = list(dict.fromkeys(
+            n.func.value.id for node in nodes for n in _walk(node)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "mean" and isinstance(n.func.value, ast.Name)))
+        if len(means) == 2:
+            yield call, "hand-rolled t-test", means
+
+
+@rule("pseudoreplication.replicate_blocks",
+      title="Blocks of technical replicates in an array, tested as independent values")
+def replicate_blocks(ev: Evidence) -> Iterator[Finding]:
+    """A two-sample comparison (scipy test or a t statistic by hand) of bare arrays - no
+    frame, no unit column - whose values come as consecutive blocks of near-copies: wells
+    pipetted from one culture, injections of one preparation, readings of one specimen,
+    stored together. Read from the values the kernel lists (<= 200): the block means carry
+    >= 90 % of the variance and the split is sharp, so each block is one unit measured
+    several times and the test's n counts repeats. High (0.65): the repeats are shown to be
+    near copies (ICC), but the grouping is read from the order, not named."""
+    if ev.tree is None:
+        return
+    for call, test, names in _compared_arrays(ev):
+        found: list[tuple[str, int, int, int, float]] = []
+        for name in names:
+            facts = ev.objects.get(name)
+            values = facts.values if facts is not None and facts.kind in (
+                "ndarray", "sequence") else None
+            _, reached = _trace(ev.model, [ast.Name(id=name, ctx=ast.Load())])
+            if not values or any(_frame_facts(ev, r) is not None for r in reached):
+                continue  # no values, or rows of a frame: the frame rules judge those
+            blocks = _replicate_blocks([float(v) for v in values])
+            if blocks is not None:
+                found.append((name, len(values), *blocks))
+        if not found:
+            continue
+        name, n, per, k, icc = max(found, key=lambda x: x[4])
+        ns = ", ".join(f"`{x}` {len(ev.objects[x].values or [])}" for x in names)
+        yield Finding(
+            explanation=(f"The {test} (line {call.line}) counts every value as independent "
+                         f"(n: {ns}), but the {n} values of `{name}` come as {k} consecutive "
+                         f"blocks of {per} near-copies: the block means carry {icc:.0%} of "
+                         f"the variance. Each block reads as one unit (a culture, a "
+                         f"preparation, a specimen) measured {per} times, so the comparison "
+                         f"has about {k} independent values per group, not {n}, and the "
+                         "p-value measures the repeat (pipetting, injection) noise, not the "
+                         "unit-to-unit variation (pseudoreplication)."),
+            severity="high", confidence=0.65,
+            evidence={"lines": [call.line],
+                      "values": {"sample": name, "n": n, "blocks": k,
+                                 "per_block": per, "icc": round(icc, 3)}},
+            suggestion=(f"Average the {per} repeats of each unit first and compare the unit "
+                        f"means (`{name}.reshape({k}, {per}).mean(axis=1)`, or with the unit "
+                        "ids: `x[unit == u].mean()` per unit), or fit a mixed model with a "
+                        "random intercept per unit."))
