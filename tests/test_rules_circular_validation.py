@@ -2675,3 +2675,75 @@ print("group decodable:", np.mean(clf.predict(wide) == grp))
 """, HOUSES), IN_SAMPLE)
     assert f.severity == "high" and "40 features" in f.explanation
     assert not f.is_blocking(0.8)
+
+
+# -- a threshold picked with numpy's nan-aware argmax over a test-set curve ---------------------
+
+def test_pr_curve_f1_nanargmax_on_test_is_flagged():
+    f = one(run("""
+        clf = LogisticRegression(max_iter=5000).fit(X_train, y_train)
+        s_te = clf.predict_proba(X_test)[:, 1]
+        prec, rec, thr = precision_recall_curve(y_test, s_te)
+        f1 = 2 * prec * rec / np.clip(prec + rec, 1e-12, None)
+        i = int(np.nanargmax(f1[:-1]))
+        print(f"threshold {thr[i]:.3f}: precision {prec[i]:.3f}, recall {rec[i]:.3f}")
+    """), SEL)
+    assert f.severity == "critical" and "threshold" in f.explanation
+
+
+def test_pr_curve_f1_nanargmax_on_train_oof_then_test_is_quiet():
+    silent(run("""
+        from sklearn.model_selection import cross_val_predict
+        clf = LogisticRegression(max_iter=5000)
+        oof = cross_val_predict(clf, X_train, y_train, cv=5, method="predict_proba")[:, 1]
+        prec, rec, thr = precision_recall_curve(y_train, oof)
+        f1 = 2 * prec * rec / np.clip(prec + rec, 1e-12, None)
+        threshold = float(thr[int(np.nanargmax(f1[:-1]))])
+        s_te = clf.fit(X_train, y_train).predict_proba(X_test)[:, 1]
+        print(f"threshold {threshold:.3f}: test F1 {f1_score(y_test, s_te >= threshold):.3f}")
+    """))
+
+
+def test_youden_nanargmax_on_test_roc_is_flagged():
+    one(run("""
+        clf = LogisticRegression(max_iter=5000).fit(X_train, y_train)
+        fpr, tpr, cut = roc_curve(y_test, clf.predict_proba(X_test)[:, 1])
+        j = np.nanargmax(tpr - fpr)
+        print(f"cut-off {cut[j]:.2f}: sensitivity {tpr[j]:.2f}, specificity {1 - fpr[j]:.2f}")
+    """), SEL)
+
+
+def test_youden_nanargmax_on_validation_split_then_test_is_quiet():
+    quiet(run("""
+        X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.3,
+                                                      random_state=1, stratify=y_train)
+        clf = LogisticRegression(max_iter=5000).fit(X_fit, y_fit)
+        fpr, tpr, cut = roc_curve(y_val, clf.predict_proba(X_val)[:, 1])
+        t = cut[np.nanargmax(tpr - fpr)]
+        pred = clf.predict_proba(X_test)[:, 1] >= t
+        print(f"cut-off {t:.2f} (validation): test accuracy {accuracy_score(y_test, pred):.3f}")
+    """))
+
+
+def test_threshold_grid_nanargmax_of_test_f1_is_flagged():
+    one(run("""
+        p_test = LogisticRegression(max_iter=5000).fit(X_train, y_train).predict_proba(X_test)[:, 1]
+        grid = np.linspace(0.1, 0.9, 17)
+        f1s = np.array([f1_score(y_test, p_test >= t) for t in grid])
+        k = np.nanargmax(f1s)
+        print(f"threshold {grid[k]:.2f}: F1 {f1s[k]:.3f}")
+    """), SEL)
+
+
+def test_threshold_grid_nanargmax_of_validation_f1_then_test_is_quiet():
+    quiet(run("""
+        X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.3,
+                                                      random_state=1, stratify=y_train)
+        clf = LogisticRegression(max_iter=5000).fit(X_fit, y_fit)
+        p_val = clf.predict_proba(X_val)[:, 1]
+        grid = np.linspace(0.1, 0.9, 17)
+        f1s = np.array([f1_score(y_val, p_val >= t) for t in grid])
+        t = grid[np.nanargmax(f1s)]
+        print(f"threshold {t:.2f}: test F1 "
+              f"{f1_score(y_test, clf.predict_proba(X_test)[:, 1] >= t):.3f}")
+    """))

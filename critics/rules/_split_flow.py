@@ -1796,8 +1796,10 @@ class Flow:
     def selection_call(self, node: ast.Call, name: str | None, method: str | None, last: str,
                        recv_lab: frozenset, args: list[frozenset], kws: dict,
                        everything: frozenset) -> frozenset | None:
-        is_sel = (method is None and last in SELECT_FUNCS and (
-            name in ("max", "min", "sorted") or (name or "").startswith("numpy."))) or (
+        # np.nanargmax(...) resolves with a method too: numpy functions match by name
+        is_sel = (last in SELECT_FUNCS and (
+            (method is None and name in ("max", "min", "sorted"))
+            or (name or "").startswith("numpy."))) or (
             method in SELECT_METHODS and method is not None)
         if not is_sel:
             return None
