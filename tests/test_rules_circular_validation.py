@@ -2747,3 +2747,275 @@ def test_threshold_grid_nanargmax_of_validation_f1_then_test_is_quiet():
         print(f"threshold {t:.2f}: test F1 "
               f"{f1_score(y_test, clf.predict_proba(X_test)[:, 1] >= t):.3f}")
     """))
+
+
+# -- a setting tuned on a score-named collection and that collection's best reported ------------
+
+POLLS = """
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(7)
+n = 3000
+polls = pd.DataFrame({"cycle": rng.choice([2018, 2022], n),
+                      "region": rng.choice(list("ABCDEF"), n),
+                      "lv_scale": rng.integers(0, 11, n)})
+polls["vote_inc"] = 0.5 + 0.01 * (polls["lv_scale"] - 5) + rng.normal(0, 0.1, n)
+official = pd.DataFrame({r: [0.52, 0.55] for r in "ABCDEF"}, index=[2018, 2022])
+idx = pd.date_range("2021-01-01", periods=400, freq="D")
+demand = pd.Series(100 + np.cumsum(rng.normal(0, 1, 400)) + rng.normal(0, 4, 400), index=idx)
+"""
+
+
+def test_cutoff_tuned_by_mae_dict_on_same_election_is_flagged():
+    f = one(run("""
+        p22 = polls[polls["cycle"] == 2022]
+        truth22 = official.loc[2022]
+        mae = {}
+        for cut in range(0, 11):
+            est = p22[p22["lv_scale"] >= cut].groupby("region")["vote_inc"].mean()
+            mae[cut] = (100 * (est - truth22)).abs().mean()
+        lv_cut = min(mae, key=mae.get)
+        print(f"keep lv_scale >= {lv_cut}: track record MAE {mae[lv_cut]:.2f} pts")
+    """, POLLS), BEST_OF)
+    assert "mae[lv_cut]" in f.explanation and f.severity == "high"
+
+
+def test_cutoff_tuned_on_previous_cycle_scored_on_next_is_quiet():
+    silent(run("""
+        def regional_mae(cycle, cut):
+            pc = polls[(polls["cycle"] == cycle) & (polls["lv_scale"] >= cut)]
+            est = pc.groupby("region")["vote_inc"].mean()
+            return (100 * (est - official.loc[cycle])).abs().mean()
+
+        mae18 = {cut: regional_mae(2018, cut) for cut in range(0, 11)}
+        lv_cut = min(mae18, key=mae18.get)
+        print(f"keep lv_scale >= {lv_cut}: 2022 MAE {regional_mae(2022, lv_cut):.2f} pts")
+    """, POLLS))
+
+
+def test_error_per_region_worst_group_is_not_a_selection():
+    silent(run("""
+        truth22 = official.loc[2022]
+        err = {}
+        for r in "ABCDEF":
+            err[r] = abs(100 * (polls[polls.region == r].vote_inc.mean() - truth22[r]))
+        worst = max(err, key=err.get)
+        print(f"worst region {worst}: error {err[worst]:.2f} pts")
+    """, POLLS))
+
+
+def test_window_by_error_list_and_argmin_is_flagged():
+    f = one(run("""
+        windows = [3, 7, 14, 28, 56]
+        errs = []
+        for w in windows:
+            fc = demand.rolling(w).mean().shift(1)
+            errs.append(np.nanmean(np.abs(demand - fc)))
+        i = int(np.argmin(errs))
+        print(f"window {windows[i]}: forecast MAE {errs[i]:.2f}")
+    """, POLLS), BEST_OF)
+    assert "errs[i]" in f.explanation
+
+
+def test_window_by_error_on_early_days_scored_on_later_days_is_quiet():
+    quiet(run("""
+        windows = [3, 7, 14, 28, 56]
+        early, late = demand.loc[:"2021-12-31"], demand.loc["2022-01-01":]
+        errs = []
+        for w in windows:
+            fc = early.rolling(w).mean().shift(1)
+            errs.append(np.nanmean(np.abs(early - fc)))
+        w = windows[int(np.argmin(errs))]
+        fc = demand.rolling(w).mean().shift(1).loc[late.index]
+        print(f"window {w} (chosen on 2021): 2022 MAE {np.mean(np.abs(late - fc)):.2f}")
+    """, POLLS))
+
+
+def test_span_by_rmse_series_comprehension_and_min_is_flagged():
+    f = one(run("""
+        rmse = pd.Series({span: np.sqrt(((demand - demand.ewm(span=span).mean().shift(1))
+                                         ** 2).mean()) for span in range(2, 40)})
+        best = rmse.idxmin()
+        print(f"span {best}: RMSE {rmse.min():.2f}")
+    """, POLLS), BEST_OF)
+    assert "rmse.min()" in f.explanation
+
+
+def test_span_by_rmse_series_reported_as_in_sample_fit_only_is_quiet():
+    silent(run("""
+        rmse = pd.Series({span: np.sqrt(((demand - demand.ewm(span=span).mean().shift(1))
+                                         ** 2).mean()) for span in range(2, 40)})
+        print(rmse.round(2).to_string())
+        print("span with the smallest in-sample error:", rmse.idxmin())
+    """, POLLS))
+
+
+# -- the top of a sorted table of same-rows scores reported ------------------------------------
+
+PERIODS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import Lasso, Ridge
+from sklearn.metrics import mean_squared_error
+from sklearn.model_selection import TimeSeriesSplit, cross_val_score
+rng = np.random.default_rng(11)
+idx = pd.date_range("1991-01-01", periods=360, freq="MS")
+obs = pd.DataFrame(rng.normal(size=(360, 6)), index=idx, columns=[f"x{i}" for i in range(6)])
+obs["t"] = obs.x0 + 0.5 * obs.x1 + rng.normal(0, 1, 360)
+feats = [f"x{i}" for i in range(6)]
+cal, ind = obs.loc[:"2010"], obs.loc["2011":]
+cands = {f"ridge {a}": Ridge(alpha=a) for a in (1, 10, 100)} | {
+    f"lasso {a}": Lasso(alpha=a) for a in (0.01, 0.1)}
+"""
+
+
+def test_models_ranked_on_independent_period_sort_values_iloc0_is_flagged():
+    f = one(run("""
+        rmse = {}
+        for name, est in cands.items():
+            m = est.fit(cal[feats], cal.t)
+            rmse[name] = mean_squared_error(ind.t, m.predict(ind[feats])) ** 0.5
+        rmse = pd.Series(rmse).sort_values()
+        print(f"selected {rmse.index[0]}: independent RMSE {rmse.iloc[0]:.3f}")
+    """, PERIODS), BEST_OF)
+    assert "rmse.iloc[0]" in f.explanation
+
+
+def test_models_ranked_by_cv_in_calibration_then_independent_once_is_quiet():
+    quiet(run("""
+        cv_rmse = pd.Series({name: -cross_val_score(est, cal[feats], cal.t,
+                                                     cv=TimeSeriesSplit(5),
+                                                     scoring="neg_root_mean_squared_error").mean()
+                             for name, est in cands.items()}).sort_values()
+        best = cv_rmse.index[0]
+        final = cands[best].fit(cal[feats], cal.t)
+        print(f"selected {best}: independent RMSE "
+              f"{mean_squared_error(ind.t, final.predict(ind[feats])) ** 0.5:.3f}")
+    """, PERIODS))
+
+
+def test_results_frame_sorted_by_rmse_first_row_is_flagged():
+    one(run("""
+        rows = []
+        for name, est in cands.items():
+            pred = est.fit(cal[feats], cal.t).predict(ind[feats])
+            rows.append({"model": name, "rmse": mean_squared_error(ind.t, pred) ** 0.5})
+        board = pd.DataFrame(rows).sort_values("rmse")
+        print(board.iloc[0])
+    """, PERIODS), BEST_OF)
+
+
+def test_results_frame_sorted_winner_name_only_then_scored_later_is_quiet():
+    silent([f for f in run("""
+        rows = []
+        for name, est in cands.items():
+            pred = est.fit(cal.loc[:"2005", feats], cal.loc[:"2005", "t"]).predict(
+                cal.loc["2006":, feats])
+            rows.append({"model": name,
+                         "rmse": mean_squared_error(cal.loc["2006":, "t"], pred) ** 0.5})
+        board = pd.DataFrame(rows).sort_values("rmse")
+        print("chosen on 2006-2010:", board.iloc[0]["model"])
+        final = cands[board.iloc[0]["model"]].fit(cal[feats], cal.t)
+        print(f"2011-2020 RMSE {mean_squared_error(ind.t, final.predict(ind[feats])) ** 0.5:.3f}")
+    """, PERIODS) if f.rule_id == BEST_OF])
+
+
+def test_nsmallest_of_same_rows_rmse_first_is_flagged():
+    one(run("""
+        rmse = pd.Series({name: mean_squared_error(ind.t, est.fit(cal[feats], cal.t)
+                                                   .predict(ind[feats])) ** 0.5
+                          for name, est in cands.items()})
+        top = rmse.nsmallest(3)
+        print(top.round(3).to_string())
+        print(f"best: {top.index[0]} at {top.iloc[0]:.3f}")
+    """, PERIODS), BEST_OF)
+
+
+# -- members / proxies chosen by their fit to a record, then scored on that record --------------
+
+ENSEMBLE = """
+import numpy as np
+import pandas as pd
+from scipy.stats import pearsonr
+rng = np.random.default_rng(5)
+years = np.arange(1950, 2021)
+forced = 0.015 * (years - 1950)
+tas_ens = np.array([forced + rng.normal(0, 0.2, years.size) for _ in range(30)])
+tas_obs = forced + rng.normal(0, 0.2, years.size)
+members = pd.DataFrame(tas_ens.T, index=pd.Index(years, name="year"),
+                       columns=[f"m{i}" for i in range(30)])
+obs = pd.Series(tas_obs, index=members.index)
+proxies = rng.normal(size=(years.size, 40)) + 0.3 * tas_obs[:, None]
+"""
+
+
+def test_members_chosen_by_correlation_then_subset_skill_on_same_record_is_flagged():
+    f = one(run("""
+        r_mem = np.array([np.corrcoef(m, tas_obs)[0, 1] for m in tas_ens])
+        best5 = np.argsort(r_mem)[::-1][:5]
+
+        def skill(sim, o):
+            return np.corrcoef(sim, o)[0, 1], np.sqrt(np.mean((sim - o) ** 2))
+
+        r_sel, e_sel = skill(tas_ens[best5].mean(axis=0), tas_obs)
+        print(f"selected 5-member mean: r = {r_sel:.3f}, RMSE = {e_sel:.3f}")
+    """, ENSEMBLE), DIP)
+    assert "skill" in f.explanation and "p-value" not in f.explanation
+
+
+def test_members_chosen_on_early_years_verified_on_later_years_is_quiet():
+    silent(run("""
+        sel_p, ver_p = years <= 1985, years > 1985
+        r_mem = np.array([np.corrcoef(m[sel_p], tas_obs[sel_p])[0, 1] for m in tas_ens])
+        best5 = np.argsort(r_mem)[::-1][:5]
+
+        def skill(sim, o):
+            return np.corrcoef(sim, o)[0, 1], np.sqrt(np.mean((sim - o) ** 2))
+
+        r_sel, e_sel = skill(tas_ens[best5].mean(axis=0)[ver_p], tas_obs[ver_p])
+        print(f"1986-2020 selected 5-member mean: r = {r_sel:.3f}, RMSE = {e_sel:.3f}")
+    """, ENSEMBLE))
+
+
+def test_members_by_corrwith_nlargest_then_corrcoef_of_composite_is_flagged():
+    one(run("""
+        r = members.corrwith(obs)
+        top = r.nlargest(5).index
+        composite = members[top].mean(axis=1)
+        print(f"constrained composite vs obs: r = {np.corrcoef(composite, obs)[0, 1]:.3f}")
+    """, ENSEMBLE), DIP)
+
+
+def test_members_by_corrwith_on_early_rows_corrcoef_on_the_rest_is_quiet():
+    silent(run("""
+        early = members.index <= 1985
+        r = members[early].corrwith(obs[early])
+        top = r.nlargest(5).index
+        composite = members[top].mean(axis=1)
+        print(f"after 1985: r = {np.corrcoef(composite[~early], obs[~early])[0, 1]:.3f}")
+    """, ENSEMBLE))
+
+
+def test_proxies_screened_by_pearsonr_then_rmse_helper_on_same_years_is_flagged():
+    one(run("""
+        def rmse(a, b):
+            return float(np.sqrt(np.mean((a - b) ** 2)))
+
+        r = np.array([pearsonr(proxies[:, j], tas_obs)[0] for j in range(proxies.shape[1])])
+        keep = np.argsort(np.abs(r))[-8:]
+        recon = proxies[:, keep].mean(axis=1)
+        print(f"reconstruction RMSE: {rmse(recon / 0.3 - recon.mean() / 0.3, tas_obs):.3f}")
+    """, ENSEMBLE), DIP)
+
+
+def test_proxies_screened_on_calibration_years_rmse_on_verification_years_is_quiet():
+    silent(run("""
+        def rmse(a, b):
+            return float(np.sqrt(np.mean((a - b) ** 2)))
+
+        r = np.array([pearsonr(proxies[:40, j], tas_obs[:40])[0]
+                      for j in range(proxies.shape[1])])
+        keep = np.argsort(np.abs(r))[-8:]
+        recon = proxies[:, keep].mean(axis=1)
+        print(f"verification RMSE: {rmse(recon[40:], tas_obs[40:]):.3f}")
+    """, ENSEMBLE))

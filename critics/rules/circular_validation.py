@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..ast_cache import nodes_of
 from ..ast_cache import parents as tree_parents
 from ..ast_cache import walk as _walk
 from ..code_model import CallSite, called_name, names_in, root_name
@@ -805,7 +806,7 @@ def coefficients_fit_on_test(ev: Evidence) -> Iterator[Finding]:
 _PICKERS = {"nlargest", "nsmallest", "idxmax", "idxmin", "argmax", "argmin", "nanargmax",
             "nanargmin", "get_support"}
 _ORDERERS = {"argsort", "sort_values", "sorted"}
-_ASSOC_CALLS = {"corrwith", "corr", "pearsonr", "spearmanr", "kendalltau", "ttest_ind",
+_ASSOC_CALLS = {"corrwith", "corr", "corrcoef", "pearsonr", "spearmanr", "kendalltau", "ttest_ind",
                 "mannwhitneyu", "f_classif", "f_regression", "mutual_info_classif",
                 "mutual_info_regression", "chi2", "fit", "fit_transform", "linregress",
                 "pointbiserialr", "f_oneway", "kruskal"}
@@ -970,6 +971,16 @@ class _DoubleDip:
 
 _DISCRIMINATION = {"roc_auc_score", "roc_curve", "average_precision_score",
                    "precision_recall_curve"}
+# the fit of a composite to the outcome: `np.corrcoef(sim, obs)`, a metric, or a helper of them
+_SKILL_CALLS = {"corrcoef", "pearsonr", "spearmanr", "r2_score", *METRIC_EXACT}
+
+
+def _skill_helpers(m) -> set[str]:  # type: ignore[no-untyped-def]
+    """The cell's functions that compute a correlation or metric (`def skill(sim, obs):
+    return np.corrcoef(sim, obs)[0, 1], rmse`) or are named as an error (`def rmse(a, b)`):
+    a call of one scores its arguments."""
+    named = {f.name for f in nodes_of(m.tree, ast.FunctionDef) if _ERROR_NAMES.search(f.name)}
+    return named | {c.function for c in m.calls if c.function and c.last in _SKILL_CALLS}
 
 
 def _tested(ev: Evidence) -> list[tuple[CallSite, list[ast.AST], str]]:
@@ -981,10 +992,17 @@ def _tested(ev: Evidence) -> list[tuple[CallSite, list[ast.AST], str]]:
         if spec.kind in ("independent", "anova", "correlation", "regression"):
             args = [a for _, a in sample_args(call, spec)] or list(call.node.args)
             out.append((call, args, spec.kind))
+    helpers = _skill_helpers(ev.model)
     for call in ev.model.calls:
         # a discrimination metric of a score against the outcome (the picked items' sum
         # score's AUC) measures the association the selection maximised
         if call.last in _DISCRIMINATION and len(call.node.args) >= 2:
+            out.append((call, list(call.node.args[:2]), "correlation"))
+            continue
+        # the picked members' composite correlated with / scored against the outcome
+        if call.function is None and len(call.node.args) >= 2 and (
+                call.last == "corrcoef" or (isinstance(call.node.func, ast.Name)
+                                            and call.node.func.id in helpers)):
             out.append((call, list(call.node.args[:2]), "correlation"))
             continue
         if call.last in _SM_FITS and (call.name or "").startswith("statsmodels") and \
@@ -1016,6 +1034,65 @@ def _outcome_refs(dd: _DoubleDip, call: CallSite, args: list[ast.AST], kind: str
                      skip=frozenset(_ancestors(dd, picked)))
 
 
+_FRAME_REF = re.compile(r"\b[A-Za-z_]\w*(?=\s*[.\[])")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _mask_parts(dd: _DoubleDip, node: ast.AST, exclude: set[str], depth: int = 0) -> set[str]:
+    """The row masks and cuts (`x[sel_p]`, `df[df.year <= 1985]`, `y[:36]`) under which `node`
+    reads data, directly or through the cell's values of the names it reads (two levels),
+    as source text of each `&`/`|` term."""
+    m = dd.m
+    out: set[str] = set()
+    for sub in _walk(node):
+        if not isinstance(sub, ast.Subscript):
+            continue
+        sl = sub.slice
+        if isinstance(sub.value, ast.Attribute) and sub.value.attr in ("loc", "iloc") and \
+                isinstance(sl, ast.Tuple) and sl.elts:
+            sl = sl.elts[0]
+        if isinstance(sl, ast.Slice) and (sl.lower is not None or sl.upper is not None):
+            out.add(m.src(sl))
+        elif _row_mask(sl, m):
+            stack = [sl]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, ast.BinOp) and isinstance(x.op, ast.BitAnd | ast.BitOr):
+                    stack += [x.left, x.right]
+                else:
+                    out.add(m.src(x))
+    if depth < 2:
+        for n in names_in(node) - exclude:
+            for v in dd.values.get(n, []):
+                out |= _mask_parts(dd, v, exclude | {n}, depth + 1)
+    return out
+
+
+def _other_rows(dd: _DoubleDip, picks: dict[str, ast.AST], picked: set[str],
+                args: list[ast.AST]) -> bool:
+    """The choice and the test each read the data under row masks and share none
+    (`r = corr(m[sel_p], obs[sel_p])` to choose, `skill(ens[best][ver_p], obs[ver_p])` to
+    test): chosen on one part of the rows, tested on another."""
+    stop = set(picked)
+    sel: set[str] = set()
+    for p in picked:
+        for n in names_in(picks[p]) - stop:
+            for v in dd.values.get(n, []):
+                sel |= _mask_parts(dd, v, stop | {n})
+    test = set().union(*(_mask_parts(dd, a, stop | _ancestors(dd, picked)) for a in args)) \
+        if args else set()
+    if not sel or not test:
+        return False
+    # a test mask built from the pick (`df[df.segment == best]`) takes the chosen rows
+    derived = {n for n in dd.values if any(dd.m.depends_on(n, p) for p in picked)} | picked
+    if any(set(_IDENT.findall(t)) & derived for t in test):
+        return False
+
+    def key(t: str) -> str:  # `g.treated == 1` and `seg.treated == 1` are one cut
+        return _FRAME_REF.sub("_", t)
+    return not {key(t) for t in sel} & {key(t) for t in test}
+
+
 def _ancestors(dd: _DoubleDip, picked: set[str]) -> set[str]:
     """What the selection was computed from in this cell (`gap` for `gap.nlargest(10)`);
     the data it read (`sensors`) is not included: the test may read it too."""
@@ -1045,6 +1122,7 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
     if not picks:
         return
     m = dd.m
+    helpers = _skill_helpers(m)
     for call, args, kind in _tested(ev):
         read: set[str] = set().union(*(names_in(a) for a in args)) if args else set()
         picked = {p for p in picks if p in read or any(m.depends_on(n, p) for n in read)}
@@ -1066,7 +1144,7 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
         shared_labels = sel_labels & test_labels
         test_roots = dd.roots(read, picked | ancestors, picked)
         shared_rows = sel_roots & test_roots
-        if not shared_labels or not shared_rows:
+        if not shared_labels or not shared_rows or _other_rows(dd, picks, picked, args):
             continue
         pick = (by_outcome or sorted(picked))[0]
         chooser = picks[pick]
@@ -1100,7 +1178,11 @@ def selection_then_test_same_data(ev: Evidence) -> Iterator[Finding]:
                          + ("the reported discrimination (AUC, sensitivity/specificity) is "
                             "inflated (double dipping): even pure noise items would look "
                             "predictive." if test in _DISCRIMINATION else
-                            "the test statistic is inflated and its p-value is meaningless "
+                            "the reported correlation / skill of the chosen ones is inflated: "
+                            "they were kept for matching this record, so part of their fit "
+                            "is selection noise and says nothing about new data."
+                            if kind == "correlation" and (test == "corrcoef" or test in helpers)
+                            else "the test statistic is inflated and its p-value is meaningless "
                             "(double dipping): even pure noise passes.")),
             severity=severity, confidence=confidence,
             evidence={"lines": sorted({getattr(chooser, "lineno", call.line), call.line}),
@@ -2187,15 +2269,59 @@ def _cv_scoreish(m, node: ast.AST) -> bool:  # type: ignore[no-untyped-def]
 _CV_SCORE_CALLS = {"cross_val_score", "cross_validate", "cross_val_predict"}
 
 
+def _score_named(name: str) -> bool:
+    """`mae`, `rmse_by_cut`, `errs`: a name that says it holds scores (plurals too)."""
+    return any(t in _SCORE_TOKENS or (t.endswith("s") and t[:-1] in _SCORE_TOKENS)
+               for t in _tokens(name))
+
+
+def _numeric(value: ast.AST) -> bool:
+    """A computed number (arithmetic or a call), not a message or a label: `errors[name] =
+    str(exc)` in a try/except loop is not a score."""
+    if isinstance(value, ast.Call) and called_name(value) in ("str", "repr", "type", "len"):
+        return False
+    return not isinstance(value, ast.JoinedStr | ast.Constant) and any(
+        isinstance(x, ast.Call | ast.BinOp) for x in _walk(value))
+
+
+def _setting_loop(target: ast.AST, body: list[ast.AST]) -> bool:
+    """The loop variable is a candidate setting: passed to a call as such (`Ridge(alpha=a)`,
+    `s.rolling(w)`, `mae_at(2018, cut)`), the model fitted (`est.fit`), or a cut-off in an
+    ordered comparison (`df[df.score >= cut]`). A variable used only as a key (`truth[r]`,
+    `df[df.region == r]`) names a subgroup, not a setting."""
+    var = names_in(target)
+    if not var:
+        return False
+    for b in body:
+        for x in _walk(b):
+            if isinstance(x, ast.Compare) and names_in(x) & var and any(
+                    isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in x.ops):
+                return True
+            if not isinstance(x, ast.Call) or called_name(x) in _RECORDERS:
+                continue
+            if isinstance(x.func, ast.Attribute) and called_name(x) in _MODEL_METHODS and \
+                    root_name(x.func.value) in var:
+                return True
+            for a in [*x.args, *(k.value for k in x.keywords)]:
+                if names_in(a) & var and not any(
+                        isinstance(sub, ast.Subscript) and names_in(sub.slice) & var
+                        for sub in _walk(a)):
+                    return True
+    return False
+
+
 def _score_collections(m, scoreish=_scoreish, top_level: bool = False  # type: ignore[no-untyped-def]
                        ) -> set[str]:
     """Names holding many scores: a comprehension whose element is a score, a loop filling a
     dict/list with scores, and Series/arrays/sorts made from them (`top_level`: only those
-    built outside any loop - one built per fold of an outer loop is nested selection)."""
+    built outside any loop - one built per fold of an outer loop is nested selection).
+    A collection named as a score (`mae`, `rmse`, `err`) filled with computed numbers counts
+    when the loop's variable is a candidate setting (`mae[cut] = abs(est(cut) - truth)`)."""
     inside_fn = _in_functions(m.tree)
     if top_level:
         inside_fn |= {id(n) for f in _walk(m.tree) if isinstance(f, ast.For | ast.While)
                       for n in _walk(f) if n is not f}
+    by_name = scoreish is _scoreish
     found: set[str] = set()
     for node in _walk(m.tree):
         if id(node) in inside_fn:
@@ -2206,8 +2332,11 @@ def _score_collections(m, scoreish=_scoreish, top_level: bool = False  # type: i
                      if isinstance(c, ast.ListComp | ast.DictComp | ast.GeneratorExp)]
             for c in comps[:1]:
                 elt = c.value if isinstance(c, ast.DictComp) else c.elt
-                if scoreish(m, elt):
-                    found.add(node.targets[0].id)
+                target = node.targets[0].id
+                if scoreish(m, elt) or (
+                        by_name and _score_named(target) and _numeric(elt) and len(
+                            c.generators) == 1 and _setting_loop(c.generators[0].target, [elt])):
+                    found.add(target)
         elif isinstance(node, ast.For):
             vals: dict[str, list[ast.AST]] = {}  # a score computed first, then stored
             for st in _walk(node):
@@ -2215,17 +2344,30 @@ def _score_collections(m, scoreish=_scoreish, top_level: bool = False  # type: i
                         isinstance(st.targets[0], ast.Name):
                     vals.setdefault(st.targets[0].id, []).append(st.value)
 
-            def scored(v: ast.AST, vals: dict[str, list[ast.AST]] = vals) -> bool:
-                return scoreish(m, v) or (scoreish is not _scoreish and any(
-                    scoreish(m, d) for n in names_in(v) for d in vals.get(n, ())))
+            setting: list[bool] = []  # computed once per loop, only if a name asks
+
+            def scored(v: ast.AST, coll: str, vals: dict[str, list[ast.AST]] = vals,
+                       loop: ast.For = node, setting: list[bool] = setting) -> bool:
+                if scoreish(m, v) or (scoreish is not _scoreish and any(
+                        scoreish(m, d) for n in names_in(v) for d in vals.get(n, ()))):
+                    return True
+                if not (by_name and _score_named(coll) and _numeric(v)):
+                    return False
+                if not setting:
+                    # a score averaged over an inner loop of windows/folds is a resampling
+                    # estimate (best_cv_score_reported's ground), not one same-rows score
+                    setting.append(_setting_loop(loop.target, loop.body) and not any(
+                        isinstance(x, ast.For | ast.While) for b in loop.body for x in _walk(b)))
+                return setting[0]
             for st in _walk(node):
                 if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Subscript) and \
-                        scored(st.value) and isinstance(st.targets[0].value, ast.Name):
+                        isinstance(st.targets[0].value, ast.Name) and \
+                        scored(st.value, st.targets[0].value.id):
                     found.add(st.targets[0].value.id)
                 elif isinstance(st, ast.Call) and called_name(st) == "append" and \
                         isinstance(st.func, ast.Attribute) and \
                         isinstance(st.func.value, ast.Name) and st.args and \
-                        scored(st.args[0]):
+                        scored(st.args[0], st.func.value.id):
                     found.add(st.func.value.id)
     derived = {t for a in m.assignments for t in a.targets if t not in found
                and any(m.depends_on(t, f) for f in found)
@@ -2253,14 +2395,18 @@ def _picked_from_collection(ev: Evidence, reported: list[ast.AST]) -> Iterator[F
     coll = _score_collections(m)
     if not coll:
         return
-    hit = _best_reported(m, coll, reported)
+    # `rmse = pd.Series(rmse).sort_values()`: its `.iloc[0]` is the winner's score
+    ordered = {t for a in m.assignments for t in a.targets if t in coll and any(
+        isinstance(x, ast.Call) and called_name(x) in _ORDER_PICKS for x in _walk(a.value))}
+    hit = _best_reported(m, coll, reported, ordered)
     if hit is None:
         return
     what = m.src(hit)
     yield Finding(
         explanation=(f"`{what}` (line {hit.lineno}) reports the best of a collection of scores "
-                     "computed on the same rows for many candidates, with no held-out rows, "
-                     "cross-validation or later evaluation of the chosen candidate in the cell. "
+                     "computed on the same rows for many candidates: the rows that chose the "
+                     "winner also score it, and nothing independent of the choice (other rows, "
+                     "cross-validation, a later evaluation of the chosen candidate) follows. "
                      "The maximum of many noisy estimates is biased upwards: it is not what the "
                      "chosen candidate will score on new data."),
         severity="high", confidence=0.65,
@@ -2342,7 +2488,13 @@ def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[n
                         and v.slice.id in index_names):
                     rows.add(a.targets[0])
     hit: ast.AST | None = None
+    # `board.iloc[0]["model"]`: the winner's name is read from its row, not its score
+    named = {id(x.value) for x in reported if isinstance(x, ast.Subscript)
+             and isinstance(x.slice, ast.Constant) and isinstance(x.slice.value, str)
+             and not _score_column(x)}
     for n in reported:
+        if id(n) in named:
+            continue
         if rows and isinstance(n, ast.Attribute | ast.Subscript) and \
                 isinstance(n.value, ast.Name) and n.value.id in rows:
             key = n.attr if isinstance(n, ast.Attribute) else (
@@ -2364,8 +2516,10 @@ def _best_reported(m, coll: set[str], reported: list[ast.AST],  # type: ignore[n
                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
             by_index = _operand_root(base) in coll and bool(names_in(n.slice) & index_names) \
                 and not any(set(_tokens(k)) & _HELDOUT_TOKENS for k in keys)
-            # table.loc[best, "oos_sharpe"]: the winner's score on other rows is reported
-            top = _number(n.slice) in (0.0, -1.0) and ((
+            # table.loc[best, "oos_sharpe"]: the winner's score on other rows is reported;
+            # `ranked.index[0]` is the winner's name, not its score
+            top = _number(n.slice) in (0.0, -1.0) and not (
+                isinstance(n.value, ast.Attribute) and n.value.attr in ("index", "keys")) and ((
                 isinstance(base, ast.Call) and called_name(base) in _ORDER_PICKS
                 and any(names_in(a) & coll for a in [base.func, *base.args])) or (
                 sorted_names is not None and root_name(base) in sorted_names
