@@ -48,7 +48,10 @@ sports performance scientist) were written after those four splits' misses were 
 `holdout29/` (an HR / people-analytics analyst) and `holdout30/` (a systems neuroscientist)
 after theirs, and `holdout31/` (a survey statistician / pollster), `holdout32/` (a fraud /
 fintech machine-learning engineer), `holdout33/` (an analytical chemist / materials-lab
-scientist) and `holdout34/` (a climate / atmospheric scientist) after those. Each was measured
+scientist) and `holdout34/` (a climate / atmospheric scientist) after those, and `holdout35/`
+(an insurance actuary / pricing analyst), `holdout36/` (a transport / urban mobility planner),
+`holdout37/` (a veterinary / animal-science researcher) and `holdout38/` (a software
+performance / site-reliability engineer) after theirs. Each was measured
 once, at its first look, before its misses were fixed (bench/README.md).
 
 The corpus was written independently of the critic's rules. Check it with
@@ -83,7 +86,7 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
     "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
     "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33",
-    "holdout34",
+    "holdout34", "holdout35", "holdout36", "holdout37", "holdout38",
 )
 
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
