@@ -1363,3 +1363,86 @@ def test_generator_count_reported_as_findings_is_critical(count: str) -> None:
         print("bands linked to moisture:", {count})
     """, SPECTRA), RULE_ID)
     assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 150
+
+
+# -- pairwise tests whose hits are kept under `if p < alpha` -----------------------------------
+# The list filled under the threshold holds the kept pairs (here 2-4), not one entry per test:
+# the family is the loop's length (all pairs), and a short list of hits must not hide it.
+
+TRIAL = """
+import numpy as np
+import pandas as pd
+from itertools import combinations
+from scipy import stats
+rng = np.random.default_rng(3719)
+arms = ["control", "a", "b", "c", "d", "e"]
+mu = {"control": 62.0, "a": 62.5, "b": 61.8, "c": 63.6, "d": 62.2, "e": 62.9}
+pens = pd.DataFrame([{"arm": d, "gain": rng.normal(mu[d], 1.6)} for d in arms for _ in range(8)])
+by_arm = {d: pens.loc[pens.arm == d, "gain"].to_numpy() for d in arms}
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # scipy over itertools.combinations, hits appended under the threshold
+    """
+    hits = []
+    for a, b in combinations(arms, 2):
+        t, p = stats.ttest_ind(pens.loc[pens.arm == a, "gain"], pens.loc[pens.arm == b, "gain"])
+        if p < 0.05:
+            hits.append((a, b, round(p, 4)))
+    print(len(hits), "significant contrasts:", hits)
+    """,
+    # numpy arrays, index double loop, dict of hits
+    """
+    sig = {}
+    for i in range(len(arms)):
+        for j in range(i + 1, len(arms)):
+            res = stats.mannwhitneyu(by_arm[arms[i]], by_arm[arms[j]])
+            if res.pvalue < 0.05:
+                sig[(arms[i], arms[j])] = res.pvalue
+    print("significant pairs:", sig)
+    """,
+    # statsmodels' t-test
+    """
+    from statsmodels.stats.weightstats import ttest_ind as sm_ttest
+    kept = []
+    for a, b in combinations(arms, 2):
+        tstat, p, dof = sm_ttest(by_arm[a], by_arm[b])
+        if p <= 0.05:
+            kept.append(f"{a} vs {b}: P = {p:.3f}")
+    print("\\n".join(kept))
+    """,
+])
+def test_pairwise_hits_kept_under_threshold_count_all_pairs(code: str) -> None:
+    f = one(check(code, TRIAL), RULE_ID)
+    assert f.severity == "critical" and f.evidence["values"]["n_tests"] == 15
+
+
+@pytest.mark.parametrize("code", [
+    # Holm over all pairs before keeping any
+    """
+    from statsmodels.stats.multitest import multipletests
+    pairs = list(combinations(arms, 2))
+    ps = [stats.ttest_ind(by_arm[a], by_arm[b]).pvalue for a, b in pairs]
+    reject, p_holm, _, _ = multipletests(ps, method="holm")
+    print([pr for pr, r in zip(pairs, reject) if r])
+    """,
+    # Tukey HSD
+    """
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+    print(pairwise_tukeyhsd(pens["gain"], pens["arm"]).summary())
+    """,
+    # Bonferroni level inside the loop
+    """
+    pairs = list(combinations(arms, 2))
+    level = 0.05 / len(pairs)
+    hits = []
+    for a, b in pairs:
+        t, p = stats.ttest_ind(by_arm[a], by_arm[b])
+        if p < level:
+            hits.append((a, b))
+    print(len(hits), "contrasts significant after Bonferroni")
+    """,
+])
+def test_pairwise_hits_with_correction_are_silent(code: str) -> None:
+    silent(check(code, TRIAL))

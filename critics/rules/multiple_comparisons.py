@@ -483,6 +483,8 @@ class _Analysis:
         if loop is not None:
             produced = set(call.targets)
             for node in _walk(loop):
+                if self._kept_if(node, loop, produced):
+                    continue  # `if p < .05: hits.append(...)`: the hits, not the family
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                         node.func.attr in ("append", "extend", "add", "update", "loc"):
                     used = {n.id for a in node.args for n in _walk(a)
@@ -502,6 +504,19 @@ class _Analysis:
                             if r and (contains or used & produced):
                                 names.add(r)
         return names
+
+    def _kept_if(self, node: ast.AST, loop: ast.AST, produced: set[str]) -> bool:
+        """`node` runs only under an `if` inside `loop` that reads a test's result (`if p <
+        alpha:`): a collection filled there holds the kept results, not one per test."""
+        if not (isinstance(node, ast.Call | ast.Assign) and produced):
+            return False
+        prev, cur = node, self.parents.get(id(node))
+        while cur is not None and cur is not loop:
+            if isinstance(cur, ast.If) and prev is not cur.test and any(
+                    isinstance(n, ast.Name) and n.id in produced for n in _walk(cur.test)):
+                return True
+            prev, cur = cur, self.parents.get(id(cur))
+        return False
 
     def _enclosing_for(self, node: ast.AST) -> ast.AST | None:
         cur = self.parents.get(id(node))
