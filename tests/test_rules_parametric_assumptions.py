@@ -2316,3 +2316,184 @@ def test_ztest_on_six_unremarkable_values_still_flags_the_normal_reference() -> 
         print(ztest(a, b))
         """)
     assert only(found).severity == "high"
+
+
+# -- many small groups: one or two look skewed by chance, the pooled errors do not -------------
+
+# eight values per group, in SD units: symmetric, one skewed left, one right (skew -/+1.69,
+# Shapiro p 0.006 at n=8: what six small normal samples produce now and then), and a long
+# right tail for every group (the flawed twin: each group skew 1.68)
+_SMALL_GROUPS = """
+SYM = np.array([-1.5, -1.0, -0.5, -0.2, 0.2, 0.5, 1.0, 1.5])
+LEFT = np.array([-2.6, -0.6, 0.0, 0.25, 0.4, 0.5, 0.6, 0.75])
+RIGHT = -LEFT[::-1]
+TAIL = np.array([0.45, 0.52, 0.6, 0.7, 0.85, 1.05, 1.4, 2.9])
+chance = [SYM, LEFT, SYM, RIGHT, SYM, SYM]
+skewed = [TAIL] * 6
+"""
+
+_MANY_GROUPS = {
+    "numpy_arrays": ("""
+        arms = [62.0 + 1.6 * z for z in SHAPES]
+        a, b, c, d, e, f = arms
+        """, """
+        F, p = stats.f_oneway(a, b, c, d, e, f)
+        print(f"F={F:.2f} p={p:.4f}")
+        """),
+    "pandas_groupby_unpacked": ("""
+        pens = pd.DataFrame({"diet": np.repeat(list("ABCDEF"), 8),
+                             "adg": np.concatenate([62.0 + 1.6 * z for z in SHAPES])})
+        """, """
+        print(pens.groupby("diet")["adg"].agg(["mean", "std", "count"]).round(2))
+        F, p = stats.f_oneway(*[g["adg"] for _, g in pens.groupby("diet")])
+        print(f"F={F:.2f} p={p:.4f}")
+        """),
+    "frame_column_masks": ("""
+        plots = pd.DataFrame({"variety": np.repeat(["v1", "v2", "v3", "v4", "v5", "v6"], 8),
+                              "yield_t": np.concatenate([7.5 + 0.4 * z for z in SHAPES])})
+        """, """
+        res = stats.alexandergovern(*(plots.loc[plots.variety == v, "yield_t"]
+                                      for v in ["v1", "v2", "v3", "v4", "v5", "v6"]))
+        y1 = plots.loc[plots.variety == "v1", "yield_t"]
+        y2 = plots.loc[plots.variety == "v2", "yield_t"]
+        y3 = plots.loc[plots.variety == "v3", "yield_t"]
+        y4 = plots.loc[plots.variety == "v4", "yield_t"]
+        print(stats.f_oneway(y1, y2, y3, y4))
+        """),
+}
+
+
+def _many(idiom: str, shapes: str) -> list[Finding]:
+    data, code = _MANY_GROUPS[idiom]
+    setup = SETUP + _SMALL_GROUPS + f"SHAPES = {shapes}\n" + textwrap.dedent(data)
+    return check(code, setup)
+
+
+@pytest.mark.parametrize("idiom", sorted(_MANY_GROUPS))
+def test_chance_skew_in_a_few_of_many_small_groups_is_not_flagged(idiom: str) -> None:
+    # two of six (or four) groups of 8 look skewed, in opposite directions; pooled, the
+    # within-group deviations show no skew beyond what normal errors give
+    found = _many(idiom, "chance")
+    quiet(found)
+    assert all(f.severity == "low" for f in found), found
+    assert any("by chance" in f.explanation for f in found), found
+
+
+@pytest.mark.parametrize("idiom", sorted(_MANY_GROUPS))
+def test_every_small_group_skewed_stays_high(idiom: str) -> None:
+    f = one(_many(idiom, "skewed"), RULE_ID)
+    assert f.severity == "high", f.explanation
+    assert "by chance" not in f.explanation
+
+
+# -- a standard error by hand (sqrt of variances over n) transforms no data ---------------------
+
+# lognormal draws (sigma 1.1) whose realised samples happen to look only mildly skewed: the
+# code's skewed generator is the decisive signal, and `np.sqrt(a.var() / len(a) + ...)` beside
+# the test must not count as the data being put on a transformed scale
+_COLD = SETUP + """
+import math
+import statistics
+rng = np.random.default_rng(3809)
+cold_old = np.round(rng.lognormal(np.log(900), 1.1, 11), 0)
+cold_new = np.round(rng.lognormal(np.log(600), 1.1, 13), 0)
+"""
+
+_SE_BY_HAND = {
+    "numpy_var_len": """
+        t, p = stats.ttest_ind(A, B)
+        se = np.sqrt(A.var(ddof=1) / len(A) + B.var(ddof=1) / len(B))
+        diff = A.mean() - B.mean()
+        print(f"diff {diff:+.0f} [{diff - 1.96 * se:.0f}, {diff + 1.96 * se:.0f}] p={p:.3f}")
+        """,
+    "statistics_variance_math_sqrt": """
+        t, p = stats.ttest_ind(A, B, equal_var=False)
+        se = math.sqrt(statistics.variance(A) / len(A) + statistics.variance(B) / len(B))
+        print(f"diff {statistics.fmean(A) - statistics.fmean(B):+.0f} ms, se {se:.0f}, p={p:.3f}")
+        """,
+    "statsmodels_pandas_series": """
+        from statsmodels.stats.weightstats import ttest_ind as sm_ttest
+        tstat, p, dof = sm_ttest(pd.Series(A), pd.Series(B))
+        se = np.sqrt(np.var(A, ddof=1) / A.size + np.var(B, ddof=1) / B.shape[0])
+        print(f"t={tstat:.2f} p={p:.3f} se={se:.0f}")
+        """,
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(_SE_BY_HAND))
+def test_standard_error_by_hand_does_not_hide_a_skewed_generator(idiom: str) -> None:
+    code = _SE_BY_HAND[idiom].replace("A", "cold_new").replace("B", "cold_old")
+    f = one(check(code, _COLD), RULE_ID)
+    assert f.severity == "high", f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(_SE_BY_HAND))
+def test_same_test_on_logged_cold_starts_is_quiet(idiom: str) -> None:
+    code = _SE_BY_HAND[idiom].replace("A", "log_new").replace("B", "log_old")
+    code = "log_new, log_old = np.log(cold_new), np.log(cold_old)\n" + textwrap.dedent(code)
+    quiet(check(code, _COLD))
+
+
+# -- one-way fit whose residuals Shapiro rejects decisively, skew only moderate ----------------
+
+# ten rates per pattern (7-10 taken per group, evenly): zero-inflated (4 of 10 at zero, a
+# right tail: the fit's residuals have skew ~0.8, Shapiro p < 0.001) or symmetric
+_RATES = SETUP + """
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from statsmodels.stats.multicomp import pairwise_tukeyhsd
+PATTERNS = {"zero_inflated": [0, 0, 0, 0, 0.2, 0.5, 0.8, 1.2, 1.6, 2.1],
+            "symmetric": [0.2, 0.5, 0.7, 0.85, 1.0, 1.1, 1.25, 1.4, 1.6, 1.9]}
+
+
+def rates(pattern, sizes, scales, factor, response):
+    z = np.array(PATTERNS[pattern])
+    rows = [{factor: g, response: v}
+            for (g, k), s in zip(sizes.items(), scales)
+            for v in (z * s)[np.round(np.linspace(0, 9, k)).astype(int)]]
+    return pd.DataFrame(rows)
+"""
+
+_RESID_IDIOMS = {
+    "anova_lm_of_named_fit": ("""
+        tele = rates(PATTERN, {"city": 9, "hatch": 10, "suv": 8, "van": 7},
+                     [1.0, 0.9, 0.7, 1.2], "vehicle", "hb_rate")
+        """, """
+        fit = smf.ols("hb_rate ~ C(vehicle)", data=tele).fit()
+        print(sm.stats.anova_lm(fit, typ=2).round(4))
+        """),
+    "f_pvalue_attribute": ("""
+        wards = rates(PATTERN, {"w1": 8, "w2": 9, "w3": 10, "w4": 8, "w5": 7},
+                      [1.1, 0.8, 1.0, 0.9, 1.3], "ward", "falls_per_1000")
+        """, """
+        model = smf.ols("falls_per_1000 ~ C(ward)", data=wards).fit()
+        print(f"F = {model.fvalue:.2f}, p = {model.f_pvalue:.4f}")
+        """),
+    "tukey_beside_the_fit": ("""
+        lines = rates(PATTERN, {"L1": 10, "L2": 9, "L3": 8, "L4": 9},
+                      [1.0, 1.25, 0.8, 1.1], "line", "defects_per_k")
+        """, """
+        res = smf.ols("defects_per_k ~ C(line)", data=lines).fit()
+        print(res.summary().tables[0])
+        print(pairwise_tukeyhsd(lines["defects_per_k"], lines["line"]))
+        """),
+}
+
+
+def _resid(idiom: str, pattern: str) -> list[Finding]:
+    data, code = _RESID_IDIOMS[idiom]
+    setup = _RATES + f"PATTERN = {pattern!r}\n" + textwrap.dedent(data)
+    return check(code, setup)
+
+
+@pytest.mark.parametrize("idiom", sorted(_RESID_IDIOMS))
+def test_zero_inflated_rates_anova_with_rejected_residuals(idiom: str) -> None:
+    f = one(_resid(idiom, "zero_inflated"), RULE_ID)
+    assert f.severity == "high", f.explanation
+    assert "minimum 0" in f.explanation or "R^2" in f.explanation, f.explanation
+
+
+@pytest.mark.parametrize("idiom", sorted(_RESID_IDIOMS))
+def test_symmetric_rates_anova_is_quiet(idiom: str) -> None:
+    quiet(_resid(idiom, "symmetric"))
+

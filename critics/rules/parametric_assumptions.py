@@ -170,6 +170,23 @@ def _judge(n_min: int, grade: int, code_skewed: bool, skew_max: float,
     return None
 
 
+def _pooled_within_skew(facts: list[SampleFacts]) -> tuple[float, float] | None:
+    """(skewness, its standard error under normality) of the samples' deviations from
+    their own means, pooled: the within-group errors an ANOVA assumes normal, from each
+    sample's n, SD (ddof=1) and skewness (biased g1: third central moment over m2^1.5)."""
+    usable = [s for s in facts if s.n >= 3 and s.std and s.skew is not None]
+    if len(usable) != len(facts):
+        return None
+    total = sum(s.n for s in usable)
+    m2s = [(s.n, s.std ** 2 * (s.n - 1) / s.n, s.skew) for s in usable]
+    m2 = sum(n * v for n, v, _ in m2s) / total
+    m3 = sum(n * g * v ** 1.5 for n, v, g in m2s) / total  # type: ignore[operator]
+    if m2 <= 0 or total < 9:
+        return None
+    se = math.sqrt(6 * total * (total - 1) / ((total - 2) * (total + 1) * (total + 3)))
+    return m3 / m2 ** 1.5, se
+
+
 def _robust_variant(call: CallSite, full: str) -> bool:
     """Permutation or trimmed versions, or a rank method, of the same call."""
     if call.has_kwarg("permutations") or call.has_kwarg("trim"):
@@ -363,8 +380,15 @@ def _log_scale(ev: Evidence, node: ast.AST) -> bool:
     return _has_transform(node)
 
 
+_REDUCTIONS = {"var", "nanvar", "std", "nanstd", "mean", "nanmean", "sum", "nansum", "len",
+               "size", "count", "median", "nanmedian", "sem", "min", "max", "ptp", "average",
+               "variance", "pvariance", "stdev", "pstdev", "fmean"}
+
+
 def _transformed_between(ev: Evidence, name: str) -> bool:
-    """`y = np.log(x)` somewhere in the cell for a name the test reads."""
+    """`y = np.log(x)` somewhere in the cell for a name the test reads: the transform applies
+    to the values themselves, not to a summary of them (`np.sqrt(x.var() / len(x))`, a
+    standard error, transforms nothing)."""
     for a in ev.model.assignments:
         if a.value is not None and name in a.loaded:
             for sub in _walk(a.value):
@@ -372,9 +396,22 @@ def _transformed_between(ev: Evidence, name: str) -> bool:
                     f = sub.func
                     attr = f.attr if isinstance(f, ast.Attribute) else (
                         f.id if isinstance(f, ast.Name) else "")
-                    if attr in _TRANSFORMS:
+                    if attr in _TRANSFORMS and any(_reads_values(x, name) for x in (
+                            *sub.args, *(k.value for k in sub.keywords),
+                            *((f.value,) if isinstance(f, ast.Attribute) else ()))):
                         return True
     return False
+
+
+def _reads_values(node: ast.AST, name: str) -> bool:
+    """`name` occurs in `node` other than inside a reduction (`x.var()`, `len(x)`)."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, ast.Call) and called_name(node) in _REDUCTIONS:
+        return False
+    if isinstance(node, ast.Attribute) and node.attr in ("shape", "size"):
+        return False
+    return any(_reads_values(child, name) for child in ast.iter_child_nodes(node))
 
 
 def _all_args(call: CallSite, spec: StatTest) -> list[ast.expr]:
@@ -1138,6 +1175,23 @@ def _judge_column_tails(obj, site: _Grouped, n: int, n_min: int
     return "high", 0.7, basis, values
 
 
+def _resid_rejects(within: float, p: float | None, n: int, n_min: int) -> bool:
+    """Residuals of a one-way fit with small groups (< 30) and fewer than 100 rows in all,
+    skewed (>= 0.5) and rejected by Shapiro-Wilk at p < 0.001."""
+    return p is not None and p < 1e-3 and within >= 0.5 and n < 100 and n_min < 30
+
+
+def _floor_share(obj: ObjectFacts | None, column: str, n: int) -> tuple[float, int] | None:
+    """(minimum, rows at it) of a column when a fifth or more of its rows share the
+    minimum, from the kernel's tail facts."""
+    tails = obj.tails.get(column) if obj is not None else None
+    try:
+        low, rows = tails["bottom"][0]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return (float(low), int(rows)) if n and int(rows) / n >= 0.2 else None
+
+
 def _skew_verdict(within: float, p: float | None, n_min: int) -> tuple[str, float] | None:
     if within < 1 or p is None or p >= 1e-3:
         return None
@@ -1182,6 +1236,15 @@ def _grouped_findings(ev: Evidence, seen: set[int],
             basis = (f"the model's residuals (the within-group errors) have skew="
                      f"{site.resid[0]:.2f}" + (f", normality p={p:.2g}" if p is not None else ""))
             verdict = _skew_verdict(within, p, n_min)
+            if verdict is None and _resid_rejects(within, p, n, n_min):
+                # a moderate skew, but Shapiro-Wilk rejects the residuals decisively at a
+                # total size where it has only modest power: the errors are clearly not normal
+                # (a pile-up at a floor, a long tail), and with small groups nothing rescues it
+                verdict = ("high", 0.65)
+                piled = _floor_share(obj, site.response, n)
+                if piled is not None:
+                    basis += (f"; {piled[1]} of {n} rows sit at the response's minimum "
+                              f"{piled[0]:g} (a pile-up at a floor, e.g. zero-inflated)")
         if verdict is None:
             continue
         severity, confidence = verdict
@@ -1309,6 +1372,15 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                 # for normal data (less so across a loop of many such tests), so it is a
                 # concern to check, not decisive evidence that the test is wrong
                 severity, confidence = "medium", 0.5
+            pooled = _pooled_within_skew(facts) if len(facts) >= 3 else None
+            chance = pooled is not None and grade <= 2 and not code_skewed and \
+                abs(pooled[0]) < 2 * pooled[1] and severity in ("high", "medium")
+            if chance:
+                # three or more groups, none severely skewed, and their within-group errors
+                # pooled (the residuals the F-test assumes normal) show no more skew than
+                # normal errors give at that total size: one or two groups of a handful
+                # looking skewed is what so many small normal samples produce by chance
+                severity, confidence = "low", 0.3
             ztest = n_min < 10 and re.search(r"\bz(?:test|confint)", test_name) is not None
             if ztest and severity in ("medium", "low"):
                 # a z-test refers the statistic to the normal distribution whatever the data:
@@ -1324,7 +1396,9 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                 severity, confidence = "medium", min(confidence, 0.5)
             described = "; ".join(_describe(s) for s in sorted(
                 facts, key=lambda s: (-_grade(s), -abs(s.skew or 0.0)))[:3])
-            if grade >= 2 and n_min >= 30 and kind == "correlation":
+            if chance:
+                why = "some of the small groups look skewed"
+            elif grade >= 2 and n_min >= 30 and kind == "correlation":
                 why = "both variables are heavy-tailed, so a few extreme pairs drive r"
             elif lone:
                 why = "one of the samples is skewed"
@@ -1342,7 +1416,14 @@ def parametric_on_nonnormal(ev: Evidence) -> Iterator[Finding]:
                              if s.normal_p is not None]}
             explanation = (f"`{test_name}` (line {call.line}) assumes "
                            f"normally distributed data, but {why}: {described}.")
-            if lone:
+            if chance and pooled is not None:
+                explanation += (f" But the {len(facts)} groups' within-group deviations "
+                                f"pooled ({sum(s.n for s in facts)} values) have skew "
+                                f"{pooled[0]:.2f}, within what normal errors give (standard "
+                                f"error {pooled[1]:.2f}): across this many small groups one "
+                                "or two skewed-looking samples are expected by chance, so "
+                                "this is no evidence against the test.")
+            elif lone:
                 explanation += (" Only one sample shows it and not decisively (the others look "
                                 "normal); check the distribution before trusting the p-value.")
             elif n_min < 30 and grade >= 2:
