@@ -85,7 +85,7 @@ class SampleFacts:
     max: float | None = None
     skew: float | None = None
     normal_p: float | None = None  # Shapiro-Wilk p-value (3 <= n <= 5000)
-    # order: lag-1 autocorrelation in the order given (None when sorted or n < 20); for a
+    # order: lag-1 autocorrelation in the order given (None when sorted or n < 12); for a
     # pandas sample with an increasing integer/time index, its contiguous runs of rows
     lag1: float | None = None
     runs: int | None = None

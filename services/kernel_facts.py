@@ -920,6 +920,7 @@ def sample_facts(value: Any) -> dict[str, Any]:
 
 
 LAG_MIN_N = 20
+ORDER_LAG_MIN_N = 12  # a sample's lag-1: short annual series are read too (rules set their n)
 
 
 def _residual_shape(e: Any) -> dict[str, float]:
@@ -955,7 +956,7 @@ def _order_facts(value: Any, arr: Any) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     n = arr.size
-    if n >= LAG_MIN_N:
+    if n >= ORDER_LAG_MIN_N:
         d = np.diff(arr)
         c = arr - arr.mean()
         ss = float(np.dot(c, c))

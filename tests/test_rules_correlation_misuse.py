@@ -1731,3 +1731,184 @@ def test_tested_correlation_of_a_drifting_series_is_noted(code: str) -> None:
 ])
 def test_detrended_untested_or_white_noise_pairs_are_silent(code: str) -> None:
     silent(series(code, TS_ANNUAL))
+
+
+# -- agreement: one unit suffix, or a device named in the agreement sentence -------------------
+
+THERMO = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3714)
+n = 60
+rectal = rng.normal(38.7, 0.7, n)
+# the infrared reading is low and compresses the range
+temps = pd.DataFrame({"rectal_c": rectal.round(1),
+                      "ir_ear_c": (15.6 + 0.59 * rectal + rng.normal(0, 0.18, n)).round(1)})
+oral_f = np.round(rectal * 9 / 5 + 32, 1)
+tympanic_f = np.round(oral_f - 0.9 + rng.normal(0, 0.3, n), 1)
+forehead = pd.Series(rectal - 0.6 + rng.normal(0, 0.25, n))
+axillary = pd.Series(rectal - 0.1 + rng.normal(0, 0.25, n))
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # scipy on frame columns sharing a one-letter unit suffix (`_c`)
+    """
+    r, p = stats.pearsonr(temps.rectal_c, temps.ir_ear_c)
+    print(f"r = {r:.3f} (P = {p:.1g}): the IR ear reading agrees closely with rectal "
+          "temperature and can replace it")
+    """,
+    # numpy arrays in degrees F
+    """
+    r = np.corrcoef(oral_f, tympanic_f)[0, 1]
+    print(f"r = {r:.3f}, so tympanic and oral readings are interchangeable")
+    """,
+    # pandas Series.corr, the device named in the sentence
+    """
+    r = forehead.corr(axillary)
+    print(f"r = {r:.2f}: the forehead scanner agrees with axillary temperature")
+    """,
+])
+def test_two_thermometers_read_as_agreement(code: str) -> None:
+    f = one(run([AGREE], code, THERMO), AGREE_ID)
+    assert f.severity == "high" and "limits of agreement" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    # Bland-Altman on the frame columns
+    """
+    d = temps.ir_ear_c - temps.rectal_c
+    bias, sd = d.mean(), d.std(ddof=1)
+    print(f"bias {bias:+.2f} C, 95% limits of agreement {bias - 1.96 * sd:+.2f} to "
+          f"{bias + 1.96 * sd:+.2f} C: the IR ear reading does not agree closely enough")
+    """,
+    # correlation reported as an association only
+    """
+    r = np.corrcoef(oral_f, tympanic_f)[0, 1]
+    print(f"tympanic and oral readings are correlated, r = {r:.3f}")
+    """,
+    # agreement words, but about neither sample nor a measuring device
+    """
+    r = forehead.corr(axillary)
+    print(f"r = {r:.2f}; the team agrees to collect another week of data")
+    """,
+])
+def test_thermometers_compared_on_differences_or_not_as_agreement_are_quiet(code: str) -> None:
+    silent(run([AGREE], code, THERMO))
+
+
+# -- short annual series, and a monotone running count -----------------------------------------
+
+TS_SHORT = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3562)
+years = np.arange(2006, 2024)
+t = years - 2006
+freq = np.round(0.125 * np.exp(-0.022 * t) * np.exp(rng.normal(0, 0.025, 18)), 4)
+share = np.round(0.2 / (1 + np.exp(-0.45 * (t - 11))) + rng.normal(0, 0.004, 18), 4).clip(0.002)
+mkt = pd.DataFrame({"year": years, "claim_freq": freq, "telematics_share": share})
+by_year = mkt.set_index("year")
+noise_a, noise_b = rng.normal(0, 1, 18), rng.normal(0, 1, 18)
+"""
+
+
+@pytest.mark.parametrize("code, severity", [
+    # scipy on two columns of a frame with a year column, p printed
+    ("r, p = stats.pearsonr(mkt.telematics_share, mkt.claim_freq)\n"
+     "print(f'r = {r:.3f}, p = {p:.1e}')", "high"),
+    # numpy polyfit + a scipy p-value on the arrays built from the years
+    ("slope = np.polyfit(share * 100, freq, 1)[0]\n"
+     "fit = stats.linregress(share, freq)\n"
+     "print('slope', round(slope, 4), 'p', fit.pvalue)", "high"),
+    # pandas Series.corr on a year-indexed frame: the coefficient alone
+    ("by_year.telematics_share.corr(by_year.claim_freq)", "medium"),
+])
+def test_short_annual_trending_series_are_flagged(code: str, severity: str) -> None:
+    f = one(series(code, TS_SHORT), SERIES_ID)
+    assert f.severity == severity and f.confidence < 0.8
+    assert "18 rows" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    # year-on-year changes
+    "chg = mkt[['telematics_share', 'claim_freq']].diff().dropna()\n"
+    "r, p = stats.pearsonr(chg.telematics_share, chg.claim_freq)\nprint(r, p)",
+    "fit = stats.linregress(np.diff(share), np.diff(np.log(freq)))\nprint(fit.pvalue)",
+    # a trend test against the year itself
+    "fit = stats.linregress(mkt.year, mkt.claim_freq)\nprint(fit.slope, fit.pvalue)",
+    # short white noise in year order
+    "r, p = stats.pearsonr(noise_a, noise_b)\nprint(r, p)",
+])
+def test_short_series_differenced_trend_tested_or_white_are_silent(code: str) -> None:
+    silent(series(code, TS_SHORT))
+
+
+TS_COUNT = """
+import numpy as np
+import pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3813)
+weeks = pd.date_range("2023-01-02", periods=78, freq="W-MON")
+# a running count of services (never falls) and a noisy rising page volume
+n_services = 40 + np.cumsum(rng.poisson(0.8, 78))
+pages = rng.poisson(6 * np.linspace(1.0, 2.3, 78) * rng.lognormal(0, 0.15, 78))
+ops = pd.DataFrame({"week": weeks, "n_services": n_services, "pages": pages})
+by_week = ops.set_index("week")
+flat = rng.normal(10, 2, 78)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # scipy on frame columns (a datetime column in the frame)
+    "r, p = stats.pearsonr(ops['n_services'], ops['pages'])\nprint(f'r = {r:.2f}, p = {p:.1g}')",
+    # spearman on a week-indexed frame, p compared with 0.05
+    "rho, p = stats.spearmanr(by_week.n_services, by_week.pages)\n"
+    "if p < 0.05:\n    print('pages rise with services', round(rho, 2))",
+    # linregress on the numpy arrays, slope p-value printed
+    "fit = stats.linregress(ops['n_services'].to_numpy(), ops['pages'].to_numpy())\n"
+    "print('pages per service', round(fit.slope, 2), 'p', fit.pvalue)",
+])
+def test_monotone_running_count_against_a_trending_series_is_noted(code: str) -> None:
+    f = one(series(code, TS_COUNT), SERIES_ID)
+    assert f.severity == "medium" and "monotone" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    "d = ops[['n_services', 'pages']].diff().iloc[1:]\n"
+    "rho, p = stats.spearmanr(d['n_services'], d['pages'])\nprint(rho, p)",
+    # the running count against a flat, unautocorrelated series
+    "r, p = stats.pearsonr(ops['n_services'], flat)\nprint(r, p)",
+    # pages against the week number itself: a trend test
+    "k = np.arange(len(ops))\nfit = stats.linregress(k, ops['pages'])\nprint(fit.pvalue)",
+])
+def test_running_count_differenced_or_against_noise_is_silent(code: str) -> None:
+    silent(series(code, TS_COUNT))
+
+
+# -- per-unit slopes read as interventions, and hedged associations ----------------------------
+
+@pytest.mark.parametrize("code", [
+    'fit = stats.linregress(survey["children"], survey["income"])\n'
+    'print(f"each new child adds {fit.slope:.0f} to income")',
+    'b = np.polyfit(survey["age"], survey["income"], 1)[0]\n'
+    'print(f"each +1 year of age raises income by {b:.0f}")',
+    'r = survey["age"].corr(survey["income"])\n'
+    'print(f"r = {r:.2f}: every +10 years of age adds income")',
+])
+def test_per_unit_slope_worded_as_an_intervention_is_causal(code: str) -> None:
+    only(causal(code))
+
+
+@pytest.mark.parametrize("code", [
+    'r, p = stats.pearsonr(survey["age"], survey["income"])\n'
+    'print(f"r = {r:.2f}; association only: no evidence here that age drives income")',
+    'r = survey["age"].corr(survey["income"])\n'
+    'print(f"r = {r:.2f}; the data cannot attribute income growth to age, it drives nothing")',
+    'b = np.polyfit(survey["age"], survey["income"], 1)[0]\n'
+    'print(f"slope {b:.0f}: only an association, other factors may drive income")',
+])
+def test_hedged_association_is_silent(code: str) -> None:
+    silent(causal(code))

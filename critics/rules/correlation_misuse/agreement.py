@@ -71,6 +71,30 @@ def _tokens(label: str) -> set[str]:
             if len(t) >= 2 and t.lower() not in _GENERIC_TOKENS}
 
 
+def _same_unit(a: str, b: str) -> bool:
+    """Two labels ending in the same unit suffix (`rectal_c` / `ir_ear_c`, `sbp_mmhg` /
+    `cuff_sbp_mmhg`): one quantity in one unit, read by two methods."""
+    ta, tb = re.split(r"[_\W]+", a.lower().strip("_")), re.split(r"[_\W]+", b.lower().strip("_"))
+    return len(ta) > 1 and len(tb) > 1 and ta[-1] == tb[-1] and ta[-1].isalpha() \
+        and ta[:-1] != tb[:-1]
+
+
+_INSTRUMENT = re.compile(
+    r"(?i)\b(?:thermometers?|meters?|devices?|monitors?|scanners?|sensors?|probes?|gauges?|"
+    r"instruments?|assays?|analy[sz]ers?|kits?|methods?|readings?|readouts?|measurements?|"
+    r"scales?|cuffs?|raters?|observers?|tests?)\b")
+
+
+def _names_a_method(quote: str, a: str, b: str) -> bool:
+    """The agreement sentence speaks of a measuring device or method and names one of the
+    samples ("the infrared ear thermometer agrees closely with rectal temperature" for
+    `rectal_c` / `ir_ear_c`): two readings of one quantity."""
+    if not _INSTRUMENT.search(quote):
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", quote)}
+    return bool(words & {t for t in _tokens(a) | _tokens(b) if len(t) >= 3})
+
+
 def _subtracts(ev: Evidence, a: str, b: str) -> bool:
     """The cell subtracts one sample from the other (as written, or by column key)."""
     keys = {a, b, _key_label(a), _key_label(b)}
@@ -148,7 +172,8 @@ def agreement_by_correlation(ev: Evidence) -> Iterator[Finding]:
             continue  # not two readings of one quantity on one scale
         la, lb = _key_label(a.expr), _key_label(b.expr)
         if not (calibration or _tokens(la) & _tokens(lb) or _METHOD_WORD.search(la)
-                or _METHOD_WORD.search(lb)):
+                or _METHOD_WORD.search(lb) or _same_unit(la, lb)
+                or _names_a_method(quote, la, lb)):
             continue
         if _subtracts(ev, a.expr, b.expr):
             return

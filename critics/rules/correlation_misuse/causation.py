@@ -25,7 +25,9 @@ _CAUSAL = re.compile(
     r"increasing\s+\w+\s+(?:will|would)|if\s+we\s+(?:increase|raise|cut|reduce)|"
     # a per-unit slope read as an intervention: "each extra driver adds 0.4 late drops",
     # "every additional hour of tutoring raises the score by 2 points"
-    r"(?:each|every|one|an?)\s+(?:extra|additional|more|further)\s+(?:[\w-]+\s+){0,4}?"
+    # "each new microservice adds ...", "each +1pp of telematics share cuts ..."
+    r"(?:(?:each|every|one|an?)\s+(?:extra|additional|more|further|new)\s+|"
+    r"(?:each|every)\s+\+\s*\d[\w.,%]*\s+(?:of\s+)?)(?:[\w-]+\s+){0,4}?"
     r"(?:adds?|causes?|creates?|generates?|costs?|saves?|brings?|buys?|increases?|decreases?|"
     r"raises?|lowers?|cuts?|reduces?|removes?|prevents?|produces?)|"
     # a change to X that "should / will / would" change Y: "trimming the roster by 3
@@ -38,7 +40,8 @@ _CAUSAL = re.compile(
 _HEDGE = re.compile(
     r"(?i)not\s+(?:imply|necessarily|mean|prove|establish)\s+caus|causation|not\s+causal|"
     r"correlation\s+(?:is\s+)?not|no\s+causal|cannot\s+(?:infer|conclude)|"
-    r"observational|confound")
+    r"observational|confound|association\s+only|only\s+an?\s+association|"
+    r"no\s+evidence\s+(?:here\s+)?(?:that|of)|cannot\s+attribute")
 _CORR_CALLS = ("pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "corrcoef",
                "linregress", "corr", "corrwith", "polyfit")
 

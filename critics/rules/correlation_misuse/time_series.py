@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ...ast_cache import walk as _walk
 from ...code_model import CallSite, CodeModel, called_name, root_name
-from ...evidence import Evidence
+from ...evidence import Evidence, SampleFacts
 from ...findings import Finding
 from ...rule import rule
 from ._scan import _POOLED_NAMES, _stat_call, _str
@@ -22,6 +22,10 @@ from ._scan import _POOLED_NAMES, _stat_call, _str
 
 _SERIES_LAG = 0.5  # lag-1 autocorrelation of both samples from which rows are "a series"
 _SERIES_MIN_N = 30
+# a short series (annual data: 12-29 points) needs stronger persistence: lag-1 estimates are
+# noisy and biased towards zero at this length, so >= 0.7 in both is a plain trend
+_SHORT_MIN_N, _SHORT_LAG = 12, 0.7
+_MONOTONE_LAG = 1.0  # a sample rising (or falling) at every step in time order: a trend
 # one series this persistent (a trend or a slow drift) and the other positively autocorrelated
 _DRIFT_LAG, _WEAK_LAG = 0.8, 0.1
 _TIME_NAME = re.compile(
@@ -159,7 +163,7 @@ def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
                     break
             else:
                 named = [c for c in f.dtypes if _TIME_NAME.search(c)
-                         and f.unique.get(c, 0) >= 0.5 * (f.rows or 0) >= _SERIES_MIN_N / 2]
+                         and f.unique.get(c, 0) >= 0.5 * (f.rows or 0) >= _SHORT_MIN_N / 2]
                 if named:
                     found = f"time column `{name}.{named[0]}`"
         for v in values.get(name, [])[:6]:
@@ -181,6 +185,26 @@ def _time_order(ev: Evidence, args: list[ast.expr]) -> str | None:
                             and k.value.value is True for k in node.keywords)):
                 return None
     return found
+
+
+def _lag(s: SampleFacts) -> float | None:
+    """A sample's lag-1 autocorrelation in the order given; a sample that the kernel left
+    without one because it rises (or falls) at every step is a monotone trend (a running
+    count, a cumulative total) and counts as fully persistent -- unless it is the time axis
+    itself (a time-named label, or evenly spaced values: `year`, `np.arange(n)`), which a
+    trend test correlates with on purpose."""
+    if s.lag1 is not None:
+        return s.lag1
+    if s.n < _SHORT_MIN_N or s.n_unique < 3 or not s.std or s.min is None or s.max is None:
+        return None
+    label = re.sub(r"^.*[\[.]\s*['\"]?|['\"]?\]?\s*$", "", s.expr.strip())
+    if _TIME_NAME.search(label) or _INDEX_NAME.search(label):
+        return None
+    if s.n_unique == s.n and s.max > s.min:  # evenly spaced: std of an arithmetic sequence
+        even_sd = (s.max - s.min) / (s.n - 1) * (s.n * (s.n + 1) / 12) ** 0.5
+        if abs(s.std - even_sd) <= 0.02 * even_sd:
+            return None
+    return _MONOTONE_LAG
 
 
 def _p_reported(ev: Evidence, call: CallSite, full: str) -> bool:
@@ -235,9 +259,15 @@ def autocorrelated_series(ev: Evidence) -> Iterator[Finding]:
             continue
         full, args = found
         read = [s for s in ev.samples if s.line == c.line and s.call == full]
-        if len(read) != 2 or any(s.lag1 is None or s.n < _SERIES_MIN_N for s in read):
+        if len(read) != 2:
             continue
-        lags = [s.lag1 for s in read if s.lag1 is not None]
+        found_lags = [_lag(s) for s in read]
+        if any(lg is None for lg in found_lags):
+            continue
+        lags = [lg for lg in found_lags if lg is not None]
+        n_min = min(s.n for s in read)
+        if n_min < _SERIES_MIN_N and (n_min < _SHORT_MIN_N or min(lags) < _SHORT_LAG):
+            continue  # a short series is read only when both are strongly persistent
         one_drifts = max(lags) >= _DRIFT_LAG and min(lags) >= _WEAK_LAG
         if min(lags) < _SERIES_LAG and not one_drifts:
             continue
@@ -309,11 +339,14 @@ def _drift_finding(ev: Evidence, hit: tuple[CallSite, str, list[float], int, boo
     p = pair[0].pair_p if pair else None
     r_txt = (f"r = {r:+.2f}" + (f", p = {p:.2g}" if p is not None else "")) if r is not None \
         else "the coefficient"
+    persistent = ("moves in one direction at every step (a monotone trend)"
+                  if hi >= _MONOTONE_LAG else
+                  f"is highly persistent (lag-1 autocorrelation {hi:.2f}, the signature of "
+                  "a trend or a slow drift)")
     return Finding(
         explanation=(f"`{_POOLED_NAMES.get(full, full)}` (line {c.line}) tests two series in "
-                     f"time order ({why}) over {n} rows: `{name_hi}` is highly persistent "
-                     f"(lag-1 autocorrelation {hi:.2f}, the signature of a trend or a slow "
-                     f"drift) and `{name_lo}` is positively autocorrelated too ({lo:.2f}). "
+                     f"time order ({why}) over {n} rows: `{name_hi}` {persistent} and "
+                     f"`{name_lo}` is positively autocorrelated too ({lo:.2f}). "
                      f"Two series that each drift over the period correlate through "
                      f"their drifts whether or not one drives the other, and the test "
                      f"counts the {n} time steps as independent, so {r_txt} does not show "
