@@ -1809,3 +1809,279 @@ print(cross_val_score(LogisticRegression(max_iter=500), X[keep], y[keep], cv=5).
 ])
 def test_oversampling_indices_inside_training_rows_is_quiet(code):
     quiet(run(code, CLASSIF))
+
+
+# -- a whole-data statistic that defines the label in df.assign(...) is not a feature leak -----
+
+SEGS = """
+import numpy as np
+import pandas as pd
+import statsmodels.formula.api as smf
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_score, train_test_split
+rng = np.random.default_rng(36)
+n = 400
+segs = pd.DataFrame({"aadt": rng.lognormal(2, 0.5, n), "lanes": rng.integers(1, 5, n),
+                     "speed": rng.normal(50, 10, n), "year": rng.integers(2014, 2024, n)})
+risk = 0.05 * segs.aadt + 0.2 * segs.lanes + rng.normal(0, 1, n)
+"""
+
+_ASSIGNED_LABEL = {
+    # numpy quantile of a latent score as the class cut, sklearn cross-validation
+    "np_quantile_cv": ("""
+data = segs.assign(high=(risk > np.quantile(risk, 0.7)).astype(int),
+                   aadt_z=(segs.aadt - segs.aadt.mean()) / segs.aadt.std())
+X, y = data[["aadt_z", "lanes", "speed"]], data["high"]
+cv = StratifiedKFold(5, shuffle=True, random_state=0)
+print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=cv).mean())
+""", """
+data = segs.assign(high=(risk > np.quantile(risk, 0.7)).astype(int))
+X, y = data.drop(columns="high"), data["high"]
+cv = StratifiedKFold(5, shuffle=True, random_state=0)
+print(cross_val_score(LogisticRegression(max_iter=500), X, y, cv=cv).mean())
+"""),
+    # a pandas median inside an assign lambda, train_test_split of the frame
+    "lambda_median_tts": ("""
+data = segs.assign(busy=lambda d: (d.aadt > d.aadt.median()).astype(int),
+                   speed_c=lambda d: (d.speed - d.speed.mean()) / d.speed.std())
+tr, te = train_test_split(data, test_size=0.3, random_state=0)
+m = LogisticRegression().fit(tr[["lanes", "speed_c"]], tr.busy)
+print(m.score(te[["lanes", "speed_c"]], te.busy))
+""", """
+data = segs.assign(busy=lambda d: (d.aadt > d.aadt.median()).astype(int))
+tr, te = train_test_split(data, test_size=0.3, random_state=0)
+m = LogisticRegression().fit(tr[["lanes", "speed"]], tr.busy)
+print(m.score(te[["lanes", "speed"]], te.busy))
+"""),
+    # a Series quantile in an earlier cell, a statsmodels formula on a year cut
+    "series_quantile_formula": ("""
+early, late = segs2[segs2.year < 2021], segs2[segs2.year >= 2021]
+m = smf.logit("severe ~ lanes + speed_s", data=early).fit(disp=0)
+print(((m.predict(late) > 0.5) == late.severe).mean())
+""", """
+early, late = segs2[segs2.year < 2021], segs2[segs2.year >= 2021]
+m = smf.logit("severe ~ lanes + speed", data=early).fit(disp=0)
+print(((m.predict(late) > 0.5) == late.severe).mean())
+"""),
+}
+_SEGS2 = SEGS + """
+segs2 = segs.assign(severe=(risk > risk.quantile(0.8)).astype(int),
+                    speed_s=(segs.speed - segs.speed.mean()) / segs.speed.std())
+"""
+_SEGS2_OK = SEGS + """
+segs2 = segs.assign(severe=(risk > risk.quantile(0.8)).astype(int))
+"""
+
+
+@pytest.mark.parametrize("key", sorted(_ASSIGNED_LABEL))
+def test_label_cut_at_a_whole_data_quantile_in_assign_is_not_a_preprocessing_leak(key) -> None:
+    flawed, sound = _ASSIGNED_LABEL[key]
+    formula = key == "series_quantile_formula"
+    f = one(H.run(RULES, flawed, _SEGS2 if formula else SEGS), PREP)  # the feature leaks
+    assert f.severity in ("high", "critical")
+    found = H.run(RULES, sound, _SEGS2_OK if formula else SEGS)
+    quiet(found)
+    assert not [x for x in found if x.rule_id == PREP], H.describe(found)
+
+
+# -- per-row window statistics (rolling / expanding / ewm objects bound to a name) ------------
+
+OPS = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import train_test_split
+rng = np.random.default_rng(38)
+idx = pd.date_range("2024-01-01", periods=24 * 60, freq="h")
+spike = (rng.random(len(idx)) < 0.08).astype(int)
+load = 100 + 10 * np.sin(np.arange(len(idx)) * 2 * np.pi / 24) + rng.normal(0, 5, len(idx))
+ops = pd.DataFrame({"load": load + 25 * spike, "spike": spike}, index=idx)
+"""
+
+_WINDOWS = {
+    # a trailing rolling window, a cut at a date
+    "rolling_date_cut": ("""
+ops["z"] = (ops["load"] - ops["load"].mean()) / ops["load"].std()
+tune, hold = ops.loc[:"2024-02-10"], ops.loc["2024-02-11":]
+m = LogisticRegression().fit(tune[["z"]], tune["spike"])
+print(roc_auc_score(hold["spike"], m.predict_proba(hold[["z"]])[:, 1]))
+""", """
+base = ops["load"].shift(1).rolling(24, min_periods=6)
+ops["z"] = ((ops["load"] - base.mean()) / base.std()).fillna(0.0)
+tune, hold = ops.loc[:"2024-02-10"], ops.loc["2024-02-11":]
+m = LogisticRegression().fit(tune[["z"]], tune["spike"])
+print(roc_auc_score(hold["spike"], m.predict_proba(hold[["z"]])[:, 1]))
+"""),
+    # an expanding mean, train_test_split without shuffling
+    "expanding_tts": ("""
+ops["rel"] = ops["load"] / ops["load"].mean()
+X_tr, X_te, y_tr, y_te = train_test_split(ops[["rel"]], ops["spike"], shuffle=False,
+                                          test_size=0.3)
+m = LogisticRegression().fit(X_tr, y_tr)
+print(roc_auc_score(y_te, m.predict_proba(X_te)[:, 1]))
+""", """
+hist = ops["load"].expanding(min_periods=24)
+ops["rel"] = (ops["load"] / hist.mean().shift(1)).fillna(1.0)
+X_tr, X_te, y_tr, y_te = train_test_split(ops[["rel"]], ops["spike"], shuffle=False,
+                                          test_size=0.3)
+m = LogisticRegression().fit(X_tr, y_tr)
+print(roc_auc_score(y_te, m.predict_proba(X_te)[:, 1]))
+"""),
+    # an exponentially weighted mean/std, numpy arrays cut by position
+    "ewm_numpy_cut": ("""
+x = ops["load"].to_numpy()
+dev = ((x - x.mean()) / x.std()).reshape(-1, 1)
+cut = int(0.7 * len(dev))
+m = LogisticRegression().fit(dev[:cut], spike[:cut])
+print(roc_auc_score(spike[cut:], m.predict_proba(dev[cut:])[:, 1]))
+""", """
+sm = ops["load"].shift(1).ewm(span=12)
+dev = ((ops["load"] - sm.mean()) / sm.std()).fillna(0.0).to_numpy().reshape(-1, 1)
+cut = int(0.7 * len(dev))
+m = LogisticRegression().fit(dev[:cut], spike[:cut])
+print(roc_auc_score(spike[cut:], m.predict_proba(dev[cut:])[:, 1]))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_WINDOWS))
+def test_window_statistics_of_a_named_rolling_object_are_not_whole_data_stats(key) -> None:
+    flawed, sound = _WINDOWS[key]
+    f = one(H.run(RULES, flawed, OPS), PREP)
+    assert f.severity in ("high", "critical")
+    found = H.run(RULES, sound, OPS)
+    quiet(found)
+    assert not [x for x in found if x.rule_id == PREP], H.describe(found)
+
+
+def test_window_statistics_in_an_earlier_cell_are_quiet() -> None:
+    setup = OPS + """
+base = ops["load"].shift(1).rolling("1D", min_periods=12)
+ops["z"] = ((ops["load"] - base.mean()) / base.std()).fillna(0.0)
+"""
+    found = H.run(RULES, """
+tune, hold = ops.loc[:"2024-02-10"], ops.loc["2024-02-11":]
+m = LogisticRegression().fit(tune[["z"]], tune["spike"])
+print(roc_auc_score(hold["spike"], m.predict_proba(hold[["z"]])[:, 1]))
+""", setup)
+    assert not [x for x in found if x.rule_id == PREP], H.describe(found)
+
+
+# -- a named aggregation of the target (agg(n=("y", "sum")), pd.NamedAgg) before the split ----
+
+TARGET_ENC = "leakage.target_encoding_before_split"
+_NAMED_AGG = {
+    # tuple named aggregation of a formula's response, statsmodels after train_test_split
+    "tuple_formula": ("""
+reg = shops.groupby("region").agg(n=("sales", "size"), tot=("sales", "sum"))
+shops["region_avg"] = shops.region.map(reg.tot / reg.n)
+tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+m = smf.ols("sales ~ staff + region_avg", data=tr).fit()
+print(np.mean(np.abs(te.sales - m.predict(te))))
+""", """
+tr, te = train_test_split(shops, test_size=0.3, random_state=0)
+reg = tr.groupby("region").agg(n=("sales", "size"), tot=("sales", "sum"))
+tr = tr.assign(region_avg=tr.region.map(reg.tot / reg.n))
+te = te.assign(region_avg=te.region.map(reg.tot / reg.n).fillna(tr.sales.mean()))
+m = smf.ols("sales ~ staff + region_avg", data=tr).fit()
+print(np.mean(np.abs(te.sales - m.predict(te))))
+"""),
+    # pd.NamedAgg of a classifier's label, merged back, sklearn train_test_split
+    "namedagg_sklearn": ("""
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+rates = shops.groupby("region").agg(rate=pd.NamedAgg(column="churned", aggfunc="mean"))
+feat = shops.merge(rates, left_on="region", right_index=True)
+X_tr, X_te, y_tr, y_te = train_test_split(feat[["staff", "rate"]], feat["churned"],
+                                          random_state=0)
+clf = LogisticRegression().fit(X_tr, y_tr)
+print(roc_auc_score(y_te, clf.predict_proba(X_te)[:, 1]))
+""", """
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+tr, te = train_test_split(shops, random_state=0)
+rates = tr.groupby("region").agg(rate=pd.NamedAgg(column="churned", aggfunc="mean"))
+tr = tr.merge(rates, left_on="region", right_index=True, how="left")
+te = te.merge(rates, left_on="region", right_index=True, how="left").fillna(
+    {"rate": tr.churned.mean()})
+clf = LogisticRegression().fit(tr[["staff", "rate"]], tr["churned"])
+print(roc_auc_score(te["churned"], clf.predict_proba(te[["staff", "rate"]])[:, 1]))
+"""),
+    # a named aggregation over all rows, then cross-validation; its twin aggregates a feature
+    "tuple_cv_vs_feature_agg": ("""
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+enc = shops.groupby("region").agg(churn_rate=("churned", "mean"))
+X = shops.join(enc, on="region")[["staff", "area", "churn_rate"]]
+print(cross_val_score(LogisticRegression(max_iter=500), X, shops["churned"], cv=5).mean())
+""", """
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+enc = shops.groupby("region").agg(region_staff=("staff", "mean"))
+X = shops.join(enc, on="region")[["staff", "area", "region_staff"]]
+print(cross_val_score(LogisticRegression(max_iter=500), X, shops["churned"], cv=5).mean())
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_NAMED_AGG))
+def test_named_aggregation_of_the_target_before_split_is_target_encoding(key) -> None:
+    flawed, sound = _NAMED_AGG[key]
+    f = one(H.run(RULES, flawed, OUTLETS), TARGET_ENC)
+    assert f.severity in ("high", "critical")
+    found = H.run(RULES, sound, OUTLETS)
+    quiet(found)
+    assert not [x for x in found if x.rule_id == TARGET_ENC], H.describe(found)
+
+
+# -- repeated entities when the split reads columns of the frame directly (df[feats]) ---------
+
+_ENTITY_COLS = {
+    "tts_feature_list": ("""
+feats = ["age", "bmi", "dose"]
+X_tr, X_te, y_tr, y_te = train_test_split(visits[feats], visits["sbp"], random_state=0)
+m = Ridge().fit(X_tr, y_tr)
+print(mean_absolute_error(y_te, m.predict(X_te)))
+""", """
+from sklearn.model_selection import GroupShuffleSplit
+feats = ["age", "bmi", "dose"]
+gss = GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=0)
+tr, te = next(gss.split(visits, groups=visits["patient_id"]))
+m = Ridge().fit(visits.iloc[tr][feats], visits.iloc[tr]["sbp"])
+print(mean_absolute_error(visits.iloc[te]["sbp"], m.predict(visits.iloc[te][feats])))
+"""),
+    "cv_column_list": ("""
+print(cross_val_score(Ridge(), visits[["age", "bmi", "dose"]], visits.sbp,
+                      cv=KFold(5, shuffle=True, random_state=0),
+                      scoring="neg_mean_absolute_error").mean())
+""", """
+print(cross_val_score(Ridge(), visits[["age", "bmi", "dose"]], visits.sbp,
+                      cv=GroupKFold(5), groups=visits.patient_id,
+                      scoring="neg_mean_absolute_error").mean())
+"""),
+    "kfold_split_loop": ("""
+feats = ["age", "bmi"]
+errs = []
+for tr, te in KFold(4, shuffle=True, random_state=3).split(visits[feats]):
+    m = Ridge().fit(visits[feats].iloc[tr], visits.sbp.iloc[tr])
+    errs.append(mean_absolute_error(visits.sbp.iloc[te], m.predict(visits[feats].iloc[te])))
+print(np.mean(errs))
+""", """
+feats = ["age", "bmi"]
+errs = []
+for tr, te in GroupKFold(4).split(visits[feats], groups=visits.patient_id):
+    m = Ridge().fit(visits[feats].iloc[tr], visits.sbp.iloc[tr])
+    errs.append(mean_absolute_error(visits.sbp.iloc[te], m.predict(visits[feats].iloc[te])))
+print(np.mean(errs))
+"""),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_ENTITY_COLS))
+def test_random_split_of_a_frames_columns_over_repeated_entities(key) -> None:
+    flawed, sound = _ENTITY_COLS[key]
+    f = one(run(flawed, VISITS), ENTITY)
+    assert f.severity == "medium" and f.evidence["values"]["id_column"] == "patient_id"
+    found = run(sound, VISITS)
+    assert not [x for x in found if x.rule_id == ENTITY], H.describe(found)

@@ -426,6 +426,7 @@ class Flow:
         self.target_vars: set[str] = set()  # variables passed as y to a fit / split / CV
         self.response_cols: set[str] = set()  # plain responses of model formulas ("y ~ x")
         self._residual_names: set[str] = set()  # names holding a difference (y - pred)
+        self._windows: set[str] = set()  # names bound to x.rolling(...) / .expanding()
         self.in_cell = False
         self._keys: dict[tuple, object] = {}
         self._ctx: list[frozenset] = []
@@ -505,6 +506,11 @@ class Flow:
                         self._ctor[t.id] = v
                     if is_y_like(t.id):
                         self.target_cols |= self._cols_named(v)
+                elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple) and \
+                        len(t.elts) == len(node.value.elts):  # X, y = df[cols], df["y"]
+                    for te, ve in zip(t.elts, node.value.elts, strict=True):
+                        if isinstance(te, ast.Name) and is_y_like(te.id):
+                            self.target_cols |= self._cols_named(ve)
             if isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Name):
                     self._call_strs.setdefault(node.func.id, []).append(node)
@@ -685,6 +691,11 @@ class Flow:
         if self._manual_split(targets, value):
             return
         lab = self.expr(value)
+        if self._cur_target:  # `base = s.shift(1).rolling("1D")`: a window object
+            if _window_of(value):
+                self._windows.add(self._cur_target)
+            else:
+                self._windows.discard(self._cur_target)
         residual = None
         for t in targets:
             self.bind(t, lab, value)
@@ -1176,6 +1187,10 @@ class Flow:
                 kws[k.arg] = self.lambda_(k.value, recv_lab)
             else:
                 kws[k.arg] = self.expr(k.value)
+            if method == "assign" and k.arg and recv is not None:
+                # df.assign(col=values): the fit is in that column only, as df["col"] = values
+                kws[k.arg] = frozenset(("fit", t[1], k.arg) if t[0] == "fit" and t[2] is None
+                                       else t for t in kws[k.arg])
         everything = recv_lab | _union(args) | _union(v for k, v in kws.items()
                                                       if k != "reference")
 
@@ -1654,6 +1669,8 @@ class Flow:
             last in NUMPY_REDUCTIONS
         if recv is not None and method in REDUCTIONS | TARGET_ENC_AGGS:
             chain = _chain_methods(recv)
+            if root_name(recv) in self._windows:
+                chain.add("rolling")  # base.mean() of `base = s.rolling(...)`: per-row window
             if chain & GROUP_METHODS:
                 if "groupby" in chain and method in TARGET_ENC_AGGS and (
                         self._chain_selects_target(recv) or self._agg_on_target(node)
@@ -1786,11 +1803,24 @@ class Flow:
         return out
 
     def _agg_on_target(self, node: ast.Call) -> bool:
+        """`.agg({"y": "mean"})`, or a named aggregation of the target (or of a model
+        formula's response): `.agg(n=("claims", "sum"))`, `pd.NamedAgg(column="claims", ...)`."""
+        targets = self.target_cols | self.response_cols
         for a in [*node.args, *(k.value for k in node.keywords)]:
             if isinstance(a, ast.Dict):
                 strs = [k.value for k in a.keys if isinstance(k, ast.Constant)]
                 if any(s in self.target_cols for s in strs):
                     return True
+        for k in node.keywords:
+            v = k.value
+            col = None
+            if isinstance(v, ast.Tuple) and len(v.elts) == 2:
+                col = v.elts[0]
+            elif isinstance(v, ast.Call) and _last(self.m.dotted(v.func) or (
+                    v.func.id if isinstance(v.func, ast.Name) else None)) == "NamedAgg":
+                col = _kw(v, "column") or (v.args[0] if v.args else None)
+            if isinstance(col, ast.Constant) and col.value in targets:
+                return True
         return False
 
     def selection_call(self, node: ast.Call, name: str | None, method: str | None, last: str,
@@ -2320,6 +2350,15 @@ def _first(args: list[frozenset], kws: dict, kw: str) -> frozenset:
     if kw.lower() in kws:
         return kws[kw.lower()]
     return args[0] if args else EMPTY
+
+
+def _window_of(node: ast.AST) -> bool:
+    """`s.rolling(7)`, `s.shift(1).expanding()`, `df.rolling("1D")["x"]`: a window object
+    whose statistics are per row (each row's own window), not of the whole data."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr in ("rolling", "expanding", "ewm")
 
 
 def _chain_methods(node: ast.AST | None) -> set[str]:

@@ -381,7 +381,8 @@ def _entity_frame(ev: Evidence, data: ast.AST) -> tuple[str, ObjectFacts, str, i
     """(frame, facts, id column, distinct ids) of the frame the split rows come from, when an
     identifier column repeats (several rows per listing, patient, customer)."""
     m = ev.model
-    root = _operand_root(data)
+    # runs[feats] / runs[["a", "b"]]: the columns of a frame keep its rows (and entities)
+    root = _operand_root(data) or _whole_rows_name(data)
     if root is None:
         return None
     own = ev.objects.get(root)
