@@ -2824,3 +2824,166 @@ def test_table_nan_cells_are_not_a_loss_report() -> None:
         m["zone"] = pd.Categorical(m.zone, ["urban", "suburb", "rural"])
         print(m.groupby("zone", observed=False).pm25.agg(["mean", "count"]))
     """, JOINS))
+
+
+# -- a status filter whose kept rows are only counted is a rate's numerator -------------------
+
+COUNTED = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(11)
+n = 600
+book = pd.DataFrame({"policy_id": rng.integers(0, 400, n),
+                     "broker": rng.choice(["b1", "b2", "b3"], n),
+                     "premium": rng.gamma(2.0, 300.0, n),
+                     "status": rng.choice(["renewed", "lapsed", "ok", "failed"], n)})
+"""
+
+_COUNTED_SOUND = {
+    # pandas: renewed policies per broker over all policies per broker
+    "pandas": """
+        renewed = book[book.status == "renewed"].groupby("broker").policy_id.nunique()
+        rate = renewed / book.groupby("broker").policy_id.nunique()
+        print(rate.round(3), rate.mean())
+    """,
+    # numpy: successful runs per broker as arrays, their share averaged
+    "numpy": """
+        ok = book[book["status"] == "ok"].groupby("broker").policy_id.nunique().to_numpy()
+        pol = book.groupby("broker").policy_id.nunique().to_numpy()
+        print(np.round(ok / pol, 3), np.average(ok / pol, weights=pol))
+    """,
+    # scipy: successes per broker against failures, tested as a contingency table
+    "scipy": """
+        ok = book.query("status == 'ok'").groupby("broker").size()
+        bad = book.query("status == 'failed'").groupby("broker").size()
+        print(stats.chi2_contingency(np.c_[ok, bad])[1], ok.sum())
+    """,
+}
+
+_COUNTED_FLAWED = {
+    # the kept rows' values summarised: premiums of renewed policies only
+    "pandas": """
+        renewed = book[book.status == "renewed"].groupby("broker").premium.mean()
+        print(renewed.round(1), renewed.mean())
+    """,
+    "numpy": """
+        kept = book[book["status"] == "ok"]
+        print(np.round(np.mean(kept.premium), 1), kept.premium.median())
+    """,
+    "scipy": """
+        ok = book.query("status == 'ok'")
+        print(stats.ttest_ind(ok.premium[ok.broker == "b1"], ok.premium[ok.broker == "b2"]))
+    """,
+}
+
+
+def test_status_filter_only_counted_is_a_numerator() -> None:
+    for idiom, code in _COUNTED_SOUND.items():
+        found = run(code, COUNTED)
+        quiet(found)
+        assert not [f for f in found if f.rule_id == FAILED], (idiom, found)
+
+
+def test_status_filter_whose_values_are_summarised_still_flagged() -> None:
+    for idiom, code in _COUNTED_FLAWED.items():
+        f = one(run(code, COUNTED), FAILED)
+        assert f.severity in ("medium", "high"), (idiom, f.explanation)
+
+
+# -- coerced values labelled and counted; a printed statistic is no count --------------------
+
+LAB = """
+import numpy as np, pandas as pd
+from scipy import stats
+import statsmodels.formula.api as smf
+rng = np.random.default_rng(5)
+n = 300
+val = rng.gamma(3.0, 4.0, n)
+txt = np.where(val < 4, "<4", val.round(1).astype(str)).astype(object)
+txt[rng.random(n) < 0.05] = "clotted"
+lab = pd.DataFrame({"site": rng.choice(["north", "south"], n),
+                    "shift": rng.choice(["day", "night"], n), "txt": txt})
+"""
+
+_LABELLED = {
+    # pandas: the coerced NaN labelled with their raw text and cross-tabulated per site
+    "pandas": """
+        lab["v"] = pd.to_numeric(lab["txt"], errors="coerce")
+        lab["result"] = np.where(lab["v"].notna(), "numeric", lab["txt"])
+        print(pd.crosstab(lab["site"], lab["result"], margins=True))
+        print(lab.groupby("site")["v"].agg(["mean", "median"]))
+    """,
+    # statsmodels: a parsed flag counted per site before the fit skips the NaN
+    "statsmodels": """
+        lab["v"] = pd.to_numeric(lab.txt, errors="coerce")
+        lab["parsed"] = lab.v.notna()
+        print(lab.groupby(["site", "parsed"]).size().unstack())
+        print(smf.ols("v ~ C(site)", data=lab).fit().params.round(2))
+    """,
+    # scipy: a NaN flag mapped to words and counted, then the test on what parsed
+    "scipy": """
+        lab["v"] = pd.to_numeric(lab.txt, errors="coerce")
+        lab["flag"] = lab.v.isna().map({True: "no result", False: "result"})
+        print(lab.groupby(["site", "flag"]).size())
+        print(stats.mannwhitneyu(lab.v[lab.site == "north"].dropna(),
+                                 lab.v[lab.site == "south"].dropna()))
+    """,
+}
+
+
+def test_coerced_values_labelled_and_counted_are_reported() -> None:
+    for idiom, code in _LABELLED.items():
+        found = run(code, LAB)
+        quiet(found)
+        assert not [f for f in found if f.rule_id == DROPNA], (idiom, found)
+
+
+def test_counts_of_another_column_do_not_report_the_coerced_values() -> None:
+    """The same cells counting an unrelated column (the shift) say nothing of the NaN."""
+    for idiom, code in _LABELLED.items():
+        code = code.replace('lab["site"], lab["result"]', 'lab["site"], lab["shift"]').replace(
+            '["site", "parsed"]', '["site", "shift"]').replace('["site", "flag"]',
+                                                               '["site", "shift"]')
+        f = one(run(code, LAB), DROPNA)
+        assert f.severity in ("medium", "high"), (idiom, f.explanation)
+
+
+_STAT_LINES = {
+    # pandas: a share over a threshold printed under a label that says "rows"
+    "pandas": """
+        lab["v"] = pd.to_numeric(lab.txt, errors="coerce")
+        d = lab.dropna(subset=["v"])
+        print(d.groupby("site").v.median())
+        print(f"share of rows below 8: {100 * (d.v < 8).mean():.1f} %")
+    """,
+    # numpy: the mean of a comparison, "kept" in the label
+    "numpy": """
+        lab["v"] = pd.to_numeric(lab.txt, errors="coerce")
+        d = lab.dropna(subset=["v"])
+        x = d.v.to_numpy()
+        print(f"low results (< 8) among those kept: {np.mean(x < 8):.1%}, "
+              f"median {np.median(x):.1f}")
+    """,
+    # scipy: a p-value under a label that says "failures"
+    "scipy": """
+        lab["v"] = pd.to_numeric(lab.txt, errors="coerce")
+        d = lab.dropna(subset=["v"])
+        p = stats.mannwhitneyu(d.v[d.site == "north"], d.v[d.site == "south"]).pvalue
+        print(d.groupby("site").v.mean())
+        print(f"failures (v < 8), north against south: p = {p:.3f}")
+    """,
+}
+
+
+def test_a_printed_statistic_under_a_loss_word_is_not_a_count() -> None:
+    for idiom, code in _STAT_LINES.items():
+        f = one(run(code, LAB), DROPNA)
+        assert f.severity in ("medium", "high"), (idiom, f.explanation)
+
+
+def test_a_printed_count_of_the_dropped_rows_still_reports_them() -> None:
+    for idiom, code in _STAT_LINES.items():
+        code = code.rstrip() + '\n        print(f"{len(lab) - len(d)} of {len(lab)} not numeric")'
+        found = run(code, LAB)
+        quiet(found)
+        assert not [f for f in found if f.rule_id == DROPNA], (idiom, found)

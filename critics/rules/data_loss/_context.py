@@ -9,6 +9,7 @@ import re
 import weakref
 from collections.abc import Set as AbstractSet
 
+from ...ast_cache import nodes_of
 from ...ast_cache import walk as _walk
 from ...code_model import called_name as _call_last
 from ...code_model import names_in as _names
@@ -25,6 +26,7 @@ from ._scan import (
     ROW_PRESERVING,
     STAT_TESTS,
     SUMMARY_METHODS,
+    _column_of,
     _Drop,
     _Sites,
 )
@@ -50,6 +52,7 @@ class _Ctx:
         self._counts: list[set[str]] | None = None
         self._nan_counts: list[set[str]] | None = None
         self._count_nodes: list[tuple[set[str], ast.AST]] | None = None
+        self._labels: set[str] | None = None
 
     # -- flow ------------------------------------------------------------------------------
 
@@ -111,9 +114,9 @@ class _Ctx:
         cached = self._nan_counts if nan_aware else self._counts
         if cached is not None:
             return cached
-        masks = self.missing_masks()
+        masks, labels = self.missing_masks(), self.missing_labels()
         out = [names for names, n in self.reported_count_nodes()
-               if not nan_aware or _counts_nan(n, masks)]
+               if not nan_aware or _counts_nan(n, masks, labels)]
         if nan_aware:
             self._nan_counts = out
         else:
@@ -184,7 +187,7 @@ class _Ctx:
         share over a threshold (`(x <= 31).mean()`) counts nothing."""
         related = {n for n in (drop.source, drop.target) if n and n != "<return>"}
         related |= self.downstream(set(related), 0)
-        masks = self.missing_masks()
+        masks, labels = self.missing_masks(), self.missing_labels()
         after: set[str] = set()
         if drop.target and drop.target != "<return>":
             after = self.downstream({drop.target}, drop.line)
@@ -194,7 +197,7 @@ class _Ctx:
         for names, node in self.reported_count_nodes():
             if related and not names & related:
                 continue
-            if _counts_nan(node, masks):
+            if _counts_nan(node, masks, labels):
                 return "full"
             if _threshold_share(node, masks):
                 continue
@@ -250,6 +253,25 @@ class _Ctx:
                     grew = True
         return out
 
+    def missing_labels(self) -> set[str]:
+        """Columns that label rows by whether a value is missing: `df["outcome"] =
+        np.where(df.dur.notna(), "completed", df.raw)`, `df["parsed"] = df.x.notna()`. A
+        count over such a column (`pd.crosstab(df.pool, df.outcome)`, `df.groupby("outcome")
+        .size()`) shows how many values are NaN, per group when it is crossed with one."""
+        if self._labels is not None:
+            return self._labels
+        masks = self.missing_masks()
+        out: set[str] = set()
+        for st in self.walk.of(ast.Assign):
+            if len(st.targets) != 1 or not isinstance(st.targets[0], ast.Subscript | ast.Attribute):
+                continue
+            col = _column_of(st.targets[0])
+            if col and any((isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS) or (
+                    isinstance(x, ast.Name) and x.id in masks) for x in _walk(st.value)):
+                out.add(col)
+        self._labels = out
+        return out
+
     # -- rebinding -------------------------------------------------------------------------
 
     def rebound_after(self, name: str, line: int) -> bool:
@@ -291,6 +313,8 @@ def _is_count_node(sub: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
         last = _call_last(sub)
         if last == "len" or last in _COUNT_METHODS:
             return True
+        if last == "crosstab":  # a table of counts, unless it aggregates values
+            return not any(k.arg in ("values", "aggfunc") for k in sub.keywords)
         if last in ("sum", "mean") and isinstance(sub.func, ast.Attribute):
             return any(isinstance(x, ast.Compare | ast.UnaryOp) or (
                 isinstance(x, ast.Call) and _call_last(x) in _MISSING_CALLS) or (
@@ -318,14 +342,19 @@ def _threshold_share(node: ast.AST, masks: AbstractSet[str] = frozenset()) -> bo
             isinstance(x, ast.Name) and x.id in masks) for x in inside)
 
 
-def _counts_nan(node: ast.AST, masks: AbstractSet[str] = frozenset()) -> bool:
+def _counts_nan(node: ast.AST, masks: AbstractSet[str] = frozenset(),
+                labels: AbstractSet[str] = frozenset()) -> bool:
     """A count that can show how many values are NaN: `isna().sum()`, `notna().mean()`,
     `count()`, `info()`, `len(x.dropna())`, the sum or `any()` of a name bound to such a
-    mask (`unparsed.sum()`, `assert not unparsed.any()`); not a share over a threshold of
-    the values left (`(x.dropna() > limit).mean()`)."""
+    mask (`unparsed.sum()`, `assert not unparsed.any()`), a count over a column labelling
+    the missing rows (`pd.crosstab(df.pool, df.outcome)`, `labels`); not a share over a
+    threshold of the values left (`(x.dropna() > limit).mean()`)."""
     last = _call_last(node) if isinstance(node, ast.Call) else None
     if last in ("count", "info", "value_counts"):
         return True
+    if labels and any(_column_of(x) in labels or (isinstance(x, ast.Constant) and isinstance(
+            x.value, str) and x.value in labels) for x in _walk(node)):
+        return True  # `pd.crosstab(df.site, df.outcome)`, `df.groupby(["site", "parsed"]).size()`
     inner = {_call_last(x) for x in _walk(node) if isinstance(x, ast.Call)}
     if last in ("sum", "mean", "any", "all", "count_nonzero"):
         return bool(inner & _MISSING_CALLS) or any(
@@ -344,15 +373,63 @@ _TABLE_NAN = re.compile(r"(?<=\s)NaN(?=\s{2,}|\s*$)")
 
 def _text_reports(ev: Evidence) -> bool:
     """The cell's output says how many rows went: a line with a count and a word for it
-    (dropped, missing, kept, rows…), not a table's shape footer."""
+    (dropped, missing, kept, rows…), not a table's shape footer, nor a line an f-string of
+    the cell prints whose every value is a statistic of the rows left (a word like "failure"
+    in a label, "failure of passive transfer (IgG < 10 g/L): 11.2 %")."""
+    templates: list[tuple[re.Pattern[str], bool]] | None = None
     for line in ev.text[:30_000].splitlines()[:500]:
         if _SHAPE_FOOTER.match(line):
             continue
         if "NaN" in line:  # a table's empty cell (`NaN` then a column gap) reports nothing
             line = _TABLE_NAN.sub(" ", line)
         if _REPORT_TEXT.search(line) and _INT_RE.search(line):
+            if templates is None:
+                templates = _fstring_lines(ev, _ctx(ev).name_assigns)
+            if any(stats_only and pat.fullmatch(line.strip()) for pat, stats_only in templates):
+                continue
             return True
     return False
+
+
+def _fstring_lines(ev: Evidence, assigns: dict[str, list[ast.Assign]]) -> list[
+        tuple[re.Pattern[str], bool]]:
+    """(pattern of an output line, whether its every value is a statistic) for each line of
+    each f-string in the cell: the literal text, with `.*?` where a value goes."""
+    out: list[tuple[re.Pattern[str], bool]] = []
+    if ev.tree is None:
+        return out
+    for js in nodes_of(ev.tree, ast.JoinedStr):
+        lines: list[tuple[list[str], list[ast.AST]]] = [([], [])]
+        for part in js.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                pieces = part.value.split("\n")
+                lines[-1][0].append(re.escape(pieces[0]))
+                for more in pieces[1:]:
+                    lines.append(([re.escape(more)], []))
+            elif isinstance(part, ast.FormattedValue):
+                lines[-1][0].append(".*?")
+                lines[-1][1].append(part.value)
+        for text, values in lines:
+            pattern = "".join(text).strip()
+            if values and pattern.replace(".*?", "").strip():
+                out.append((re.compile(pattern), all(_statistic(v, assigns) for v in values)))
+    return out
+
+
+def _statistic(node: ast.AST, assigns: dict[str, list[ast.Assign]], depth: int = 0) -> bool:
+    """A value computed from the rows left that is not a count of them: a mean, median,
+    share over a threshold (`100 * (x < 10).mean()`) or a test's p-value, with no count
+    inside; a name the cell binds only to such values (`p = stats.mannwhitneyu(a, b)
+    .pvalue`)."""
+    if isinstance(node, ast.Name):
+        bound = assigns.get(node.id, [])
+        return depth < 2 and bool(bound) and all(
+            _statistic(a.value, assigns, depth + 1) for a in bound)
+    inside = list(_walk(node))
+    if any(_is_count_node(x) for x in inside if not _threshold_share(x)):
+        return False
+    return any(isinstance(x, ast.Call) and (_threshold_share(x) or _call_last(x) in (
+        SUMMARY_METHODS - {"sum"}) or _call_last(x) in STAT_TESTS) for x in inside)
 
 
 def _shown_earlier(ev: Evidence, drop: _Drop) -> bool:

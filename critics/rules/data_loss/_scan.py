@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ...ast_cache import parents as _parents
 from ...ast_cache import walk as _walk
 from ...code_model import called_name as _call_last
 from ...code_model import name_tokens as _tokens
@@ -56,6 +57,10 @@ _STATUS_COL_RE = re.compile(r"(?<![\w'\"])(?:\w*_)?(?:" + "|".join(sorted(
     STATUS_COLUMNS, key=len, reverse=True)) + r")(?:_\w*)?(?![\w'\"])", re.IGNORECASE)
 _STATUS_VAL_RE = re.compile(r"['\"](?:" + "|".join(sorted(
     STATUS_VALUES, key=len, reverse=True)) + r")['\"]", re.IGNORECASE)
+# reductions of the rows a mask keeps to how many there are, and the steps on the way
+_ROW_COUNTS = {"size", "count", "nunique", "value_counts"}
+_COUNT_PASSES = {"groupby", "sort_values", "sort_index", "reset_index", "copy",
+                 "drop_duplicates"}
 _MISSING_CALLS = {"notna", "notnull", "isna", "isnull", "isfinite", "isnan"}
 _COUNT_METHODS = {"value_counts", "info", "count"}
 _LOG_CALLS = {"warn", "warning", "info", "debug", "log", "write", "display", "print",
@@ -327,6 +332,8 @@ class _Sites:
                     and isinstance(node.args[0].value, str):
                 q = node.args[0].value
                 if _STATUS_COL_RE.search(q) or _STATUS_VAL_RE.search(q):
+                    if self._counted_only(node):
+                        return None
                     return self._make("failed", node, stmt, recv, [])
                 if re.search(r"\.(?:notna|notnull)\(\)", q):
                     return self._make("missing", node, stmt, recv, [])
@@ -376,11 +383,46 @@ class _Sites:
             if found is None:
                 return None
             kind, cols = found
+            if self._counted_only(node):
+                return None
             if kind == "missing" and not cols:
                 col = _column_of(value)
                 cols = [col] if col else []
             return self._make(kind, node, stmt, value, cols)
         return None
+
+    def _counted_only(self, node: ast.AST) -> bool:
+        """The rows a mask keeps are only counted, in the same expression: `df[df.status ==
+        "renewed"].groupby("broker").size()`, `.policy_id.nunique()`, `len(df[mask])`,
+        `df.query("status == 'ok'").shape[0]`. The count is how many rows are in that
+        category (a rate's numerator), not a summary of values the filter thinned."""
+        if self.ev.tree is None:
+            return False
+        up = _parents(self.ev.tree)
+        cur = node
+        for _ in range(12):
+            p = up.get(id(cur))
+            if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
+                    p.func.id == "len" and p.args and p.args[0] is cur:
+                return True
+            if isinstance(p, ast.Subscript) and p.value is cur and _str_list(p.slice):
+                cur = p  # a column or columns of the kept rows
+                continue
+            if not isinstance(p, ast.Attribute) or p.value is not cur:
+                return False
+            if p.attr == "shape":
+                return True
+            call = up.get(id(p))
+            if not isinstance(call, ast.Call) or call.func is not p:
+                cur = p  # `kept.policy_id`
+                continue
+            if p.attr in _ROW_COUNTS:
+                # a normalised value_counts is the distribution of the kept rows' values
+                return not any(k.arg == "normalize" for k in call.keywords)
+            if p.attr not in _COUNT_PASSES:
+                return False
+            cur = call
+        return False
 
     def _make(self, kind: str, node: ast.AST, stmt: ast.stmt, recv: ast.AST,
               cols: list[str]) -> _Drop:
