@@ -3616,3 +3616,241 @@ def test_row_count_over_a_loaded_count_above_100_percent(code: str) -> None:
 def test_row_count_over_a_loaded_count_within_100_is_quiet(code: str) -> None:
     quiet(H.run(RULES, code, WHOLE_COUNTS))
     assert not [x for x in H.run(RULES, code, WHOLE_COUNTS) if x.rule_id == PROP]
+
+
+# -- holdout35-38 round: all-nines codes as a spike at the top; shares a little over 100 %;
+#    prevalence abbreviated; percentiles named `pct`; an error budget used past 100 % ---------
+
+NINES_SPIKE = """
+import numpy as np, pandas as pd, statistics
+rng = np.random.default_rng(41)
+n = 5000
+miles = np.round(rng.lognormal(8.9, 0.45, n), -2)
+miles[rng.random(n) < 0.06] = 99999          # 'not declared' on the proposal form
+pol = pd.DataFrame({"cover": rng.choice(["comp", "tpo"], n), "miles": miles,
+                    "expo": rng.uniform(0.2, 1.0, n).round(3)})
+income = rng.integers(20_000, 100_000, n).astype(float)   # runs evenly up to 99999
+income[:3] = 99999
+hh = pd.DataFrame({"region": rng.choice(list("NSEW"), n), "income": income})
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # pandas named aggregation
+    'print(pol.groupby("cover").agg(n=("miles", "size"), avg_miles=("miles", "mean")))',
+    # numpy weighted average on the column's values
+    'print(round(np.average(pol["miles"].to_numpy(), weights=pol["expo"].to_numpy())))',
+    # statistics module in a loop over groups
+    'for c, g in pol.groupby("cover"):\n    print(c, round(statistics.fmean(g["miles"])))',
+])
+def test_an_all_nines_code_as_a_spike_above_the_values_is_flagged(code: str) -> None:
+    # the real values stop near 37,000; 6 % of rows sit at exactly 99999 (2.7x above):
+    # not 8x away from the rest, but a repeated all-nines value the values never run up to
+    (f,) = _sentinel_in(code, NINES_SPIKE)
+    assert f.severity in ("high", "critical") and "99999" in f.explanation
+
+
+@pytest.mark.parametrize("code", [
+    'decl = pol[pol.miles != 99999]\n'
+    'print(decl.groupby("cover").agg(n=("miles", "size"), avg_miles=("miles", "mean")))',
+    'm = pol["miles"].replace(99999, np.nan).to_numpy()\n'
+    'ok = ~np.isnan(m)\n'
+    'print(round(np.average(m[ok], weights=pol["expo"].to_numpy()[ok])))',
+    # incomes that run evenly up to 99999: a real maximum, a few rows, no gap
+    'for r, g in hh.groupby("region"):\n    print(r, round(statistics.fmean(g["income"])))',
+    'print(hh.income.describe())',
+])
+def test_a_nines_code_removed_or_a_maximum_the_values_run_up_to_is_quiet(code: str) -> None:
+    assert not _sentinel_in(code, NINES_SPIKE)
+
+
+def _sentinel_in(code: str, setup: str) -> list:
+    return [x for x in H.run(RULES, code, setup) if x.rule_id == RULE_SENTINEL]
+
+
+OCCUPANCY = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(5)
+blocks = [f"B{i:02d}" for i in range(1, 11)]
+bays = pd.Series(rng.integers(10, 30, 10), index=blocks)
+minutes = pd.Series(bays.to_numpy() * 720 * 5 * rng.uniform(0.6, 0.9, 10), index=blocks)
+resent = minutes.copy()
+resent["B03"] = bays["B03"] * 720 * 5 * 1.12   # a gateway re-sent sessions: counted twice
+seats = np.array([120, 90, 150, 110])
+votes = np.array([95, 70, 158, 80])    # one ward's votes double-keyed
+votes_ok = np.array([95, 70, 121, 80])
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: a percentage stored in a frame built from a dict, from a ratio made before
+    'occ = resent / (bays * 720 * 5)\n'
+    'table = pd.DataFrame({"bays": bays, "occupancy_pct": (100 * occ).round(1)})\n'
+    'table.sort_values("occupancy_pct", ascending=False)',
+    # pandas: an assigned column, fractions
+    'df = pd.DataFrame({"bays": bays, "used": resent})\n'
+    'df["occupancy"] = df.used / (df.bays * 720 * 5)\nprint(df.round(3))',
+    # numpy arrays: turnout per ward
+    'turnout = votes / seats\nprint(np.round(turnout, 3))',
+])
+def test_a_strict_share_a_little_above_100_percent_is_flagged(code: str) -> None:
+    f = one(H.run(RULES, code, OCCUPANCY), SHARE)
+    assert f.severity == "high"
+
+
+@pytest.mark.parametrize("code", [
+    'occ = minutes / (bays * 720 * 5)\n'
+    'table = pd.DataFrame({"bays": bays, "occupancy_pct": (100 * occ).round(1)})\n'
+    'table.sort_values("occupancy_pct", ascending=False)',
+    'df = pd.DataFrame({"bays": bays, "used": minutes})\n'
+    'df["occupancy"] = df.used / (df.bays * 720 * 5)\nprint(df.round(3))',
+    'turnout = votes_ok / seats\nprint(np.round(turnout, 3))',
+    # a utilisation may pass 100 % a little (overtime, several cores): only far above counts
+    'util = resent / (bays * 720 * 5)\nprint(pd.DataFrame({"bay_util": util}).round(3))',
+])
+def test_a_strict_share_within_100_or_a_loose_one_a_little_above_is_quiet(code: str) -> None:
+    assert not [x for x in H.run(RULES, code, OCCUPANCY) if x.rule_id == SHARE]
+
+
+ALLOWANCES = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(8)
+svc = pd.DataFrame({"service": list("abcdef"),
+                    "requests": rng.integers(2_000_000, 9_000_000, 6)})
+svc["errors"] = (svc.requests * np.array([4, 21, 9, 3, 15, 48]) / 1e4).round()
+SLO = 0.999
+spend = np.array([120.0, 95.0, 310.0])
+plan = np.array([100.0, 100.0, 100.0])
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: an SLO's error budget burnt several times over
+    'svc["budget_used_pct"] = 100 * (svc.errors / svc.requests) / (1 - SLO)\n'
+    'print(svc.round(2).to_string(index=False))',
+    # numpy: spend against plan
+    'plan_used = spend / plan\nprint(np.round(plan_used, 2))',
+    # a quota used through .assign
+    'print(svc.assign(quota_used=svc.errors / 2000).round(2))',
+])
+def test_an_allowance_used_past_100_percent_is_quiet(code: str) -> None:
+    found = H.run(RULES, code, ALLOWANCES)
+    assert not [x for x in found if x.rule_id in (SHARE, PROP)], H.describe(found)
+
+
+def test_a_share_of_a_budget_above_100_percent_is_still_flagged() -> None:
+    one(H.run(RULES, 'budget_share = spend / (plan / 2)\nprint(np.round(budget_share, 2))',
+              ALLOWANCES), SHARE)
+
+
+PREV = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(12)
+herds = pd.DataFrame({"herd": [f"H{i}" for i in range(12)],
+                      "cows": rng.integers(50, 250, 12)})
+rows = []
+for h, c in zip(herds.herd, herds.cows):
+    cows_hit = rng.choice(c, int(c * rng.uniform(0.3, 0.6)), replace=False)
+    top = 5 if h in ("H0", "H1") else 2              # repeat cases, many in two herds
+    rows += [(h, k) for k in cows_hit for _ in range(rng.integers(1, top))]
+cases = pd.DataFrame(rows, columns=["herd", "cow"])
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # pandas: cases (repeats counted) over cows, named with an abbreviation
+    't = herds.set_index("herd")\n'
+    't["n_cases"] = cases.groupby("herd").size()\n'
+    't["mastitis_prev_pct"] = 100 * t.n_cases / t.cows\n'
+    'print("herd prevalence of mastitis")\nprint(t.round(1))',
+    # numpy arrays
+    'n_cases = cases.groupby("herd").size().reindex(herds.herd).to_numpy()\n'
+    'prev_pct = 100 * n_cases / herds.cows.to_numpy()  # prevalence\nprint(prev_pct.round(1))',
+    # a Series renamed
+    'prev = (cases.groupby("herd").size() / herds.set_index("herd").cows).rename("prev")\n'
+    '# apparent prevalence per herd\nprint(prev.round(3))',
+])
+def test_an_abbreviated_prevalence_above_100_percent_is_flagged(code: str) -> None:
+    f = one(H.run(RULES, code, PREV), PROP)
+    assert f.severity == "critical"
+
+
+@pytest.mark.parametrize("code", [
+    # distinct cows affected: a real prevalence
+    't = herds.set_index("herd")\n'
+    't["n_cows"] = cases.groupby("herd").cow.nunique()\n'
+    't["mastitis_prev_pct"] = 100 * t.n_cows / t.cows\n'
+    'print("herd prevalence of mastitis")\nprint(t.round(1))',
+    # `prev` for a previous value, the cell never speaks of prevalence
+    'cur = cases.groupby("herd").size().reindex(herds.herd).to_numpy()\n'
+    'last = np.maximum(cur // 2, 1)\n'
+    'prev_pct = 100 * cur / last   # this year against the previous one\nprint(prev_pct)',
+])
+def test_a_prevalence_of_distinct_units_or_a_previous_value_is_quiet(code: str) -> None:
+    assert not [x for x in H.run(RULES, code, PREV) if x.rule_id == PROP]
+
+
+BOOT = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(3)
+losses = rng.lognormal(16, 0.3, 400)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    'pct = np.percentile(losses, [50, 75, 99.5])\nprint(pct.round())',
+    'pct = pd.Series(losses).quantile([0.5, 0.9]).round(0)\nprint(pct)',
+    'pct = stats.scoreatpercentile(losses, 99)\nprint(round(pct))',
+])
+def test_percentiles_held_in_a_name_pct_are_not_percentages(code: str) -> None:
+    assert not [x for x in H.run(RULES, code, BOOT) if x.rule_id == PROP]
+
+
+def test_a_percentage_named_pct_above_100_is_still_flagged() -> None:
+    one(H.run(RULES, 'pct = 100 * np.array([3, 5, 9]) / np.array([4, 4, 10])\nprint(pct)',
+              BOOT), PROP)
+
+
+RENEWALS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(35)
+n = 3000
+expiring = pd.DataFrame({"policy": np.arange(n), "broker": rng.choice(list("ABCDEF"), n)})
+renewed = expiring[rng.random(n) < 0.85]
+mta = renewed[rng.random(len(renewed)) < 0.25]      # mid-term adjustments, same status
+trans = pd.concat([renewed, mta]).assign(status="renewed")
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # pandas columns from a dict of counts, shown with a % formatter
+    'ret = pd.DataFrame({"expiring": expiring.groupby("broker").size(),\n'
+    '                    "renewed": trans.groupby("broker").size()})\n'
+    'ret["retention"] = ret.renewed / ret.expiring\n'
+    'print(ret.to_string(formatters={"retention": "{:.1%}".format}))',
+    # .div on two size() Series, scaled by 100
+    'retention_pct = trans.groupby("broker").size().div(expiring.groupby("broker").size())'
+    ' * 100\nprint(retention_pct.round(1))',
+    # value_counts over value_counts
+    'retention = trans.broker.value_counts() / expiring.broker.value_counts()\n'
+    'for b, r in retention.sort_index().items():\n    print(f"{b}: {r:.1%}")',
+])
+def test_a_retention_of_rows_over_policies_mostly_above_100_is_flagged(code: str) -> None:
+    f = one(H.run(RULES, code, RENEWALS), PROP)
+    assert f.severity in ("high", "critical")
+
+
+@pytest.mark.parametrize("code", [
+    'ret = pd.DataFrame({"expiring": expiring.groupby("broker").size(),\n'
+    '                    "renewed": trans.groupby("broker").policy.nunique()})\n'
+    'ret["retention"] = ret.renewed / ret.expiring\n'
+    'print(ret.to_string(formatters={"retention": "{:.1%}".format}))',
+    'retention_pct = trans.groupby("broker").policy.nunique().div('
+    'expiring.groupby("broker").size()) * 100\nprint(retention_pct.round(1))',
+    # transactions per expiring policy: not a retention, no rate word
+    'tx_per_policy = trans.broker.value_counts() / expiring.broker.value_counts()\n'
+    'print(tx_per_policy.round(2))',
+])
+def test_a_retention_of_distinct_policies_or_a_per_policy_count_is_quiet(code: str) -> None:
+    assert not [x for x in H.run(RULES, code, RENEWALS) if x.rule_id == PROP]

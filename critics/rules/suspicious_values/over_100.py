@@ -27,9 +27,19 @@ _SHARE_EXCLUDE = {"growth", "change", "increase", "decrease", "diff", "delta", "
 _PCT_TOKENS = {"pct", "percent", "percentage", "perc"}
 
 
+# an allowance consumed (an error budget, a quota, a plan, a credit limit): used / burnt
+# beyond it is an overrun, not an impossible share; only a `share` of it is bounded
+_ALLOWANCE_TOKENS = {"budget", "target", "quota", "plan", "goal", "allowance", "allotment",
+                     "limit", "entitlement", "burn"}
+# shares of a whole by their very name, also when their values are only a little above 100 %
+_STRICT_SHARE_TOKENS = {"share", "occupancy", "turnout"}
+
+
 def _share_name(name: str) -> bool:
     toks = set(_tokens(name))
     if toks & _SHARE_EXCLUDE:
+        return False
+    if toks & _ALLOWANCE_TOKENS and "share" not in toks:
         return False
     return (bool(toks & _SHARE_TOKENS) and len(toks) >= 2) or bool(
         toks & {"share", "occupancy", "utilisation", "utilization", "turnout", "coverage"})
@@ -42,14 +52,20 @@ def _ratio_defs(tree: ast.AST) -> dict[str, tuple[int, bool]]:
     def add(key: str, value: ast.AST, line: int) -> None:
         if not _share_name(key):
             return
-        divs = [b for b in _walk(value) if isinstance(b, ast.BinOp)
+        # a value computed before it was stored: only for a name that says share / percent
+        # (`load_mw` holding a ratio-built series is a quantity, not a share)
+        bound = _ratio_bound(value, tree) if set(_tokens(key)) & (
+            _STRICT_SHARE_TOKENS | _PCT_TOKENS) else value
+        divs = [b for b in _walk(bound) if isinstance(b, ast.BinOp)
                 and isinstance(b.op, ast.Div)]
         if not divs:
             return
         pct = any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult) and any(
             isinstance(s, ast.Constant) and s.value in (100, 100.0) for s in (b.left, b.right))
-            for b in _walk(value)) or bool(set(_tokens(key)) & _PCT_TOKENS)
-        out[key] = (line, pct)
+            for e in {id(value): value, id(bound): bound}.values()
+            for b in _walk(e)) or bool(set(_tokens(key)) & _PCT_TOKENS)
+        if key not in out:
+            out[key] = (line, pct)
 
     for node in _of(tree, ast.Assign):
         for t in node.targets:
@@ -59,7 +75,37 @@ def _ratio_defs(tree: ast.AST) -> dict[str, tuple[int, bool]]:
         for kw in node.keywords:
             if kw.arg:
                 add(kw.arg, kw.value, kw.value.lineno)
+    # a column of a frame built from a dict (`pd.DataFrame({"occ_pct": 100 * occ})`)
+    for node in _of(tree, ast.Dict):
+        for k, v in zip(node.keys, node.values, strict=False):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str) and \
+                    set(_tokens(k.value)) & (_STRICT_SHARE_TOKENS | _PCT_TOKENS):
+                add(k.value, v, v.lineno)
     return out
+
+
+def _ratio_bound(value: ast.AST, tree: ast.AST) -> ast.AST:
+    """The expression, or the definition of the one name it scales (`(100 * occ).round(1)`
+    where the cell binds `occ = used / capacity` once), so that a share stored in a table
+    after it was computed is still read as a ratio."""
+    if any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) for b in _walk(value)):
+        return value
+    names = {n.id for n in _walk(value) if isinstance(n, ast.Name)}
+    bound = [a.value for a in _of(tree, ast.Assign) if len(a.targets) == 1 and
+             isinstance(a.targets[0], ast.Name) and a.targets[0].id in names]
+    return bound[0] if len(bound) == 1 else value
+
+
+def _frame_column(ev: Evidence, key: str) -> tuple[list[float], float | None]:
+    """(largest values, median) the kernel shows for a column `key` of one of its frames."""
+    for g in ev.objects.values():
+        if g.kind != "dataframe" or key not in (g.ranges or {}):
+            continue
+        t = (g.tails or {}).get(key) or {}
+        tops = [float(v) for v, _ in (t.get("top") or [])] or [float(g.ranges[key][1])]
+        q = t.get("q") or []
+        return tops, (float(q[1]) if len(q) == 3 else None)
+    return [], None
 
 
 @rule("suspicious_values.share_over_100",
@@ -77,6 +123,7 @@ def share_over_100(ev: Evidence) -> Iterator[Finding]:
     text = ev.text or ""
     for key, (line, pct) in defs.items():
         values: list[float] = []
+        mid: float | None = None
         f = ev.objects.get(key)
         if f is not None:
             values += [float(v) for v in (f.values or []) if isinstance(v, int | float)]
@@ -86,6 +133,9 @@ def share_over_100(ev: Evidence) -> Iterator[Finding]:
         if not values and text:
             values = _column_in_text(text, key)
             where = f"the printed column `{key}`"
+        if not values:
+            values, mid = _frame_column(ev, key)
+            where = f"the column `{key}`"
         scale = 100.0 if pct else 1.0
         if not values and text:
             for tn in _text_numbers(text):
@@ -96,13 +146,20 @@ def share_over_100(ev: Evidence) -> Iterator[Finding]:
         if not values:
             continue
         top = max(values) / scale
-        if top <= 1.5:
+        if mid is None and len(values) >= 3:
+            mid = sorted(values)[len(values) // 2]
+        # a share by its very name (occupancy, turnout, market share) whose values are
+        # mostly below 100 %: any value past it is impossible, not only one far above
+        strict = bool(set(_tokens(key)) & _STRICT_SHARE_TOKENS) and mid is not None and \
+            mid / scale <= 1.0
+        bound = 1.02 if strict else 1.5
+        if top <= bound:
             continue
         severity, confidence = ("critical", 0.85) if top >= 2 else ("high", 0.7)
-        over = sum(v / scale > 1.5 for v in values)
+        over = sum(v / scale > bound for v in values)
         yield Finding(
             explanation=(f"`{key}` (line {line}) is a share of a whole, yet {where} reach "
-                         f"{top:.0%} ({over} of {len(values)} above 150 %): numerator and "
+                         f"{top:.0%} ({over} of {len(values)} above {bound:.0%}): numerator and "
                          "denominator are not on the same basis (a total over several "
                          "periods or rows divided by a single-period or per-row capacity)."),
             severity=severity, confidence=confidence,
@@ -160,11 +217,15 @@ def _relative_change(value: ast.AST) -> bool:
 _Hit = tuple[bool, float, str, int, float, int, int, float, str]
 
 
-def _proportion_kind(name: str) -> str | None:
+def _proportion_kind(name: str, prevalence: bool = False) -> str | None:
     """'proportion' for a name that says it is a proportion of a whole (prevalence,
     proportion, fraction, positivity), 'percent' for a plain percentage name (`_pct`,
-    `percent_`), None otherwise or when it may exceed its base (growth, error, of target)."""
+    `percent_`), None otherwise or when it may exceed its base (growth, error, of target).
+    `prevalence`: the cell speaks of prevalence (and never of a previous value), so `prev`
+    in a name abbreviates it (`mastitis_prev_pct`)."""
     toks = set(_tokens(name))
+    if prevalence and "prev" in toks:
+        toks = (toks - {"prev"}) | {"prevalence"}
     if not toks or toks & _PERCENT_EXCLUDE or _share_name(name):
         return None
     if toks & _PROPORTION_WORDS:
@@ -174,14 +235,47 @@ def _proportion_kind(name: str) -> str | None:
     return None
 
 
-def _proportion_keys(tree: ast.AST) -> dict[str, list[tuple[int, ast.AST, str | None]]]:
+_PREVALENCE_RE = re.compile(r"(?i)prevalen")
+_PREVIOUS_RE = re.compile(r"(?i)previous|\bprior\b|\blast\b|\bshift\(")
+
+
+def _speaks_of_prevalence(code: str) -> bool:
+    """The cell's code (its names, strings, comments) says 'prevalence' and nothing about a
+    previous value: a `prev` in its names abbreviates prevalence."""
+    return bool(_PREVALENCE_RE.search(code)) and not _PREVIOUS_RE.search(code)
+
+
+_QUANTILE_CALLS = {"percentile", "nanpercentile", "quantile", "nanquantile",
+                   "scoreatpercentile", "mquantiles"}
+_THROUGH_CALLS = {"round", "to_numpy", "tolist", "astype", "squeeze", "to_list", "abs"}
+
+
+def _quantile_value(value: ast.AST) -> bool:
+    """The expression is a percentile / quantile of something (`np.percentile(x, [50, 95])`,
+    `s.quantile(0.9).round(1)`): a `pct` holding it abbreviates percentile, not percent."""
+    cur = value
+    while isinstance(cur, ast.Call):
+        last = _call_last(cur)
+        if last in _QUANTILE_CALLS:
+            return True
+        if last in _THROUGH_CALLS and isinstance(cur.func, ast.Attribute):
+            cur = cur.func.value
+        elif last in ("round", "asarray", "array", "float") and cur.args:
+            cur = cur.args[0]
+        else:
+            return False
+    return False
+
+
+def _proportion_keys(tree: ast.AST, prevalence: bool = False
+                     ) -> dict[str, list[tuple[int, ast.AST, str | None]]]:
     """Proportion-like names the cell defines: key -> [(line, defining expression, the
     variable holding it)]. Keys are variables, stored columns, `assign`/`agg` keywords, and
     Series names set by `.rename("x")` / `name="x"` (held by the variable assigned)."""
     out: dict[str, list[tuple[int, ast.AST, str | None]]] = {}
 
     def add(key: str, line: int, value: ast.AST, holder: str | None) -> None:
-        if _proportion_kind(key):
+        if _proportion_kind(key, prevalence):
             out.setdefault(key, []).append((line, value, holder))
 
     for node in _of(tree, ast.Assign):
@@ -242,14 +336,17 @@ def proportion_over_100(ev: Evidence) -> Iterator[Finding]:
     quiet for percentages of a target/baseline, growth, errors, rates per 1,000."""
     if ev.tree is None:
         return
-    keys = _proportion_keys(ev.tree)
+    prevalence = _speaks_of_prevalence(ev.code)
+    keys = _proportion_keys(ev.tree, prevalence)
     text = ev.text or ""
     hits: list[_Hit] = []
     for key, defs in keys.items():
-        kind = _proportion_kind(key) or "percent"
+        kind = _proportion_kind(key, prevalence) or "percent"
         scaled = [_percent_scaled(v) for _, v, _ in defs]
         if any(s is None for s in scaled):
             continue  # a rate per 1,000 / 100,000
+        if kind == "percent" and any(_quantile_value(v) for _, v, _ in defs):
+            continue  # `pct = np.percentile(...)`: percentiles, not percentages
         if any(_relative_change(v) for _, v, _ in defs):
             continue  # a percent change / effect: may exceed 100 %, it is not a share
         pct = kind == "percent" or any(scaled)
@@ -555,7 +652,11 @@ def _count_ratio_hits(ev: Evidence, seen: set[str]) -> list[_Hit]:
         if len(mids) < 2 and others:
             mid = others[len(others) // 2]
         top = max(tops)
-        if top <= limit * 1.005 or mid > (1.0 if rate_word else 0.8):
+        # a rate of a whole by name, shown as a percentage: even when most units come out
+        # a little above 100 % (every renewed policy counted once per transaction), the
+        # author reads it as a share; a typical level far above it is another quantity
+        ceiling = (1.25 if percent_shown or limit == 100.0 else 1.0) if rate_word else 0.8
+        if top <= limit * 1.005 or mid > ceiling:
             continue
         over = sum(v > limit * 1.005 for v in tops)
         out.append((rate_word, top / limit, key, line, top * (100 / limit), over,

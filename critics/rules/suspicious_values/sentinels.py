@@ -550,7 +550,7 @@ def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
     gap = abs(code - after)
     if side == "max":
         apart = code > 0 and ((after >= 0 and code >= 8 * after) or
-                              (0 < 5 * spread < gap))
+                              (0 < 5 * spread < gap) or _nines_spike(code, rows, ends, n))
         rest = (q05 + q50 + min(q95, after)) / 3
     else:
         # a negative code below values that are all >= 0 (-999 under intensities, counts)
@@ -559,6 +559,19 @@ def _tail_of(t: dict, side: str, n: int) -> _Tail | None:
                               or (_negative_nines(code) and 0 < 2 * spread < gap))
         rest = (max(q05, after) + q50 + q95) / 3
     return _Tail(code, rows, after, apart and rows >= 2, rest, rows / n)
+
+
+def _nines_spike(code: float, rows: int, ends: list, n: int) -> bool:
+    """An all-nines code (99, 999, 99999) at the top of a column as a spike of its own: at
+    least 10 rows and 1 % of the column, ten times the rows of the next value, which lies at
+    most half-way up to it (the values do not run up to the code, e.g. mileages up to 37,000
+    then 7 % of rows at exactly 99999 'not declared'). A real maximum is neither repeated
+    that often nor all nines."""
+    if code not in _NINES_CODES or len(ends) < 2:
+        return False
+    after, after_rows = float(ends[1][0]), int(ends[1][1])
+    return 0 < 2 * after <= code and rows >= 10 and rows >= 0.01 * n and \
+        rows >= 10 * max(after_rows, 1)
 
 
 def _moved(tail: _Tail) -> float | None:
