@@ -2,8 +2,13 @@
 
 Read: the prompt, per-cell retry budgets and token budget, an accepted override.
 Written (by `apply_result`): status, timing, attempts, critique, escalation, the override
-in force, and `blocked` (the fingerprint of code and prompt that ended in a
-ScientificValidityError: re-running them unchanged is the user's override).
+in force, and `blocked` (the fingerprint of the code and prompt that ended in a
+ScientificValidityError, and whether the generator wrote that code).
+
+An override is an act of a person on code they saw (DESIGN.md, "User override"): the
+`override_critic` flag of a request, findings accepted through the API, or a single-cell
+execute of exactly the code that was shown blocked, when that code is not the generator's.
+A run-all, `nbcritic run` or automatic review never turns a block into an override.
 """
 
 from __future__ import annotations
@@ -80,30 +85,43 @@ def cell_int(cell: NotebookNode, key: str, upper: int = MAX_CELL_BUDGET) -> int 
 
 @dataclass
 class Override:
-    """An override in force for one run: who, when, and how it came about."""
+    """An override in force for one run: who, when, how it came about, and the code (and
+    prompt) it was granted for (`fingerprint`; None for a request's flag, which covers the
+    run it came with)."""
 
     how: str  # "flag" (override_critic in the request) | "accepted" | "unchanged_rerun"
     by: str
     at: str
     reason: str = ""
+    fingerprint: str | None = None
+
+    def applies_to(self, code: str, prompt: str | None) -> bool:
+        """An accepted or re-run override covers the code it was granted for, never code
+        the generator wrote in its place."""
+        return self.fingerprint is None or self.fingerprint == fingerprint(code, prompt)
 
     def to_dict(self) -> dict[str, Any]:
         return {"how": self.how, "by": self.by, "at": self.at, "reason": self.reason}
 
 
-def standing_override(cell: NotebookNode, code: str, prompt: str | None) -> Override | None:
+def standing_override(cell: NotebookNode, code: str, prompt: str | None, *,
+                      single_cell: bool, by: str = "user") -> Override | None:
     """An override the cell's metadata grants to this exact code and prompt: findings
-    accepted through the API, or the re-run of code that ended blocked."""
+    accepted through the API (any run), or - only for a single-cell execute (`single_cell`)
+    by `by` - the re-run of code the user was shown blocked that the generator did not
+    write."""
     meta = nbmeta(cell)
     key = fingerprint(code, prompt)
     accepted = meta.get("override")
     if isinstance(accepted, dict) and accepted.get("fingerprint") == key:
         return Override("accepted", str(accepted.get("by", "user")),
-                        str(accepted.get("at", now_iso())), str(accepted.get("reason", "")))
+                        str(accepted.get("at", now_iso())), str(accepted.get("reason", "")),
+                        key)
     blocked = meta.get("blocked")
-    if isinstance(blocked, dict) and blocked.get("fingerprint") == key:
-        return Override("unchanged_rerun", "user", now_iso(),
-                        "re-ran the cell unchanged after its ScientificValidityError")
+    if (single_cell and isinstance(blocked, dict) and blocked.get("fingerprint") == key
+            and blocked.get("generated") is False):
+        return Override("unchanged_rerun", by, now_iso(),
+                        "re-ran the cell unchanged after its ScientificValidityError", key)
     return None
 
 
@@ -186,8 +204,12 @@ def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
         if added:
             meta["checks"] = [*declared, *added]
     if result["status"] == CellStatus.SCIENTIFIC_VALIDITY_ERROR.value:
+        last = (result.get("attempts") or [{}])[-1]
         meta["blocked"] = {"fingerprint": fingerprint(cell.source, cell_prompt(cell)),
-                           "at": result.get("finished_at")}
+                           "at": result.get("finished_at"),
+                           "execution_id": result.get("execution_id"),
+                           "attempt": last.get("attempt"),
+                           "generated": bool(last.get("generated"))}
     else:
         meta.pop("blocked", None)
     override = result.get("override")

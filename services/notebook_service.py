@@ -31,6 +31,7 @@ from .cell_metadata import (
     check_own_metadata,
     clear_if_changed,
     drop_plan,
+    fingerprint,
     now_iso,
     own_meta,
     standing_override,
@@ -369,7 +370,8 @@ class NotebookService:
                 self.hub.emit(execution_id, notebook_id, None, "status",
                               {"state": ExecutionState.RUNNING.value})
                 for cell_id in cell_ids:
-                    result = await self._run_cell(execution_id, notebook_id, cell_id, options)
+                    result = await self._run_cell(execution_id, notebook_id, cell_id, options,
+                                                  single_cell=kind == "cell")
                     results.append(result)
                     if options.stop_on_error and result.stops_a_run:
                         break
@@ -388,6 +390,8 @@ class NotebookService:
             summary.setdefault("status", _overall(results))
             summary["results"] = [r.as_dict() for r in results]
             summary["not_run"] = [c for c in cell_ids if c not in {r.cell_id for r in results}]
+            summary["blocked"] = [r.cell_id for r in results
+                                  if r.status is CellStatus.SCIENTIFIC_VALIDITY_ERROR]
             self.hub.finish(execution_id, notebook_id, summary)
         if kind == "run_all" and self.config.reflection_auto:
             try:  # a post-mortem never changes the run's results
@@ -398,7 +402,7 @@ class NotebookService:
         return results
 
     async def _run_cell(self, execution_id: str, notebook_id: str, cell_id: str,
-                        options: ExecuteOptions) -> CellResult:
+                        options: ExecuteOptions, *, single_cell: bool = False) -> CellResult:
         """DESIGN.md's flow for one cell: attempts until the controller says `proceed` or
         `escalate`. Each retry waits for the previous execute reply (no aborted requests)."""
         # 1. load the cell
@@ -413,7 +417,7 @@ class NotebookService:
         controller = IterationController(self._budgets(cell, options),
                                          can_generate=self._auto_fix(options),
                                          max_feedback_chars=self.config.feedback_max_chars)
-        override = self._override_for(cell, options)
+        override = self._override_for(cell, options, single_cell)
         token_budget = cell_int(cell, "token_budget", upper=10**9)
         if token_budget is None:
             token_budget = self.config.cell_token_budget
@@ -541,10 +545,11 @@ class NotebookService:
                     " s and the kernel was replaced; the cell's variables are gone"),
                     "traceback": []}
                 collector.add_error(error)
-            if blocking and override is not None:
+            if blocking and override is not None and override.applies_to(
+                    code, cell_prompt(cell)):
                 # 6'. the user's override: the critique is kept, marked, and journaled
-                applied = {**override.to_dict(), "attempt": number,
-                           "findings": [f.rule_id for f in blocking]}
+                applied = _applied(override, number, blocking, code, cell_prompt(cell),
+                                   generation is not None)
                 critique["overridden"] = applied
                 self.hub.emit(execution_id, notebook_id, cell_id, "override_applied", applied)
             elif blocking:
@@ -579,6 +584,7 @@ class NotebookService:
             "feedback": None,  # set when a retry sends feedback about this attempt
             "tokens": generation.usage.to_dict() if generation else None,
             "explanation": generation.explanation if generation else None,
+            "override": applied,  # a blocked result let through by a person's override
         }
         return AttemptRun(AttemptOutcome(number, code, status, feedback), record, collector,
                           raw, self._kernels.get(notebook_id, session), error, critique,
@@ -835,11 +841,15 @@ class NotebookService:
             return self.config.replay_before_retry
         return options.replay_before_retry
 
-    def _override_for(self, cell: NotebookNode, options: ExecuteOptions) -> Override | None:
+    def _override_for(self, cell: NotebookNode, options: ExecuteOptions,
+                      single_cell: bool) -> Override | None:
+        """The request's flag, findings accepted for this code, or (single-cell execute
+        only) the re-run of the user's own code that was shown blocked."""
         if options.override_critic:
             return Override("flag", options.override_by, now_iso(),
                             "override_critic in the execute request")
-        return standing_override(cell, cell.source, cell_prompt(cell))
+        return standing_override(cell, cell.source, cell_prompt(cell),
+                                 single_cell=single_cell, by=options.override_by)
 
     async def _critique(self, session: KernelSession, review: ReviewPlan, code: str,
                         collector: OutputCollector) -> dict[str, Any]:
@@ -1062,6 +1072,14 @@ class NotebookService:
                     log.info("shutting down idle kernel of notebook %s", notebook_id)
                     with contextlib.suppress(Exception):
                         await self._drop_kernel(notebook_id)
+
+
+def _applied(override: Override, attempt: int, blocking: list[Any], code: str,
+             prompt: str | None, generated: bool) -> dict[str, Any]:
+    """The override as recorded: who, how, when, on which attempt, findings and code."""
+    return {**override.to_dict(), "attempt": attempt,
+            "findings": [f.rule_id for f in blocking],
+            "fingerprint": fingerprint(code, prompt), "generated": generated}
 
 
 def _overall(results: list[CellResult]) -> str:

@@ -71,6 +71,16 @@ def test_accept_endpoint_then_rerun(client: httpx.Client) -> None:
     assert attempts["override"]["by"] == "reviewer-1"
 
 
+def test_run_all_twice_lists_blocked_cells_and_never_overrides(client: httpx.Client) -> None:
+    nb, (_, leaky) = new_notebook(client, "y = 1", "x = 'BAD_B'")
+    for _ in range(2):
+        body = client.post(f"/api/notebooks/{nb}/run", json={"auto_fix": False}).json()
+        assert [r["status"] for r in body["results"]] == ["ok", "scientific_validity_error"]
+        assert body["blocked"] == [leaky] and body["results"][1]["override"] is None
+    attempts = client.get(f"/api/notebooks/{nb}/cells/{leaky}/attempts").json()
+    assert attempts["last_override"] is None
+
+
 def test_override_flag_over_http(client: httpx.Client) -> None:
     nb, (cell,) = new_notebook(client, "x = 'BAD_A'")
     body = client.post(f"/api/notebooks/{nb}/cells/{cell}/execute",

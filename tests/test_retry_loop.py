@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from critics import AnalysisCritic, Evidence, Finding, Rule, rule
+from services.cell_metadata import fingerprint
 from services.cell_review import CellReviewer
 from services.code_generator import GeneratorError, TokenUsage
 from services.notebook_service import ExecuteOptions, NotebookService
@@ -317,11 +318,14 @@ async def test_unchanged_rerun_overrides_and_changed_code_clears_it(tmp_path: Pa
         blocked = await _run(svc, nb, cell)
         assert blocked.status.value == "scientific_validity_error"
         assert "blocked" in svc.get_cell(nb, cell).metadata["nbcritic"]
-        rerun = await _run(svc, nb, cell)
+        rerun = await _run(svc, nb, cell, override_by="ana")
         assert rerun.status.value == "ok"
         overridden = rerun.critique["overridden"]
         assert overridden["how"] == "unchanged_rerun" and overridden["findings"] == [
             "test.bad_a"]
+        # who, how and on which code
+        assert overridden["by"] == "ana" and overridden["generated"] is False
+        assert overridden["fingerprint"] == fingerprint("x = 'BAD_A'", None)
         assert rerun.critique["findings"][0]["rule_id"] == "test.bad_a"  # still stored
         (event,) = _events(svc, nb, ("override_applied",))
         assert event.data["how"] == "unchanged_rerun"
@@ -331,6 +335,48 @@ async def test_unchanged_rerun_overrides_and_changed_code_clears_it(tmp_path: Pa
         assert edited.status.value == "scientific_validity_error"
     finally:
         await svc.stop()
+
+
+async def test_run_all_twice_never_overrides(tmp_path: Path) -> None:
+    svc = await _service(tmp_path, None)
+    try:
+        nb, (_, cell) = await _cell(svc, "y = 1", "x = 'BAD_A'")
+        for _ in range(2):
+            results = await svc.run_all(nb)
+            assert [r.status.value for r in results] == ["ok", "scientific_validity_error"]
+            assert results[1].override is None
+        assert not _events(svc, nb, ("override_applied",))
+        (*_, last) = [e for e in _events(svc, nb, ("done",))]
+        assert last.data["blocked"] == [cell]
+    finally:
+        await svc.stop()
+
+
+async def test_rerun_after_escalation_does_not_override_generated_code(
+        svc: NotebookService, gen: ScriptedGenerator) -> None:
+    gen.queue("x = 'BAD_A'  # still")
+    nb, (cell,) = await _cell(svc, "x = 'BAD_A'")
+    escalated = await _run(svc, nb, cell)
+    assert escalated.escalation["pattern"] == "same_finding_survived_fix"
+    stored = svc.get_cell(nb, cell)
+    assert stored.source == "x = 'BAD_A'  # still"  # the generator's code, never shown blocked
+    assert stored.metadata["nbcritic"]["blocked"]["generated"] is True
+    rerun = await _run(svc, nb, cell, auto_fix=False)
+    assert rerun.status.value == "scientific_validity_error" and rerun.override is None
+
+
+async def test_accepted_findings_do_not_cover_generated_code(
+        svc: NotebookService, gen: ScriptedGenerator) -> None:
+    nb, (setup, cell) = await _cell(svc, "data = {'k': 1}", "y = data['k']  # BAD_A")
+    await _run(svc, nb, setup)
+    assert (await _run(svc, nb, cell, auto_fix=False)).status.value == (
+        "scientific_validity_error")
+    await svc.accept_findings(nb, cell, by="lead")
+    await svc.restart(nb)  # `data` is gone: the accepted code now fails
+    gen.queue("y = 1  # BAD_A rewritten")
+    result = await _run(svc, nb, cell, max_critique_retries=0)
+    assert [a["status"] for a in result.attempts] == ["error", "scientific_validity_error"]
+    assert result.override is None and "overridden" not in result.critique
 
 
 async def test_override_flag_is_recorded_with_who(svc: NotebookService,

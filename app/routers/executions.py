@@ -133,6 +133,7 @@ def _execution_body(record: ExecutionRecord) -> dict[str, Any]:
         body["status"] = record.result.get("status")
         body["results"] = record.result.get("results", [])
         body["not_run"] = record.result.get("not_run", [])
+        body["blocked"] = record.result.get("blocked", [])
         if "reason" in record.result:
             body["reason"] = record.result["reason"]
     return body
