@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from .trace import Trace
+
 if TYPE_CHECKING:
     from .code_model import CodeModel
 
@@ -154,6 +156,7 @@ class Evidence:
     samples: list[SampleFacts] = field(default_factory=list)
     fits: list[FitFacts] = field(default_factory=list)  # (X, y) of the cell's model fits
     prior_code: str = ""  # the notebook's earlier code cells (imports, data loading)
+    trace: Trace = field(default_factory=Trace)  # what ran in the kernel (critics/trace.py)
     introspection_error: str | None = None
     introspection_ms: float = 0.0
 
@@ -239,6 +242,7 @@ class Evidence:
             "before": {k: asdict(v) for k, v in self.before.items()},
             "samples": [asdict(s) for s in self.samples],
             "fits": [asdict(f) for f in self.fits],
+            "trace": self.trace.to_dict(),
             "introspection_error": self.introspection_error,
             "introspection_ms": self.introspection_ms,
         }
@@ -252,6 +256,7 @@ class Evidence:
             before={k: ObjectFacts.from_dict(v) for k, v in data.get("before", {}).items()},
             samples=[SampleFacts.from_dict(s) for s in data.get("samples", [])],
             fits=[FitFacts.from_dict(f) for f in data.get("fits", [])],
+            trace=Trace.from_dict(data.get("trace") or {}),
             introspection_error=data.get("introspection_error"),
             introspection_ms=data.get("introspection_ms", 0.0),
         )

@@ -20,6 +20,7 @@ from typing import Any
 from critics.code_model import CodeModel, called_name, root_name
 from critics.evidence import Evidence, FitFacts, ObjectFacts, SampleFacts
 from critics.stat_tests import sample_args, starred_groups, stat_test_of
+from critics.trace import Trace
 
 from . import kernel_facts
 
@@ -180,10 +181,16 @@ def parse_reply(reply: dict[str, Any] | None, key: str) -> dict[str, Any]:
 
 def build_evidence(code: str, outputs: list[dict[str, Any]], facts: dict[str, Any],
                    before: dict[str, Any] | None = None, prior_code: str = "",
-                   introspection_ms: float = 0.0) -> Evidence:
+                   introspection_ms: float = 0.0,
+                   trace: dict[str, Any] | None = None) -> Evidence:
     errors = [facts["error"]] if "error" in facts else list(facts.get("errors", []))[:3]
     if before and "error" in before:
         errors.append(before["error"])
+    trace = trace or {}
+    if "error" in trace:
+        errors.append(trace["error"])
+    elif trace.get("truncated") or trace.get("errors"):
+        errors.append("analysis trace incomplete: " + "; ".join(trace.get("errors", []))[:300])
     return Evidence(
         code=code, outputs=outputs, prior_code=prior_code,
         objects={k: ObjectFacts.from_dict(v) for k, v in facts.get("objects", {}).items()},
@@ -191,6 +198,7 @@ def build_evidence(code: str, outputs: list[dict[str, Any]], facts: dict[str, An
                 for k, v in (before or {}).get("objects", {}).items()},
         samples=[SampleFacts.from_dict(s) for s in facts.get("samples", [])],
         fits=[FitFacts.from_dict(f) for f in facts.get("fits", [])],
+        trace=Trace.from_dict(trace) if "events" in trace else Trace(),
         introspection_error="; ".join(errors) or None,
         introspection_ms=introspection_ms,
     )
@@ -206,14 +214,15 @@ def request_for(plan: ProbePlan, *, before: bool = False,
 
 def gather_in_process(code: str, ns: dict[str, Any], outputs: list[dict[str, Any]] | None = None,
                       *, prior_code: str = "", before: dict[str, Any] | None = None,
-                      budget_ms: float = 25.0) -> Evidence:
+                      budget_ms: float = 25.0, trace: dict[str, Any] | None = None) -> Evidence:
     """Evidence for code that already ran in `ns` (this process): the magics' local mode,
-    and tests. `before` is what `snapshot_before` returned before the code ran."""
+    and tests. `before` is what `snapshot_before` returned before the code ran; `trace`
+    what `trace_request.export_in_process` returned after it ran, if it was recorded."""
     t0 = time.perf_counter()
     plan = plan_probe(code, prior_code)
     facts = json.loads(kernel_facts.collect(ns, request_for(plan, budget_ms=budget_ms)))
     return build_evidence(code, outputs or [], facts, before, prior_code,
-                          (time.perf_counter() - t0) * 1000)
+                          (time.perf_counter() - t0) * 1000, trace=trace)
 
 
 def snapshot_before(code: str, ns: dict[str, Any], prior_code: str = "") -> dict[str, Any] | None:

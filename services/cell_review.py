@@ -28,6 +28,7 @@ from .cell_evidence import (
 )
 from .config import EngineConfig
 from .kernel_session import KernelSession
+from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION, parse_trace
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ META = "nbcritic"
 SKIP_TAG = "nbcritic-skip"
 PRIOR_CODE_CHARS = 20_000
 _KEY = "nbcritic_facts"
+_TRACE_KEY = "nbcritic_trace"
 
 
 @dataclass
@@ -44,6 +46,7 @@ class ReviewPlan:
     disabled: list[str] = field(default_factory=list)
     before: dict[str, Any] | None = None
     before_ms: float = 0.0
+    traced: bool = False  # the kernel's recorder was installed before the cell ran
 
 
 def skip_reason(cell: NotebookNode) -> str | None:
@@ -92,15 +95,26 @@ class CellReviewer:
         self.critic = critic or AnalysisCritic(disabled=config.critic_disabled_rules,
                                                llm=use_llm)
         self._installed: set[str] = set()  # kernel ids that hold the facts module
+        self._traced: set[str] = set()  # kernel ids that hold the analysis trace recorder
 
     def plan(self, code: str, prior_code: str, disabled: list[str]) -> ReviewPlan:
         return ReviewPlan(prior_code, plan_probe(code, prior_code), disabled)
 
     async def read_before(self, session: KernelSession, plan: ReviewPlan) -> None:
-        """Rows of the names the cell filters in place, before it runs."""
-        if not plan.probe.before:
-            return
+        """Install the analysis trace recorder (once per kernel process) and read the rows
+        of the names the cell filters in place, before it runs."""
         t0 = time.perf_counter()
+        if self.config.critic_trace and session.kernel_id not in self._traced:
+            raw = await self._request(session, {_TRACE_KEY: INSTALL_EXPRESSION})
+            value = ((raw or {}).get("user_expressions") or {}).get(_TRACE_KEY) or {}
+            if value.get("status") == "ok":
+                self._traced.add(session.kernel_id)
+            else:
+                log.warning("analysis trace not installed: %s", value.get("evalue"))
+        plan.traced = session.kernel_id in self._traced
+        if not plan.probe.before:
+            plan.before_ms = (time.perf_counter() - t0) * 1000
+            return
         plan.before = await self._probe(session, request_for(
             plan.probe, before=True, budget_ms=self.config.introspection_budget_ms))
         plan.before_ms = (time.perf_counter() - t0) * 1000
@@ -108,38 +122,67 @@ class CellReviewer:
     async def review(self, session: KernelSession, plan: ReviewPlan, code: str,
                      outputs: list[dict[str, Any]]) -> Critique:
         t0 = time.perf_counter()
-        if plan.probe.empty:
+        extra = {_TRACE_KEY: EXPORT_EXPRESSION} if plan.traced else {}
+        trace: dict[str, Any] = {}
+        if plan.probe.empty and not extra:
             facts: dict[str, Any] = {}
+        elif plan.probe.empty:
+            raw = await self._request(session, extra)
+            facts, trace = {}, _trace_of(raw)
         else:
-            facts = await self._probe(session, request_for(
-                plan.probe, budget_ms=self.config.introspection_budget_ms))
+            facts, raw = await self._probe(session, request_for(
+                plan.probe, budget_ms=self.config.introspection_budget_ms), extra)
+            trace = _trace_of(raw) if extra else {}
         ms = (time.perf_counter() - t0) * 1000 + plan.before_ms
-        evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms)
+        evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms,
+                                  trace=trace)
         return await self.critic.areview(evidence, disabled=plan.disabled)
 
     async def namespace(self, session: KernelSession) -> dict[str, Any]:
         """Shallow facts (type, shape, DataFrame dtypes) of every public name in the kernel:
         what the code generator is told about the namespace. Silent and time-bounded."""
-        return await self._probe(session, {"names": "*", "mode": "namespace",
-                                           "budget_ms": self.config.introspection_budget_ms})
-
-    async def _probe(self, session: KernelSession, request: dict[str, Any]) -> dict[str, Any]:
-        installed = session.kernel_id in self._installed
-        facts = await self._ask(session, user_expression(request, installed))
-        if installed and "KeyError" in facts.get("error", ""):  # restarted in place
-            facts = await self._ask(session, user_expression(request))
-        if "error" not in facts:
-            self._installed.add(session.kernel_id)
+        facts, _ = await self._probe(session, {
+            "names": "*", "mode": "namespace",
+            "budget_ms": self.config.introspection_budget_ms})
         return facts
 
-    async def _ask(self, session: KernelSession, expression: str) -> dict[str, Any]:
+    async def _probe(self, session: KernelSession, request: dict[str, Any],
+                     extra: dict[str, str] | None = None,
+                     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Facts (and the raw reply, for `extra` expressions evaluated alongside)."""
+        installed = session.kernel_id in self._installed
+        facts, raw = await self._ask(session, user_expression(request, installed), extra)
+        if installed and "KeyError" in facts.get("error", ""):  # restarted in place
+            self._traced.discard(session.kernel_id)
+            facts, raw = await self._ask(session, user_expression(request), extra)
+        if "error" not in facts:
+            self._installed.add(session.kernel_id)
+        return facts, raw
+
+    async def _ask(self, session: KernelSession, expression: str,
+                   extra: dict[str, str] | None = None,
+                   ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        raw = await self._request(session, {_KEY: expression, **(extra or {})})
+        if raw is None:
+            return {"error": "introspection timed out or the kernel died"}, None
+        return parse_reply(raw, _KEY), raw
+
+    async def _request(self, session: KernelSession,
+                       expressions: dict[str, str]) -> dict[str, Any] | None:
+        """The execute_reply of one silent request evaluating `expressions`, or None."""
         raw = await session.execute(
-            "", silent=True, store_history=False, user_expressions={_KEY: expression},
+            "", silent=True, store_history=False, user_expressions=expressions,
             timeout=self.config.introspection_timeout,
             interrupt_grace=self.config.interrupt_grace, on_message=_ignore)
         if raw.timed_out or raw.dead:
-            return {"error": "introspection timed out" if raw.timed_out else "kernel died"}
-        return parse_reply(raw.reply, _KEY)
+            return None
+        return raw.reply
+
+
+def _trace_of(raw: dict[str, Any] | None) -> dict[str, Any]:
+    if raw is None:
+        return {"error": "analysis trace: introspection timed out or the kernel died"}
+    return parse_trace((raw.get("user_expressions") or {}).get(_TRACE_KEY))
 
 
 def _ignore(_msg: dict[str, Any]) -> None:

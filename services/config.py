@@ -49,6 +49,10 @@ class EngineConfig(BaseModel):
     critic_llm: bool = Field(
         True, description="Use the Claude critic too when an Anthropic API key is configured."
     )
+    critic_trace: bool = Field(
+        True, description="Record the analysis trace in the kernel while a reviewed cell runs "
+        "(library operations with row lineage; services/trace_catalogue.json lists them)."
+    )
     introspection_budget_ms: float = Field(
         25.0, gt=0, description="CPU time the kernel may spend reading facts for the critic "
         "(counted in CPU time so a loaded machine does not cut them short; wall clock capped "

@@ -14,6 +14,7 @@ from typing import Any
 import matplotlib
 
 from critics.evidence import Evidence
+from services import trace_request
 from services.cell_evidence import gather_in_process, snapshot_before
 
 matplotlib.use("Agg")
@@ -31,15 +32,22 @@ def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None,
     outputs, as Jupyter would show them) and gather the evidence for `code`."""
     code, setup = textwrap.dedent(code), textwrap.dedent(setup)
     ns = {} if ns is None else ns
+    trace_request.install_in_process()  # recording only between begin and export
     if setup:
+        trace_request.begin_in_process()
         exec(compile(setup, "<setup>", "exec"), ns)
+        trace_request.export_in_process()
     before = snapshot_before(code, ns, setup)
+    trace_request.begin_in_process()
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
             warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _to_stream(err)
-        result = _run_like_ipython(code, ns)
+        try:
+            result = _run_like_ipython(code, ns)
+        finally:
+            trace = trace_request.export_in_process()
     outputs: list[dict[str, Any]] = [
         {"output_type": "stream", "name": name, "text": buf.getvalue()}
         for name, buf in (("stdout", out), ("stderr", err)) if buf.getvalue()]
@@ -51,7 +59,7 @@ def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None,
         outputs.append({"output_type": "execute_result", "data": data, "metadata": {},
                         "execution_count": 1})
     return gather_in_process(code, ns, outputs, prior_code=setup, before=before,
-                             budget_ms=budget_ms)
+                             budget_ms=budget_ms, trace=trace)
 
 
 def _run_like_ipython(code: str, ns: dict[str, Any]) -> Any:

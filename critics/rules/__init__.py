@@ -19,6 +19,7 @@ FAMILY_MODULES = (
     "suspicious_values",
     "data_loss",
     "unseeded_randomness",
+    "selection_on_outcome",
 )
 
 

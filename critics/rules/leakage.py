@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ..evidence import Evidence, ObjectFacts
 from ..findings import Finding, Severity
@@ -497,6 +498,61 @@ def repeated_entities_across_split(ev: Evidence) -> Iterator[Finding]:
         return
 
 
+
+
+# --- from the analysis trace: what ran, with row lineage ----------------------------------
+@rule("leakage.fit_saw_heldout_rows", title="A step before the model was fit on held-out rows")
+def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: a held-out evaluation (predict/score on rows the model's fit did not
+    see, or a cross-validation) whose rows came through a transformer or resampler that was
+    itself fit on those same rows. Whatever the code looks like, the kernel saw it."""
+    t, bar = ev.trace, _lineage_bar()
+    reported: set[tuple[Any, Any]] = set()
+    for evaluation, rows in t.evaluations():
+        for step in t.lineage(rows):
+            if step.get("op") == "resample":
+                fit, share = step, 1.0
+            elif step.get("op") in ("transform", "fit_transform"):
+                fit = t.fit_of(step.get("est_id"))
+                share = t.share(rows, fit.get("X")) if fit else None
+            else:
+                continue
+            key = (step.get("est_id"), evaluation.get("line"))
+            if fit is None or share is None or share < bar or key in reported:
+                continue
+            reported.add(key)
+            yield _heldout_finding(evaluation, step, fit, share)
+
+
+def _lineage_bar() -> float:
+    from ..thresholds import section
+
+    return float(section("leakage")["seen_share"])
+
+
+def _heldout_finding(evaluation: dict[str, Any], step: dict[str, Any], fit: dict[str, Any],
+                     share: float) -> Finding:
+    name, what = step.get("est", "a step"), evaluation.get("op")
+    held = "cross-validation folds" if what in ("cross_validate", "fit") else "held-out rows"
+    resampled = step.get("op") == "resample"
+    how = ("resampled (synthetic or copied rows) before the data were split, so copies of "
+           "training rows sit among the evaluated rows" if resampled else
+           f"fit on {share:.0%} of the rows that are later evaluated as {held}, so it learned "
+           "from them before the evaluation")
+    lines = sorted({x for x in (fit.get("line"), step.get("line"), evaluation.get("line"))
+                    if isinstance(x, int)})
+    return Finding(
+        explanation=f"{name} was {how} (line {evaluation.get('line')}). The reported score "
+                    "is optimistic: the evaluation is not on unseen data.",
+        severity="critical", confidence=0.9,
+        evidence={"lines": lines, "values": {"step": name, "seen_share": round(share, 3),
+                                             "evaluation": what}},
+        suggestion="Split first, then fit every preprocessing step on the training rows only: "
+                   "put it in a `Pipeline` with the model, so cross-validation and the final "
+                   "fit refit it on each training fold (`make_pipeline(StandardScaler(), "
+                   "model)`; resamplers in `imblearn.pipeline.Pipeline`).")
+
+
 RULES = [preprocessing_before_split, feature_selection_before_split,
          target_encoding_before_split, resampling_before_split, test_rows_in_training,
-         repeated_entities_across_split]
+         repeated_entities_across_split, fit_saw_heldout_rows]

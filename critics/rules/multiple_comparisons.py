@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ..ast_cache import tree_index
 from ..ast_cache import walk as _walk
@@ -1344,3 +1345,43 @@ def uncorrected_multiple_tests(ev: Evidence) -> Iterator[Finding]:
                     "procedure such as Tukey's HSD (`pairwise_tukeyhsd`) for pairwise "
                     "group comparisons."),
     )
+
+
+# --- from the analysis trace: the tests that actually ran ---------------------------------
+@rule("multiple_comparisons.tests_ran_uncorrected",
+      title="Many hypothesis tests ran, with no correction for multiplicity")
+def tests_ran_uncorrected(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: the kernel counted the tests the cell ran (in loops, comprehensions,
+    helpers alike). A family of them with no correction anywhere in the cell, where some
+    result clears the usual alpha, is read one p-value at a time."""
+    from ..thresholds import has_word, section
+
+    cfg = section("multiple_comparisons")
+    tests = [e for e in ev.trace.of("test") if e.get("func") not in cfg["not_claims"]]
+    by_line: dict[Any, int] = {}
+    for e in tests:
+        by_line[e.get("line")] = by_line.get(e.get("line"), 0) + 1
+    tests = [e for e in tests if by_line[e.get("line")] <= cfg["simulation_calls"]]
+    if len(tests) < cfg["min_tests"] or ev.trace.of("correction"):
+        return
+    if has_word(ev.code + "\n" + ev.text, cfg["correction_words"]):
+        return
+    pvalues = [p for e in tests if isinstance(p := e.get("pvalue"), float)]
+    hits = sum(p < cfg["alpha"] for p in pvalues)
+    if not hits:
+        return
+    n, alpha = len(tests), cfg["alpha"]
+    screen = any(e.get("line", 0) > max(x.get("line") or 0 for x in tests)
+                 for e in ev.trace.of("fit", "model_fit"))
+    funcs = ", ".join(sorted({str(e.get("func")) for e in tests}))
+    yield Finding(
+        explanation=(f"The cell ran {n} hypothesis tests ({funcs}) "
+                     f"and {hits} came out below {alpha:g}, with no correction for the number "
+                     f"of tests: about {n * alpha:.1f} would fall below {alpha:g} by chance "
+                     f"alone (family-wise error {1 - (1 - alpha) ** n:.0%})."),
+        severity="medium" if screen else "critical", confidence=0.85,
+        evidence={"lines": sorted({e["line"] for e in tests if isinstance(e.get("line"), int)}),
+                  "values": {"tests_run": n, "below_alpha": hits}},
+        suggestion="Correct the family before reading any one result: `multipletests(pvals, "
+                   "method='holm')` or `'fdr_bh'` (statsmodels), and report every test that "
+                   "ran, not only the significant ones.")

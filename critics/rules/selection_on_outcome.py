@@ -1,0 +1,111 @@
+"""Selection on the outcome (survivorship): units removed by a condition on their exit
+(failed, dropped out, died, churned) or on the outcome's own value, before the outcome is
+summarised or compared, so the result describes only the survivors.
+
+Reads the analysis trace: the kernel recorded each frame filter that ran, which columns
+decided it and which values it removed, and the summaries, tests and fits that followed.
+Word lists and thresholds: critics/trace_rules.toml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..evidence import Evidence
+from ..findings import Finding
+from ..rule import rule
+from ..thresholds import has_word, section
+
+_READS = ("summary", "test", "fit", "model_fit", "cross_validate", "metric")
+
+
+def _later_reads(ev: Evidence, flt: dict[str, Any]) -> list[dict[str, Any]]:
+    """Summaries, tests and fits after the filter that read its rows' columns."""
+    line = flt.get("line") or 0
+    cols, out_ix = set(flt.get("cols", [])), flt.get("out_ix")
+    found = []
+    for e in ev.trace.of(*_READS):
+        if (e.get("line") or 0) < line:
+            continue
+        read = set(e.get("cols", [])) | set(e.get("names", []))
+        read |= {e.get("endog", "")} | set(e.get("exog", []))
+        ix = e.get("ix")
+        linked = out_ix is not None and out_ix in (ix if isinstance(ix, list) else [ix])
+        if linked or read & cols:
+            found.append(e)
+    return found
+
+
+def _exit_reason(flt: dict[str, Any]) -> str | None:
+    words = section("selection_on_outcome")
+    for col in flt.get("cond", []):
+        removed = (flt.get("removed") or {}).get(col, {}).get("top", {})
+        kept = (flt.get("kept") or {}).get(col, {}).get("top", {})
+        for value in removed:
+            if has_word(value, words["exit_words"]):
+                return f"{col} = {value!r}"
+        if set(kept) <= {"True", "1", "1.0"} and has_word(col, words["stay_words"]):
+            return f"{col} is False"
+        if set(removed) <= {"True", "1", "1.0"} and has_word(col, words["exit_words"]):
+            return f"{col} is True"
+    return None
+
+
+@rule("selection_on_outcome.exits_removed", family="selection_on_outcome",
+      title="Units that failed or left were removed before the outcome was summarised")
+def exits_removed(ev: Evidence) -> Iterator[Finding]:
+    cfg = section("selection_on_outcome")
+    for flt in ev.trace.of("filter"):
+        n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
+        if not n_in or (n_in - n_out) / n_in < cfg["min_removed_share"]:
+            continue
+        reason = _exit_reason(flt)
+        reads = _later_reads(ev, flt) if reason else []
+        outcome = [e for e in reads if not set(e.get("cols", []) + e.get("names", []))
+                   <= set(flt.get("cond", []))]
+        if not outcome:
+            continue
+        yield Finding(
+            explanation=(f"Line {flt.get('line')} removes {n_in - n_out} of {n_in} rows where "
+                         f"{reason}, and the cell then summarises or compares the remaining "
+                         f"rows (line {outcome[0].get('line')}). Units that failed or left are "
+                         "part of the outcome: without them the result describes only the "
+                         "survivors and is biased (survivorship)."),
+            severity="high", confidence=0.7,
+            evidence={"lines": sorted({x for x in (flt.get("line"), outcome[0].get("line"))
+                                       if isinstance(x, int)}),
+                      "values": {"removed": n_in - n_out, "rows": n_in, "condition": reason}},
+            suggestion="Keep the units that failed or left in the analysis: count them as the "
+                       "outcome they had (failure, zero, censored), use survival methods for "
+                       "time-to-event outcomes, or an intention-to-treat comparison; if they "
+                       "must be excluded, report how many and compare them with the rest.")
+
+
+@rule("selection_on_outcome.filtered_on_outcome", family="selection_on_outcome",
+      title="Rows were selected on the value of the outcome they are then used to measure")
+def filtered_on_outcome(ev: Evidence) -> Iterator[Finding]:
+    cfg = section("selection_on_outcome")
+    for flt in ev.trace.of("filter"):
+        n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
+        cond = set(flt.get("cond", []))
+        if not cond or flt.get("method") == "dropna" or not n_in or \
+                (n_in - n_out) / n_in < cfg["min_removed_share"]:
+            continue
+        tested = [e for e in _later_reads(ev, flt) if e.get("op") in ("test", "model_fit")
+                  and (set(e.get("names", [])) | {e.get("endog")}) & cond]
+        if not tested:
+            continue
+        col = sorted((set(tested[0].get("names", [])) | {tested[0].get("endog")}) & cond)[0]
+        yield Finding(
+            explanation=(f"Line {flt.get('line')} keeps rows by the value of {col!r}, and "
+                         f"line {tested[0].get('line')} then tests {col!r} itself on what is "
+                         "left: selecting on the outcome truncates its distribution and biases "
+                         "the comparison."),
+            severity="high", confidence=0.7,
+            evidence={"lines": sorted({x for x in (flt.get("line"), tested[0].get("line"))
+                                       if isinstance(x, int)}),
+                      "values": {"outcome": col, "removed": n_in - n_out, "rows": n_in}},
+            suggestion="Select units on what was known before the outcome (baseline "
+                       "covariates, eligibility), never on the outcome's value; model the "
+                       "truncation if it is part of the design.")

@@ -1,0 +1,817 @@
+"""The analysis trace, recorded inside the kernel while a cell runs (DESIGN.md, Critic).
+
+Kernel-side code: the service sends this module's source to the kernel once (like
+`kernel_facts`); it imports only the standard library at load and reads numpy/pandas from
+`sys.modules` when they are there. `install(catalogue)` wraps the entry points that
+`trace_catalogue.json` names (classes and functions, also of modules imported later, through
+an import hook) and records, for each outermost call made while a cell runs, one event: the
+operation, its line in the cell, its data and its result.
+
+Row lineage: every datum an event reads carries a sketch of its *root rows* (the 64-bit
+hashes of the rows it came from, bottom-k). A transform's output keeps its input's rows, a
+split's outputs the rows its indices chose, so "the scaler saw the rows that are later scored
+as test rows" is a set containment computed here and sent as a number. A frame filter records
+which columns decided it, what it removed, and the identity of its result's index, so later
+summaries of those rows can be linked to it.
+
+Tracing never changes a result: wrappers call the original with the same arguments (a split
+gets one extra index array, which does not change what it draws), record after it returned,
+and swallow their own errors. Recording stops for the rest of a cell past its time budget.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.util
+import json
+import sys
+import time
+from collections import deque
+from typing import Any
+
+_PANDAS_ONLY: tuple[str, ...] = ("pandas",)
+
+
+class _Datum:
+    __slots__ = ("cols", "full", "id", "kind", "n", "name", "origin", "sketch")
+
+    def __init__(self, did: str, kind: str, n: int, cols: list[str] | None, name: Any,
+                 full: Any, sketch: Any, origin: str | None = None):
+        self.id, self.kind, self.n, self.cols, self.name = did, kind, n, cols, name
+        self.full, self.sketch, self.origin = full, sketch, origin
+
+    @property
+    def identifies(self) -> bool:
+        """Rows tell units apart (not a label column whose values repeat)."""
+        return self.sketch is not None and len(self.sketch) >= 0.5 * min(self.n, len(
+            self.sketch) + (self.n > len(self.sketch)) * self.n)
+
+    def public(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "n": self.n}
+        if self.cols:
+            out["cols"] = self.cols[:60]
+        if self.name is not None:
+            out["name"] = str(self.name)[:80]
+        if self.origin:
+            out["from"] = self.origin
+        out["rows"] = self.sketch is not None
+        return out
+
+
+class Recorder:
+    def __init__(self, catalogue: dict[str, Any]):
+        self.cat = catalogue
+        self.lim = catalogue.get("limits", {})
+        self.on = False
+        self.depth = 0
+        self.cell = 0
+        self.events: list[dict[str, Any]] = []
+        self.history: deque[dict[str, Any]] = deque(maxlen=int(self.lim.get("history_events", 200)))
+        self.data: dict[str, _Datum] = {}
+        self.by_obj: dict[int, tuple[Any, str]] = {}  # id(obj) -> (obj, datum id)
+        self.by_content: dict[tuple[Any, ...], str] = {}
+        self.keep: deque[Any] = deque(maxlen=4000)  # keeps ids of linked objects unique
+        self.spent = 0.0
+        self.errors: list[str] = []
+        self.stopped = False
+        self.patched: set[str] = set()
+        self.seeded = False
+        self.originals: dict[int, Any] = {}  # id(original function) -> its wrapper
+        self.modules_seen = 0
+        self._next = 0
+
+    def wants(self, name: str) -> bool:
+        return _wants(self, name)
+
+    def patch(self, module: Any) -> None:
+        _patch_module(self, module)
+
+    def sweep(self) -> None:
+        """Patch catalogue modules loaded since the last look (cheap when none were)."""
+        if len(sys.modules) != self.modules_seen:
+            self.modules_seen = len(sys.modules)
+            for name, module in list(sys.modules.items()):
+                if module is not None and name not in self.patched and self.wants(name):
+                    self.patch(module)
+
+    # --- cell lifecycle -------------------------------------------------------------------
+    def start(self, *_args: Any) -> None:
+        self.history.extend(self.events)
+        self.events, self.errors = [], []
+        self.spent, self.stopped, self.on = 0.0, False, True
+        self.cell += 1
+        self._trim()
+
+    def stop(self, *_args: Any) -> None:
+        self.on = False
+
+    def _trim(self) -> None:
+        live = {d for e in self.history for d in _refs(e)}
+        if len(self.data) > 400:
+            self.data = {k: v for k, v in self.data.items() if k in live}
+            self.by_obj = {k: v for k, v in self.by_obj.items() if v[1] in self.data}
+            self.by_content = {k: v for k, v in self.by_content.items() if v in self.data}
+
+    # --- recording --------------------------------------------------------------------------
+    def record(self, fn: Any, *args: Any) -> None:
+        """Run one recording step under the budget; never raise into the user's code."""
+        if self.stopped:
+            return
+        t0 = time.process_time()
+        self.depth += 1
+        try:
+            event = fn(*args)
+            if event is not None:
+                event.setdefault("line", _cell_line())
+                event["cell"] = self.cell
+                if len(self.events) < int(self.lim.get("max_events", 300)):
+                    self.events.append(event)
+                else:
+                    self._stop("too many analysis events in one cell")
+        except Exception as exc:  # the trace degrades, the cell never fails
+            if len(self.errors) < 5:
+                self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            self.depth -= 1
+            self.spent += (time.process_time() - t0) * 1000
+            if self.spent > float(self.lim.get("max_ms_per_cell", 400)):
+                self._stop("trace time budget spent")
+
+    def _stop(self, why: str) -> None:
+        self.stopped = True
+        self.errors.append(why)
+
+    def datum(self, obj: Any, origin: str | None = None, full: Any = None) -> str | None:
+        """The datum id of an array-like (the same id for an object seen before)."""
+        if obj is None:
+            return None
+        known = self.by_obj.get(id(obj))
+        if known is not None and known[0] is obj:
+            return known[1]
+        kind, n, cols, name = _shape_of(obj)
+        if n is None:
+            return None
+        if full is None:
+            full = self.row_hashes(obj)
+            if full is not None:
+                sig = _signature(full)
+                if sig in self.by_content:  # same rows as a transform's output seen before
+                    did = self.by_content[sig]
+                    self.by_obj[id(obj)] = (obj, did)
+                    self.keep.append(obj)
+                    return did
+        self._next += 1
+        did = f"d{self._next}"
+        self.data[did] = _Datum(did, kind, n, cols, name, full, _sketch(full, self.k), origin)
+        self.by_obj[id(obj)] = (obj, did)
+        self.keep.append(obj)
+        return did
+
+    def alias(self, obj: Any, root: str | None, origin: str, full: Any = None) -> str | None:
+        """A new datum for `obj` whose rows are `root`'s rows (or `full`, per position)."""
+        base = self.data.get(root or "")
+        if obj is None or base is None:
+            return self.datum(obj, origin)
+        rows = base.full if full is None else full
+        did = self.datum(obj, origin, full=rows)
+        if did is None:
+            return None
+        content = self.row_hashes(obj)
+        if content is not None:
+            self.by_content[_signature(content)] = did
+        return did
+
+    @property
+    def k(self) -> int:
+        return int(self.lim.get("sketch_rows", 4096))
+
+    def row_hashes(self, obj: Any) -> Any:
+        return _row_hashes(obj, int(self.lim.get("max_hash_elements", 4_000_000)))
+
+    # --- the export -------------------------------------------------------------------------
+    def export(self) -> str:
+        events = list(self.events)
+        ids = {d for e in events for d in _refs(e)}
+        prior = [e for e in self.history if e["op"] in _LINEAGE_OPS]
+        prior = prior[-40:]
+        ids |= {d for e in prior for d in _refs(e)}
+        out = {"cell": self.cell, "events": events, "prior": prior,
+               "data": {d: self.data[d].public() for d in sorted(ids) if d in self.data},
+               "overlap": self.overlaps(events + prior),
+               "errors": list(self.errors), "truncated": self.stopped,
+               "ms": round(self.spent, 2), "seeded": self.seeded}
+        return json.dumps(out, default=_plain)
+
+    def overlaps(self, events: list[dict[str, Any]]) -> list[list[Any]]:
+        """[a, b, share of a's rows that are rows of b] for evaluated/split data (a) against
+        fitted/split data (b): what lineage rules ask."""
+        evals, fits = set(), set()
+        for e in events:
+            if e["op"] in _FIT_OPS:
+                fits.update(_refs(e, inputs_only=True))
+            elif e["op"] != "test":
+                evals.update(_refs(e, inputs_only=True))
+            if e["op"] == "split":
+                evals.update(e.get("outputs", []))
+                fits.update(e.get("outputs", []))
+        out = []
+        for a in sorted(evals):
+            for b in sorted(fits):
+                if a == b:
+                    continue
+                share = _containment(self.data.get(a), self.data.get(b))
+                if share is not None:
+                    out.append([a, b, round(share, 4)])
+        return out
+
+
+_FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
+_LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filter",
+                "cross_validate", "seed", "rng"}
+
+
+def _refs(event: dict[str, Any], inputs_only: bool = False) -> list[str]:
+    keys = ("X", "y", "samples") if inputs_only else ("X", "y", "out", "samples", "outputs")
+    found: list[str] = []
+    for key in keys:
+        value = event.get(key)
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, str))
+    return found
+
+
+def _plain(value: Any) -> Any:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)[:200]
+
+
+# --- rows --------------------------------------------------------------------------------
+_MIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+
+
+def _shape_of(obj: Any) -> tuple[str, int | None, list[str] | None, Any]:
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(obj, pd.DataFrame):
+        return "frame", len(obj), [str(c) for c in obj.columns[:60]], None
+    if pd is not None and isinstance(obj, pd.Series):
+        return "series", len(obj), None, obj.name
+    shape = getattr(obj, "shape", None)
+    if isinstance(shape, tuple) and shape:
+        return "array", int(shape[0]), None, None
+    if isinstance(obj, list | tuple) and obj and not isinstance(obj[0], str | bytes):
+        return "list", len(obj), None, None
+    return "other", None, None, None
+
+
+def _row_hashes(obj: Any, max_elements: int) -> Any:
+    """One 64-bit hash per row, equal for equal values whatever the container (a frame, its
+    `.values`, a list of rows); None when the data are too large or not tabular."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    pd = sys.modules.get("pandas")
+    try:
+        if pd is not None and isinstance(obj, pd.DataFrame | pd.Series):
+            if obj.size > max_elements:
+                return None
+            try:
+                arr = obj.to_numpy(dtype="float64", na_value=np.nan)
+            except (TypeError, ValueError):
+                return pd.util.hash_pandas_object(obj, index=False).to_numpy(np.uint64)
+        else:
+            if getattr(obj, "format", None) in ("csr", "csc", "coo"):  # scipy.sparse
+                return None
+            arr = np.asarray(obj)
+            if arr.size > max_elements or arr.ndim == 0:
+                return None
+            if arr.dtype.kind not in "biuf":
+                if pd is None:
+                    return None
+                return pd.util.hash_pandas_object(pd.DataFrame(arr.reshape(len(arr), -1)),
+                                                  index=False).to_numpy(np.uint64)
+        arr = np.ascontiguousarray(np.asarray(arr, dtype=np.float64).reshape(len(arr), -1))
+        arr = arr + 0.0  # -0.0 and 0.0 hash alike
+        words = arr.view(np.uint64)
+        weights = (np.arange(1, words.shape[1] + 1, dtype=np.uint64) * np.uint64(_MIX[0])) | \
+            np.uint64(1)
+        with np.errstate(over="ignore"):
+            h = (words * weights).sum(axis=1, dtype=np.uint64)
+            h ^= h >> np.uint64(31)
+            h *= np.uint64(_MIX[1])
+            h ^= h >> np.uint64(29)
+            h *= np.uint64(_MIX[2])
+            h ^= h >> np.uint64(32)
+        return h
+    except Exception:
+        return None
+
+
+def _sketch(full: Any, k: int) -> Any:
+    np = sys.modules.get("numpy")
+    if full is None or np is None:
+        return None
+    uniq = np.unique(full)
+    return uniq[:k]
+
+
+def _signature(full: Any) -> tuple[int, int]:
+    """Equal for the same rows in the same order (a transform's output passed on as a copy)."""
+    return len(full), hash(full.tobytes())
+
+
+def _containment(a: _Datum | None, b: _Datum | None) -> float | None:
+    """Share of a's rows found among b's rows (on the part of the hash space both sketches
+    cover completely); None when too few rows fall in it to say."""
+    np = sys.modules.get("numpy")
+    if a is None or b is None or np is None or not (a.identifies and b.identifies):
+        return None
+    if not len(a.sketch) or not len(b.sketch):
+        return None
+    top = min(a.sketch[-1], b.sketch[-1]) if len(a.sketch) < a.n or len(b.sketch) < b.n \
+        else max(a.sketch[-1], b.sketch[-1])
+    mine = a.sketch[a.sketch <= top]
+    if len(mine) < min(20, len(a.sketch)):
+        return None
+    pos = np.searchsorted(b.sketch, mine)
+    pos[pos >= len(b.sketch)] = 0
+    return float(np.mean(b.sketch[pos] == mine))
+
+
+# --- where in the cell --------------------------------------------------------------------
+_CELL_FILE = __import__("re").compile(r"ipykernel_\d+[/\\]|^<(?!frozen)")
+
+
+def _is_cell_file(filename: str) -> bool:
+    """A cell's code: ipykernel names it /tmp/ipykernel_<pid>/<hash>.py, exec'd code '<...>'."""
+    return _CELL_FILE.search(filename) is not None
+
+
+def _cell_line() -> int | None:
+    """The line of the cell's top-level statement that led to this call."""
+    frame = sys._getframe(2)
+    line = None
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "<module>" and _is_cell_file(code.co_filename):
+            line = frame.f_lineno
+        frame = frame.f_back
+    return line
+
+
+# --- events --------------------------------------------------------------------------------
+def _first(args: tuple[Any, ...], kwargs: dict[str, Any], pos: int, *names: str) -> Any:
+    if len(args) > pos:
+        return args[pos]
+    for name in names:
+        if name in kwargs:
+            return kwargs[name]
+    return None
+
+
+def _estimator_kind(est: Any) -> str:
+    name = type(est).__name__
+    if name.endswith("SearchCV") or hasattr(est, "best_estimator_"):
+        return "search"
+    if hasattr(est, "predict") or hasattr(est, "fit_predict"):
+        return "model"
+    if hasattr(est, "transform") or hasattr(est, "fit_resample"):
+        return "transformer"
+    return "other"
+
+
+def _number(value: Any) -> float | None:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if out == out else None
+
+
+def _estimator_event(rec: Recorder, op: str, est: Any, args: tuple[Any, ...],
+                     kwargs: dict[str, Any], result: Any) -> dict[str, Any]:
+    rec.keep.append(est)
+    event: dict[str, Any] = {"op": op, "est": type(est).__name__,
+                             "module": type(est).__module__, "est_id": id(est),
+                             "kind": _estimator_kind(est)}
+    if op == "model_fit":
+        return _model_fit_event(event, est, result)
+    x = _first(args, kwargs, 0, "X")
+    event["X"] = rec.datum(x)
+    y = _first(args, kwargs, 1, "y")
+    if y is not None and op in ("fit", "fit_transform", "fit_predict", "score", "resample"):
+        event["y"] = rec.datum(y)
+    if op in ("transform", "fit_transform") and result is not None:
+        event["out"] = rec.alias(result, event["X"], f"{type(est).__name__}.{op}")
+    elif op == "resample" and isinstance(result, tuple) and result:
+        event["out"] = rec.datum(result[0], f"{type(est).__name__}.fit_resample")
+    elif op == "score":
+        event["result"] = _number(result)
+    params = getattr(est, "get_params", None)
+    if callable(params):
+        try:
+            state = params(deep=False).get("random_state", "absent")
+            event["random_state"] = None if state is None else str(state)[:40]
+        except Exception:
+            pass
+    if event["kind"] == "search" and op == "fit":
+        event["result"] = _number(getattr(est, "best_score_", None))
+        event["candidates"] = len(getattr(est, "cv_results_", {}).get("params", []))
+    return event
+
+
+def _model_fit_event(event: dict[str, Any], model: Any, result: Any) -> dict[str, Any]:
+    event["endog"] = str(getattr(model, "endog_names", ""))[:80]
+    exog = getattr(model, "exog_names", None)
+    event["exog"] = [str(e) for e in exog[:40]] if isinstance(exog, list) else []
+    event["formula"] = str(getattr(model, "formula", "") or "")[:300]
+    event["n"] = _number(getattr(model, "nobs", None))
+    pvalues = getattr(result, "pvalues", None)
+    if pvalues is not None:
+        event["n_pvalues"] = int(getattr(pvalues, "size", 0) or 0)
+    return event
+
+
+def _split_event(rec: Recorder, orig: Any, arrays: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+    """Run the split with one extra index array (the draw does not depend on how many
+    arrays are split) to learn which rows went where."""
+    np = sys.modules["numpy"]
+    n = _shape_of(arrays[0])[1] if arrays else None
+    if not n:
+        return orig(*arrays, **kwargs), None
+    parts = orig(*arrays, np.arange(n), **kwargs)
+    train_idx, test_idx = parts[-2], parts[-1]
+    result = parts[:-2]
+    root = rec.datum(arrays[0])
+    base = rec.data.get(root or "")
+    outputs: list[str | None] = []
+    for i, part in enumerate(result):
+        idx = train_idx if i % 2 == 0 else test_idx
+        full = base.full[idx] if base is not None and base.full is not None else None
+        outputs.append(rec.alias(part, root, "split:" + ("train" if i % 2 == 0 else "test"),
+                                 full=full) if full is not None else rec.datum(part, "split"))
+    state = kwargs.get("random_state")
+    event = {"op": "split", "func": "train_test_split", "X": root, "outputs": outputs,
+             "shuffle": kwargs.get("shuffle", True) is not False,
+             "random_state": None if state is None else str(state)[:40],
+             "stratified": kwargs.get("stratify") is not None}
+    return result, event
+
+
+def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
+                    kwargs: dict[str, Any], result: Any) -> dict[str, Any] | None:
+    event: dict[str, Any] = {"op": op, "func": name}
+    if op == "cross_validate":
+        est = _first(args, kwargs, 0, "estimator")
+        event.update(est=type(est).__name__, est_id=id(est), X=rec.datum(_first(
+            args, kwargs, 1, "X")), cv=str(kwargs.get("cv", ""))[:80])
+        rec.keep.append(est)
+    elif op == "metric":
+        event["y"] = rec.datum(_first(args, kwargs, 0, "y_true"))
+        event["X"] = rec.datum(_first(args, kwargs, 1, "y_pred", "y_score", "y_prob",
+                                      "probas_pred"))
+        event["result"] = _number(result)
+    elif op == "test":
+        arrays = [a for a in args[:8] if _shape_of(a)[1] is not None]
+        event["samples"] = [d for d in map(rec.datum, arrays) if d]
+        event["pvalue"] = _pvalue(result)
+        event["names"] = [str(getattr(a, "name", "") or "")[:60] for a in arrays]
+        event["ix"] = [id(getattr(a, "index", a)) for a in arrays]
+        rec.keep.extend(getattr(a, "index", a) for a in arrays)
+    elif op == "correction":
+        first = _first(args, kwargs, 0, "pvals", "data")
+        event["n"] = _shape_of(first)[1]
+        event["method"] = str(kwargs.get("method", ""))[:40]
+    elif op in ("draw", "rng", "seed"):
+        if op == "seed":
+            rec.seeded = True
+        seed = _first(args, kwargs, 0, "seed")
+        event["seeded"] = seed is not None if op != "draw" else rec.seeded
+    return event
+
+
+def _pvalue(result: Any) -> Any:
+    for attr in ("pvalue", "p_value"):
+        value = getattr(result, attr, None)
+        if value is not None:
+            return _number(value) if _number(value) is not None else "array"
+    if isinstance(result, tuple) and len(result) >= 2:
+        return _number(result[1])
+    return None
+
+
+# --- frames --------------------------------------------------------------------------------
+def _filter_event(rec: Recorder, method: str, frame: Any, key: Any, result: Any,
+                  kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    pd = sys.modules["pandas"]
+    if not isinstance(frame, pd.DataFrame) or not isinstance(result, pd.DataFrame):
+        return None
+    if method != "merge" and len(result) >= len(frame):
+        return None
+    cond = _condition_columns(method, frame, key, kwargs)
+    event: dict[str, Any] = {"op": "filter", "method": method, "n_in": len(frame),
+                             "n_out": len(result), "cond": cond,
+                             "cols": [str(c) for c in frame.columns[:60]],
+                             "in_ix": id(frame.index), "out_ix": id(result.index)}
+    rec.keep.extend((frame.index, result.index))
+    if method == "merge":
+        event["how"] = str(kwargs.get("how", "inner"))
+        return event
+    removed = frame.index.difference(result.index) if frame.index.is_unique else None
+    if removed is not None and len(removed):
+        event["removed"] = {c: _levels(frame.loc[removed, c]) for c in cond[:4]
+                            if c in frame.columns}
+        event["kept"] = {c: _levels(result[c]) for c in cond[:4] if c in result.columns}
+    return event
+
+
+def _condition_columns(method: str, frame: Any, key: Any, kwargs: dict[str, Any]) -> list[str]:
+    cols = {str(c) for c in frame.columns}
+    if method == "query" and isinstance(key, str):
+        import re
+        return [w for w in dict.fromkeys(re.findall(r"[A-Za-z_]\w*|`[^`]+`", key))
+                if w.strip("`") in cols]
+    if method == "dropna":
+        subset = kwargs.get("subset")
+        if subset is not None:
+            return [str(s) for s in ([subset] if isinstance(subset, str) else subset)]
+        return [str(c) for c in frame.columns[frame.isna().any()].tolist()][:10]
+    if method == "merge":
+        on = kwargs.get("on") or kwargs.get("left_on")
+        return [str(s) for s in ([on] if isinstance(on, str) else on or [])]
+    name = getattr(key, "name", None)
+    return [str(name)] if name is not None and str(name) in cols else []
+
+
+def _levels(values: Any) -> dict[str, Any]:
+    """A short picture of a column: its most common values (text) or its range."""
+    if values.dtype.kind in "biuf" and values.nunique() > 12:
+        return {"min": _number(values.min()), "max": _number(values.max()),
+                "mean": _number(values.mean()), "n": len(values)}
+    counts = values.astype(str).value_counts().head(6)
+    return {"top": {str(k): int(v) for k, v in counts.items()}, "n": len(values)}
+
+
+def _summary_event(method: str, obj: Any) -> dict[str, Any] | None:
+    pd = sys.modules["pandas"]
+    base = getattr(obj, "obj", obj)  # a groupby's frame
+    if isinstance(base, pd.Series):
+        cols = [str(base.name)] if base.name is not None else []
+    elif isinstance(base, pd.DataFrame):
+        cols = [str(c) for c in base.columns[:30]]
+        selected = getattr(obj, "_selection", None)
+        if selected is not None:
+            cols = [str(s) for s in ([selected] if isinstance(selected, str) else selected)]
+    else:
+        return None
+    return {"op": "summary", "method": method, "cols": cols, "n": len(base),
+            "ix": id(base.index), "grouped": obj is not base}
+
+
+# --- wrapping ------------------------------------------------------------------------------
+def _wrap(rec: Recorder, orig: Any, make: Any) -> Any:
+    """`orig` unchanged, plus `make(args, kwargs, result)` recorded for outermost calls."""
+    if getattr(orig, "__nbcritic_orig__", None) is not None:
+        return orig
+
+    @functools.wraps(orig)
+    def traced(*args: Any, **kwargs: Any) -> Any:
+        if not rec.on or rec.depth or rec.stopped:
+            return orig(*args, **kwargs)
+        rec.depth += 1
+        try:
+            result = orig(*args, **kwargs)
+        finally:
+            rec.depth -= 1
+        rec.record(make, args, kwargs, result)
+        return result
+
+    traced.__nbcritic_orig__ = orig  # type: ignore[attr-defined]
+    return traced
+
+
+def _wrap_split(rec: Recorder, orig: Any) -> Any:
+    @functools.wraps(orig)
+    def traced(*arrays: Any, **kwargs: Any) -> Any:
+        if not rec.on or rec.depth or rec.stopped or "numpy" not in sys.modules:
+            return orig(*arrays, **kwargs)
+        rec.depth += 1
+        try:
+            n = _shape_of(arrays[0])[1] if arrays else None
+            if not n:
+                return orig(*arrays, **kwargs)
+            np = sys.modules["numpy"]
+            try:
+                parts = orig(*arrays, np.arange(n), **kwargs)
+            except Exception:
+                return orig(*arrays, **kwargs)  # the user's own error, raised as usual
+        finally:
+            rec.depth -= 1
+        result = parts[:-2]
+        rec.record(_record_split, rec, arrays, kwargs, parts)
+        return result
+
+    traced.__nbcritic_orig__ = orig  # type: ignore[attr-defined]
+    return traced
+
+
+def _record_split(rec: Recorder, arrays: tuple[Any, ...], kwargs: dict[str, Any],
+                  parts: list[Any]) -> dict[str, Any]:
+    return _split_event(rec, lambda *a, **k: parts, arrays, kwargs)[1] or {}
+
+
+def _patch_classes(rec: Recorder, module: Any, spec: dict[str, Any]) -> None:
+    bases = tuple(b for b in (_resolve(p) for p in spec.get("bases", [])) if b is not None)
+    if not bases:
+        return
+    for obj in list(vars(module).values()):
+        if not isinstance(obj, type) or obj.__module__ != module.__name__:
+            continue
+        if not (issubclass(obj, bases) or obj.__name__.endswith("Mixin")):
+            continue
+        for method, op in spec["methods"].items():
+            fn = obj.__dict__.get(method)
+            if callable(fn) and not isinstance(fn, staticmethod | classmethod):
+                setattr(obj, method, _wrap(rec, fn, functools.partial(_method_maker, rec, op)))
+
+
+def _method_maker(rec: Recorder, op: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                  result: Any) -> dict[str, Any]:
+    return _estimator_event(rec, op, args[0], args[1:], kwargs, result)
+
+
+def _patch_functions(rec: Recorder, module: Any, table: dict[str, str]) -> None:
+    for name, op in table.items():
+        fn = getattr(module, name, None)
+        if fn is None or isinstance(fn, type) or getattr(fn, "__nbcritic_orig__", None):
+            continue  # classes stay classes (isinstance checks must keep working)
+        if op == "split":
+            wrapped = _wrap_split(rec, fn)
+        else:
+            def make(args: Any, kwargs: Any, result: Any, _op: str = op,
+                     _name: str = name) -> dict[str, Any] | None:
+                return _function_event(rec, _op, _name, args, kwargs, result)
+            wrapped = _wrap(rec, fn, make)
+        rec.originals[id(fn)] = wrapped
+        setattr(module, name, wrapped)
+
+
+def _patch_pandas(rec: Recorder, pd: Any) -> None:
+    frame = pd.DataFrame
+    for method in rec.cat.get("pandas_filters", []):
+        fn = frame.__dict__.get(method)
+        if callable(fn):
+            def make(args: Any, kwargs: Any, result: Any, _m: str = method) -> Any:
+                key = args[1] if len(args) > 1 else kwargs.get("expr")
+                return _filter_event(rec, _m, args[0], key, result, kwargs)
+            setattr(frame, method, _wrap(rec, fn, make))
+    getitem = frame.__dict__["__getitem__"]
+
+    def mask_getitem(self: Any, key: Any) -> Any:
+        if not rec.on or rec.depth or rec.stopped or not _is_mask(key):
+            return getitem(self, key)
+        rec.depth += 1
+        try:
+            result = getitem(self, key)
+        finally:
+            rec.depth -= 1
+        rec.record(_filter_event, rec, "mask", self, key, result, {})
+        return result
+
+    mask_getitem.__nbcritic_orig__ = getitem  # type: ignore[attr-defined]
+    frame.__getitem__ = mask_getitem
+    loc = pd.core.indexing._LocIndexer
+    loc_get = loc.__getitem__
+
+    def loc_getitem(self: Any, key: Any) -> Any:
+        rows = key[0] if isinstance(key, tuple) and key else key
+        if not rec.on or rec.depth or rec.stopped or not _is_mask(rows) or \
+                not isinstance(self.obj, pd.DataFrame):
+            return loc_get(self, key)
+        rec.depth += 1
+        try:
+            result = loc_get(self, key)
+        finally:
+            rec.depth -= 1
+        rec.record(_filter_event, rec, "loc", self.obj, rows, result, {})
+        return result
+
+    loc_getitem.__nbcritic_orig__ = loc_get  # type: ignore[attr-defined]
+    loc.__getitem__ = loc_getitem
+    groupby = pd.core.groupby.generic
+    for cls in (pd.Series, frame, groupby.DataFrameGroupBy, groupby.SeriesGroupBy):
+        for method in rec.cat.get("pandas_summaries", []):
+            fn = cls.__dict__.get(method) or getattr(cls, method, None)
+            if callable(fn) and getattr(fn, "__nbcritic_orig__", None) is None:
+                def make(args: Any, kwargs: Any, result: Any, _m: str = method) -> Any:
+                    ev = _summary_event(_m, args[0])
+                    if ev is not None:
+                        rec.keep.append(getattr(getattr(args[0], "obj", args[0]), "index", None))
+                    return ev
+                setattr(cls, method, _wrap(rec, fn, make))
+
+
+def _is_mask(key: Any) -> bool:
+    dtype = getattr(key, "dtype", None)
+    return dtype is not None and getattr(dtype, "kind", "") == "b" and \
+        getattr(key, "ndim", 0) == 1
+
+
+def _resolve(path: str) -> Any:
+    module, _, attr = path.rpartition(".")
+    return getattr(sys.modules.get(module), attr, None)
+
+
+class _Hook(importlib.abc.MetaPathFinder):
+    """Patches catalogue modules as they finish importing (a cell's own imports)."""
+
+    def __init__(self, rec: Recorder):
+        self.rec = rec
+        self.busy: set[str] = set()
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name in self.busy or not self.rec.wants(name):
+            return None
+        self.busy.add(name)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            self.busy.discard(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return None
+        exec_module = loader.exec_module
+
+        def exec_and_patch(module: Any) -> None:
+            exec_module(module)
+            self.rec.patch(module)
+
+        loader.exec_module = exec_and_patch
+        return spec
+
+
+def _wants(rec: Recorder, name: str) -> bool:
+    return name in rec.cat.get("functions", {}) or name == "pandas" or any(
+        name.startswith(c["prefix"]) for c in rec.cat.get("classes", []))
+
+
+def _patch_module(rec: Recorder, module: Any) -> None:
+    name = getattr(module, "__name__", "")
+    if name in rec.patched:
+        return
+    rec.patched.add(name)
+    rec.depth += 1
+    try:
+        for spec in rec.cat.get("classes", []):
+            if name.startswith(spec["prefix"]):
+                _patch_classes(rec, module, spec)
+        table = rec.cat.get("functions", {}).get(name)
+        if table:
+            _patch_functions(rec, module, table)
+        if name == "pandas" and hasattr(module, "DataFrame"):
+            _patch_pandas(rec, module)
+    except Exception as exc:
+        rec.errors.append(f"patching {name}: {type(exc).__name__}: {exc}"[:200])
+    finally:
+        rec.depth -= 1
+
+RECORDER: Recorder | None = None
+
+
+def install(catalogue: str, user_ns: dict[str, Any] | None = None, shell: Any = None) -> bool:
+    """Install once per process: wrap what is loaded, hook later imports, start and stop
+    recording with each (non-silent) cell through IPython's events."""
+    global RECORDER
+    if RECORDER is not None:
+        return False
+    rec = RECORDER = Recorder(json.loads(catalogue))
+    sys.meta_path.insert(0, _Hook(rec))
+    rec.sweep()
+    for key, value in list((user_ns or {}).items()):  # names imported before the install
+        wrapped = rec.originals.get(id(value))
+        if wrapped is not None and getattr(wrapped, "__nbcritic_orig__", None) is value:
+            user_ns[key] = wrapped  # type: ignore[index]
+    if shell is not None:
+        shell.events.register("pre_run_cell", rec.start)
+        shell.events.register("post_run_cell", rec.stop)
+    return True
+
+
+def begin() -> None:
+    """Start recording a cell run outside IPython's events (in-process evidence)."""
+    if RECORDER is not None:
+        RECORDER.sweep()
+        RECORDER.start()
+
+
+def export() -> str:
+    if RECORDER is None:
+        return json.dumps({"error": "the analysis trace is not installed in this kernel"})
+    RECORDER.stop()
+    RECORDER.sweep()
+    return RECORDER.export()

@@ -1,0 +1,53 @@
+"""The service's side of the analysis trace: the expressions that install the kernel-side
+recorder (`analysis_trace`, once per kernel process, before the first reviewed cell runs)
+and read the trace of the cell that just ran, and the same for code run in this process."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+from . import analysis_trace
+
+CATALOGUE = (Path(__file__).with_name("trace_catalogue.json")).read_text()
+_SOURCE = inspect.getsource(analysis_trace)
+_MODULE = "_nbcritic_trace"
+
+INSTALL_EXPRESSION = (
+    f"(lambda s, t: s.modules.get({_MODULE!r}) or (lambda m: (exec(compile({_SOURCE!r}, "
+    f"'<nbcritic-trace>', 'exec'), m.__dict__), s.modules.__setitem__({_MODULE!r}, m), "
+    f"m)[2])(t.ModuleType({_MODULE!r})))(__import__('sys'), __import__('types'))"
+    f".install({CATALOGUE!r}, get_ipython().user_ns, get_ipython())"
+)
+EXPORT_EXPRESSION = f"__import__('sys').modules[{_MODULE!r}].export()"
+
+
+def parse_trace(value: dict[str, Any] | None) -> dict[str, Any]:
+    """The trace from one user_expressions entry, or {"error": ...} (a kernel restarted
+    in place has no recorder: the trace is missing, not wrong)."""
+    if not value:
+        return {"error": "no analysis trace in the reply"}
+    if value.get("status") != "ok":
+        return {"error": f"analysis trace unavailable ({value.get('ename')})"}
+    text = (value.get("data") or {}).get("text/plain", "")
+    try:
+        import ast
+
+        return json.loads(ast.literal_eval(text))
+    except (ValueError, SyntaxError) as exc:
+        return {"error": f"unreadable analysis trace: {exc}"}
+
+
+def install_in_process(user_ns: dict[str, Any] | None = None) -> None:
+    """Install the recorder in this process (the in-process evidence of tests and bench)."""
+    analysis_trace.install(CATALOGUE, user_ns)
+
+
+def begin_in_process() -> None:
+    analysis_trace.begin()
+
+
+def export_in_process() -> dict[str, Any]:
+    return json.loads(analysis_trace.export())
