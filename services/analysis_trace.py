@@ -212,6 +212,8 @@ class Recorder:
                 fits.update(_refs(e, inputs_only=True))
             elif e["op"] != "test":
                 evals.update(_refs(e, inputs_only=True))
+            if e["op"] == "cross_validate" or e.get("kind") == "search":
+                evals.update(_refs(e, inputs_only=True))  # its folds are held out
             if e["op"] == "split":
                 evals.update(e.get("outputs", []))
                 fits.update(e.get("outputs", []))
@@ -802,10 +804,16 @@ def install(catalogue: str, user_ns: dict[str, Any] | None = None, shell: Any = 
     return True
 
 
-def begin() -> None:
-    """Start recording a cell run outside IPython's events (in-process evidence)."""
+def begin(fresh: bool = False) -> None:
+    """Start recording a cell run outside IPython's events (in-process evidence); `fresh`
+    forgets earlier cells, as a new kernel would."""
     if RECORDER is not None:
         RECORDER.sweep()
+        if fresh:
+            RECORDER.events, RECORDER.data = [], {}
+            RECORDER.history.clear()
+            RECORDER.by_obj.clear()
+            RECORDER.by_content.clear()
         RECORDER.start()
 
 

@@ -45,8 +45,8 @@ def install_in_process(user_ns: dict[str, Any] | None = None) -> None:
     analysis_trace.install(CATALOGUE, user_ns)
 
 
-def begin_in_process() -> None:
-    analysis_trace.begin()
+def begin_in_process(fresh: bool = False) -> None:
+    analysis_trace.begin(fresh)
 
 
 def export_in_process() -> dict[str, Any]:

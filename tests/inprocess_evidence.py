@@ -33,8 +33,8 @@ def run_and_gather(code: str, setup: str = "", ns: dict[str, Any] | None = None,
     code, setup = textwrap.dedent(code), textwrap.dedent(setup)
     ns = {} if ns is None else ns
     trace_request.install_in_process()  # recording only between begin and export
+    trace_request.begin_in_process(fresh=True)  # a new notebook: no earlier cells
     if setup:
-        trace_request.begin_in_process()
         exec(compile(setup, "<setup>", "exec"), ns)
         trace_request.export_in_process()
     before = snapshot_before(code, ns, setup)

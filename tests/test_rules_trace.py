@@ -1,0 +1,154 @@
+"""The rules that read the analysis trace, each in more than one idiom with a sound twin:
+the kernel records what ran, so the shape of the code does not matter."""
+
+from __future__ import annotations
+
+from critics import AnalysisCritic
+
+from .inprocess_evidence import run_and_gather
+
+CRITIC = AnalysisCritic()
+SETUP = """
+import numpy as np, pandas as pd
+from scipy import stats
+rng = np.random.default_rng(11)
+X = rng.normal(size=(240, 6)); y = (X[:, 0] + rng.normal(size=240) > 0).astype(int)
+trial = pd.DataFrame({"arm": rng.choice(["drug", "placebo"], 400),
+                      "status": rng.choice(["completed", "withdrew"], 400, p=[.75, .25]),
+                      "completed": rng.random(400) > .2, "pain": rng.normal(5, 2, 400)})
+"""
+
+
+def rules(code: str) -> set[str]:
+    return {f.rule_id for f in CRITIC.review(run_and_gather(code, SETUP)).findings}
+
+
+# --- leakage.fit_saw_heldout_rows -----------------------------------------------------------
+def test_selector_fit_on_all_rows_then_split_in_numpy() -> None:
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.model_selection import train_test_split
+    from sklearn.svm import SVC
+    Xk = SelectKBest(f_classif, k=3).fit_transform(X, y)
+    idx = train_test_split(Xk, y, random_state=1)
+    clf = SVC().fit(idx[0], idx[2])
+    print(clf.score(idx[1], idx[3]))
+    """)
+
+
+def test_imputer_in_a_helper_then_cross_validation() -> None:
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.impute import SimpleImputer
+    from sklearn.model_selection import cross_val_score
+    from sklearn.linear_model import LogisticRegression
+    def clean(a):
+        return SimpleImputer(strategy="median").fit(a).transform(a)
+    print(cross_val_score(LogisticRegression(), clean(X), y, cv=5).mean())
+    """)
+
+
+def test_pipeline_twin_is_quiet() -> None:
+    found = rules("""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.model_selection import train_test_split, cross_val_score
+    from sklearn.linear_model import LogisticRegression
+    a, b, c, d = train_test_split(X, y, random_state=1)
+    pipe = make_pipeline(StandardScaler(), LogisticRegression()).fit(a, c)
+    print(pipe.score(b, d), cross_val_score(pipe, X, y, cv=5).mean())
+    """)
+    assert "leakage.fit_saw_heldout_rows" not in found
+
+
+def test_scaler_fit_on_training_rows_only_is_quiet() -> None:
+    assert "leakage.fit_saw_heldout_rows" not in rules("""
+    from sklearn.preprocessing import MinMaxScaler
+    from sklearn.model_selection import train_test_split
+    from sklearn.neighbors import KNeighborsClassifier
+    a, b, c, d = train_test_split(X, y, random_state=2)
+    mm = MinMaxScaler().fit(a)
+    knn = KNeighborsClassifier().fit(mm.transform(a), c)
+    print(knn.score(mm.transform(b), d))
+    """)
+
+
+# --- multiple_comparisons.tests_ran_uncorrected ---------------------------------------------
+def test_many_tests_in_a_comprehension_only_significant_reported() -> None:
+    assert "multiple_comparisons.tests_ran_uncorrected" in rules("""
+    grp = rng.integers(0, 2, 120)
+    cols = {f"m{i}": rng.normal(size=120) + (i < 2) * grp for i in range(20)}
+    res = {k: stats.mannwhitneyu(v[grp == 0], v[grp == 1]).pvalue for k, v in cols.items()}
+    print({k: round(p, 4) for k, p in res.items() if p < 0.05})
+    """)
+
+
+def test_many_tests_through_a_helper_over_subgroups() -> None:
+    assert "multiple_comparisons.tests_ran_uncorrected" in rules("""
+    def compare(frame):
+        a = frame.loc[frame.arm == "drug", "pain"]
+        b = frame.loc[frame.arm == "placebo", "pain"]
+        return stats.ttest_ind(a, b).pvalue
+    trial["site"] = rng.integers(0, 12, len(trial))
+    trial.loc[trial.site == 3, "pain"] -= 2 * (trial.arm == "drug")
+    out = trial.groupby("site").apply(compare)
+    print(out[out < 0.05])
+    """)
+
+
+def test_corrected_family_twin_is_quiet() -> None:
+    assert "multiple_comparisons.tests_ran_uncorrected" not in rules("""
+    from statsmodels.stats.multitest import multipletests
+    cols = {f"m{i}": rng.normal(size=120) for i in range(20)}
+    grp = rng.integers(0, 2, 120)
+    res = {k: stats.mannwhitneyu(v[grp == 0], v[grp == 1]).pvalue for k, v in cols.items()}
+    reject, p_adj, _, _ = multipletests(list(res.values()), method="holm")
+    print(dict(zip(res, p_adj.round(3))))
+    """)
+
+
+def test_a_power_simulation_is_not_a_family() -> None:
+    assert "multiple_comparisons.tests_ran_uncorrected" not in rules("""
+    hits = [stats.ttest_ind(rng.normal(0, 1, 30), rng.normal(0.5, 1, 30)).pvalue < 0.05
+            for _ in range(250)]
+    print("power", np.mean(hits))
+    """)
+
+
+# --- selection_on_outcome -------------------------------------------------------------------
+def test_withdrawn_patients_removed_by_query_before_the_comparison() -> None:
+    assert "selection_on_outcome.exits_removed" in rules("""
+    done = trial.query("status == 'completed'")
+    print(done.groupby("arm").pain.mean())
+    print(stats.ttest_ind(done.pain[done.arm == "drug"], done.pain[done.arm == "placebo"]))
+    """)
+
+
+def test_boolean_completion_flag_mask_before_a_mean() -> None:
+    assert "selection_on_outcome.exits_removed" in rules("""
+    kept = trial[trial["completed"]]
+    print(kept.groupby("arm")["pain"].agg(["mean", "count"]))
+    """)
+
+
+def test_intention_to_treat_twin_is_quiet() -> None:
+    found = rules("""
+    itt = trial.assign(pain=trial.pain.where(trial.status == "completed", trial.pain.max()))
+    print(itt.groupby("arm").pain.mean())
+    """)
+    assert not {r for r in found if r.startswith("selection_on_outcome")}
+
+
+def test_outcome_truncation_then_test_of_that_outcome() -> None:
+    assert "selection_on_outcome.filtered_on_outcome" in rules("""
+    high = trial[trial.pain > 4]
+    print(stats.ttest_ind(high.pain[high.arm == "drug"], high.pain[high.arm == "placebo"]))
+    """)
+
+
+def test_baseline_eligibility_filter_twin_is_quiet() -> None:
+    found = rules("""
+    trial["age"] = rng.integers(12, 80, len(trial))
+    adults = trial[trial.age >= 18]
+    print(stats.ttest_ind(adults.pain[adults.arm == "drug"], adults.pain[adults.arm == "placebo"]))
+    """)
+    assert not {r for r in found if r.startswith("selection_on_outcome")}
