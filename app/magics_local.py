@@ -188,7 +188,8 @@ class AttemptRecord:
                 "cause": self.cause, "generated": self.generated,
                 "execution_count": self.execution_count, "error": self.error,
                 "findings": (self.error or {}).get("findings"), "feedback": self.feedback,
-                "explanation": self.explanation, "analysis": self.analysis}
+                "explanation": self.explanation, "analysis": self.analysis,
+                "override": self.override}
 
 
 @dataclass

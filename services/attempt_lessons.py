@@ -75,6 +75,12 @@ def _failure(record: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+def verified(record: dict[str, Any]) -> bool:
+    """The attempt ended `ok` and passed the critic: no error, no block let through by an
+    override. Only such an attempt makes the change before it a lesson."""
+    return record.get("status") == "ok" and not record.get("override")
+
+
 def _signature(record: dict[str, Any]) -> str:
     analysis = record.get("analysis") or {}
     if analysis.get("signature"):
@@ -116,17 +122,16 @@ def drafts_from_attempts(attempts: list[dict[str, Any]], *, escalation: dict[str
                          notebook_id: str, cell_id: str, execution_id: str,
                          prior_code: str = "", namespace: dict[str, Any] | None = None
                          ) -> list[dict[str, Any]]:
-    """A `fix` lesson for every failure a later attempt got past (the failing code and the
-    code that no longer failed that way), and a `mistake` lesson when the cell escalated."""
+    """A `fix` lesson for a failure whose rewrite was verified (the next attempt ended `ok`
+    and passed the critic: failing merely differently fixes nothing), and a `mistake`
+    lesson when the cell escalated."""
     source = {"notebook_id": notebook_id, "cell_id": cell_id, "execution_id": execution_id}
     drafts: list[dict[str, Any]] = []
     for index, record in enumerate(attempts):
         failure = _failure(record)
-        if failure is None or index + 1 >= len(attempts):
+        if failure is None or index + 1 >= len(attempts) or not verified(attempts[index + 1]):
             continue
         after = attempts[index + 1]
-        if _failure(after) is not None and _signature(after) == _signature(record):
-            continue  # the next attempt failed the same way: nothing was fixed
         title, wrong, severity, scope = _what_went_wrong(*failure)
         code = record.get("code") or ""
         fixed = code_diff(code, after.get("code") or "")
@@ -138,7 +143,7 @@ def drafts_from_attempts(attempts: list[dict[str, Any]], *, escalation: dict[str
             "scope": {**scope, "libraries": libraries_of(prior_code, code),
                       "columns": columns_in(code, namespace),
                       "tags": [record.get("cause") or failure[0]]},
-            "source": {**source, "attempt": record.get("attempt")},
+            "source": {**source, "attempt": record.get("attempt"), "verified": True},
         })
     if escalation:
         last = attempts[-1] if attempts else {}

@@ -406,15 +406,18 @@ def relevance_key(lesson: Lesson, query: LessonQuery) -> tuple[Any, ...]:
 def merge_lessons(existing: Lesson, incoming: Lesson) -> Lesson:
     """`incoming` seen again as `existing`: counts add up (the same id is the same sightings,
     so the higher count), first and last sighting widen, the higher severity stays, the
-    newest non-empty fix wins, libraries/columns/tags are united. Title and description stay
-    (an existing lesson does not change under the user's eyes)."""
+    newest non-empty fix wins unless it would replace a verified fix with an unverified
+    one, libraries/columns/tags are united. Title and description stay (an existing lesson
+    does not change under the user's eyes)."""
     if existing.id and existing.id == incoming.id:
         times = max(existing.times_encountered, incoming.times_encountered)
     else:
         times = min(MAX_TIMES, existing.times_encountered + incoming.times_encountered)
-    fixed = existing.what_fixed_it
-    if incoming.what_fixed_it and (not fixed or incoming.last_seen >= existing.last_seen):
+    fixed, source = existing.what_fixed_it, existing.source or incoming.source
+    if _takes_fix(existing, incoming):
         fixed = incoming.what_fixed_it
+        if is_verified(incoming) and not is_verified(existing):
+            source = {**existing.source, "verified": True}
     severity = max(existing.severity, incoming.severity, key=severity_rank)
     scope = existing.scope.to_dict()
     for name in ("libraries", "columns", "tags"):
@@ -425,8 +428,32 @@ def merge_lessons(existing: Lesson, incoming: Lesson) -> Lesson:
         scope=Scope(**scope), id=existing.id, times_encountered=times,
         created_at=min(existing.created_at, incoming.created_at),
         last_seen=max(existing.last_seen, incoming.last_seen),
-        source=existing.source or incoming.source,
+        source=source,
     )
+
+
+def is_verified(lesson: Lesson) -> bool:
+    """A fix the retry loop saw work: its attempt ended `ok` and passed the critic."""
+    return lesson.source.get("verified") is True
+
+
+def _takes_fix(existing: Lesson, incoming: Lesson) -> bool:
+    if not incoming.what_fixed_it:
+        return False
+    if not existing.what_fixed_it:
+        return True
+    if is_verified(existing) and not is_verified(incoming):
+        return False  # an unverified fix never overwrites a verified one
+    if is_verified(incoming) and not is_verified(existing):
+        return True
+    return incoming.last_seen >= existing.last_seen
+
+
+def prompt_key(lesson: Lesson) -> str:
+    """What a lesson says in a prompt, without its counts: two lessons with one key are
+    the same lesson to the model."""
+    line = lesson.prompt_line()
+    return " ".join(line.split("] ", 1)[-1].lower().split())
 
 
 # -- the store ------------------------------------------------------------------------------
@@ -625,21 +652,26 @@ class LessonStore:
     def relevant(self, query: LessonQuery, *, limit: int = 5,
                  max_chars: int = 1500) -> builtins.list[Lesson]:
         """Lessons whose scope overlaps the query, best first (`relevance_key`): at most
-        `limit`, their prompt lines together within `max_chars` (a line that does not fit is
-        skipped, a shorter one after it may still go in)."""
+        `limit`, each text once (`prompt_key`), their prompt lines together within
+        `max_chars` (a line that does not fit is skipped, a shorter one after it may still
+        go in)."""
         limit = _non_negative_int(limit, "limit")
         max_chars = _non_negative_int(max_chars, "max_chars")
         matching = [lesson for lesson in self.all_lessons()
                     if match_strength(lesson, query) != (0, 0)]
         matching.sort(key=lambda lesson: relevance_key(lesson, query))
         chosen: builtins.list[Lesson] = []
+        said: set[str] = set()
         used = 0
         for lesson in matching:
             if len(chosen) >= limit:
                 break
+            if prompt_key(lesson) in said:
+                continue  # the same lesson under another scope: once per prompt
             size = len(lesson.prompt_line())
             if used + size <= max_chars:
                 chosen.append(lesson)
+                said.add(prompt_key(lesson))
                 used += size
         return chosen
 

@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .attempt_lessons import libraries_of
+from .attempt_lessons import libraries_of, verified
 from .journal import Event
 
 REFLECTION_PREFIX = "reflection-"
@@ -485,8 +485,9 @@ def _repeated_severity(tally: _Tally, steps: Steps) -> str | None:
 
 
 def _fix_after(attempts: list[dict[str, Any]], index: int) -> str:
-    """The explanation of the attempt that followed a failure and succeeded."""
-    if index + 1 < len(attempts) and attempts[index + 1].get("status") == "ok":
+    """The explanation of the attempt that followed a failure and was verified (ended `ok`
+    and passed the critic, no override)."""
+    if index + 1 < len(attempts) and verified(attempts[index + 1]):
         return _short(attempts[index + 1].get("explanation") or "", 300)
     return ""
 

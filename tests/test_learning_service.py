@@ -104,6 +104,49 @@ async def test_the_same_mistake_again_is_counted_not_duplicated(
     assert svc.learning.lessons.counts().get("fix") == 1
 
 
+async def test_a_rewrite_that_fails_differently_is_no_lesson(svc: NotebookService,
+                                                             gen: ScriptedGenerator) -> None:
+    gen.queue("total = salez['amount'].sum()", "total = sales['amount'].sum()")
+    nb, (setup, cell) = await _notebook(svc, FRAME, "total = sales['amont'].sum()")
+    await svc.execute_cell(nb, setup)
+    result = await svc.execute_cell(nb, cell)
+    assert [a["status"] for a in result.attempts] == ["error", "error", "ok"]
+    (lesson,) = svc.learning.lessons.list(category=Category.FIX)
+    assert lesson.scope.error_types == ["NameError"]  # the verified fix only
+    assert "+total = sales['amount'].sum()" in lesson.what_fixed_it
+    assert lesson.source["verified"] is True and lesson.source["attempt"] == 2
+
+
+async def test_an_overridden_result_is_no_verified_fix(svc: NotebookService,
+                                                       gen: ScriptedGenerator) -> None:
+    gen.queue("total = sales['amount'].sum()")
+    nb, (setup, cell) = await _notebook(svc, FRAME, "total = sales['amont'].sum()")
+    await svc.execute_cell(nb, setup)
+    result = await svc.execute_cell(nb, cell, ExecuteOptions(
+        checks=tuple(parse_checks(["total > 1000"])), override_critic=True))
+    assert [a["status"] for a in result.attempts] == ["error", "ok"]
+    assert result.attempts[1]["override"]["how"] == "flag"
+    assert svc.learning.lessons.list(category=Category.FIX) == []
+
+
+async def test_the_same_lesson_appears_once_in_a_prompt(svc: NotebookService,
+                                                        gen: ScriptedGenerator) -> None:
+    text = {"title": "KeyError from a misspelt column", "category": Category.FIX,
+            "what_went_wrong": "sales['amont'] does not exist",
+            "what_fixed_it": "check df.columns before indexing"}
+    one = svc.learning.lessons.record(Lesson(
+        **text, scope=Scope(error_types=["KeyError"], libraries=["pandas"]))).lesson
+    two = svc.learning.lessons.record(Lesson(
+        **text, scope=Scope(error_types=["KeyError", "IndexError"]))).lesson
+    assert one.id != two.id  # two scopes, two stored lessons
+    gen.queue("m = sales['amount'].median()")
+    nb, (setup, cell) = await _notebook(svc, FRAME, "m = sales['amont'].median()")
+    await svc.execute_cell(nb, setup)
+    await svc.execute_cell(nb, cell)
+    context = gen.calls[0].context
+    assert len(context.lessons) == 1 and len(context.lesson_ids) == 1
+
+
 async def test_an_escalated_cell_writes_a_mistake_lesson(svc: NotebookService,
                                                          gen: ScriptedGenerator) -> None:
     gen.queue(GeneratorError("model unavailable"))

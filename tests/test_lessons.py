@@ -134,6 +134,20 @@ def test_duplicate_merges(store: LessonStore, clock: Clock) -> None:
     assert third.lesson.what_fixed_it == "Use make_pipeline(StandardScaler(), model)."
 
 
+def test_an_unverified_fix_never_overwrites_a_verified_one(store: LessonStore,
+                                                           clock: Clock) -> None:
+    verified = store.record(scaler_lesson(what_fixed_it="fit the scaler on X_train only",
+                                          source={"verified": True})).lesson
+    clock.advance(60)
+    merged = store.record(scaler_lesson(what_fixed_it="drop the scaler")).lesson
+    assert merged.id == verified.id and merged.times_encountered == 2
+    assert merged.what_fixed_it == "fit the scaler on X_train only"
+    clock.advance(60)
+    newer = store.record(scaler_lesson(what_fixed_it="use a Pipeline",
+                                       source={"verified": True})).lesson
+    assert newer.what_fixed_it == "use a Pipeline" and newer.source["verified"] is True
+
+
 def test_different_scope_does_not_merge(store: LessonStore) -> None:
     store.record(scaler_lesson())
     other_rule = store.record(scaler_lesson(
@@ -786,7 +800,7 @@ def test_a_critique_fixed_by_a_retry_drafts_a_fix_lesson() -> None:
     assert lesson.what_fixed_it.startswith("fit inside a Pipeline\n")
     assert "+model = make_pipeline(StandardScaler())" in lesson.what_fixed_it
     assert lesson.source == {"notebook_id": "nb", "cell_id": "c1", "execution_id": "e1",
-                             "attempt": 1}
+                             "attempt": 1, "verified": True}
 
 
 def test_the_same_failure_again_is_no_fix_and_an_escalation_is_a_mistake() -> None:
