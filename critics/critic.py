@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Protocol
 
 from .ast_cache import cached_walks
+from .calibration import calibrate
 from .evidence import Evidence
 from .findings import CriticError, Critique, Finding
 from .rule import Rule
@@ -19,6 +20,7 @@ from .rules import builtin_rules, rules_of
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "nbcritic.rules"
+BUILTIN_PREFIX = "critics.rules."  # rules whose confidence comes from calibration.json
 
 
 class LLMCritic(Protocol):
@@ -101,8 +103,9 @@ class AnalysisCritic:
         with cached_walks():  # the rules walk the same tree hundreds of times
             for r in self.active_rules(disabled):
                 critique.rules_run += 1
+                builtin = r.check_fn.__module__.startswith(BUILTIN_PREFIX)
                 try:
-                    findings += r.check(evidence)
+                    findings += [calibrate(f, builtin) for f in r.check(evidence)]
                 except Exception as exc:
                     log.warning("rule %s crashed", r.id, exc_info=True)
                     critique.errors.append(CriticError(r.id, f"{type(exc).__name__}: {exc}"))
