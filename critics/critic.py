@@ -14,6 +14,7 @@ from .ast_cache import cached_walks
 from .calibration import calibrate
 from .evidence import Evidence
 from .findings import CriticError, Critique, Finding
+from .llm_blocking import apply_policy
 from .rule import Rule
 from .rules import builtin_rules, rules_of
 
@@ -96,6 +97,7 @@ class AnalysisCritic:
     def review(self, evidence: Evidence, *, disabled: Iterable[str] = ()) -> Critique:
         """Run the rules (synchronously; they are pure and fast)."""
         critique = Critique(introspection_ms=evidence.introspection_ms,
+                            trace_ms=evidence.trace.ms,
                             introspection_error=evidence.introspection_error)
         critique.errors += self.load_errors
         t0 = time.perf_counter()
@@ -129,6 +131,8 @@ class AnalysisCritic:
         critique.llm_ms = (time.perf_counter() - t0) * 1000
         off = self.disabled | set(disabled)
         extra = [f for f in extra if f.rule_id not in off and f.family not in off]
+        apply_policy(extra, critique.findings, evidence,
+                     blocks_alone=bool(getattr(self.llm, "blocks_alone", False)))
         critique.findings = merge_findings(critique.findings + extra)
         return critique
 
@@ -142,7 +146,8 @@ def _matches(rule: Rule, off: set[str]) -> bool:
 
 def merge_findings(findings: list[Finding]) -> list[Finding]:
     """One finding per (rule, lines); a Claude finding that restates a rule finding of the
-    same family on overlapping lines is folded into it. Ordered by severity, confidence."""
+    same family on overlapping lines is folded into it, unless it is corroborated and more
+    severe (then both stay, the rule's marked confirmed). Ordered by severity, confidence."""
     merged: dict[tuple[str, tuple[int, ...]], Finding] = {}
     for f in findings:
         key = (f.rule_id, tuple(sorted(f.lines)))
@@ -158,7 +163,9 @@ def merge_findings(findings: list[Finding]) -> list[Finding]:
                      and (not f.lines or not r.lines or set(f.lines) & set(r.lines))), None)
         if twin is not None:
             twin.evidence.setdefault("confirmed_by", []).append(f.rule_id)
-            continue
+            if not (f.evidence.get("corroborated_by")
+                    and (f.severity, f.confidence) > (twin.severity, twin.confidence)):
+                continue
         out.append(f)
     out.sort(key=lambda f: (-f.severity.rank, -f.confidence, f.rule_id))
     return out

@@ -93,6 +93,7 @@ class Critique:
     rules_ms: float = 0.0
     introspection_ms: float = 0.0
     llm_ms: float = 0.0
+    trace_ms: float = 0.0  # CPU time the kernel spent recording the analysis trace
     introspection_error: str | None = None
 
     def has_critical_issues(self, min_confidence: float = 0.8) -> bool:
@@ -112,7 +113,8 @@ class Critique:
             "skipped": self.skipped,
             "timing_ms": {"rules": round(self.rules_ms, 3),
                           "introspection": round(self.introspection_ms, 3),
-                          "llm": round(self.llm_ms, 3)},
+                          "llm": round(self.llm_ms, 3),
+                          "trace": round(self.trace_ms, 3)},
             "introspection_error": self.introspection_error,
         }
 
@@ -127,5 +129,6 @@ class Critique:
             rules_ms=timing.get("rules", 0.0),
             introspection_ms=timing.get("introspection", 0.0),
             llm_ms=timing.get("llm", 0.0),
+            trace_ms=timing.get("trace", 0.0),
             introspection_error=data.get("introspection_error"),
         )

@@ -33,18 +33,19 @@ class Trace:
     errors: list[str] = field(default_factory=list)
     truncated: bool = False
     seeded: bool = False
+    ms: float = 0.0  # CPU time spent recording it, in the kernel
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Trace:
         return cls(events=list(raw.get("events", [])), prior=list(raw.get("prior", [])),
                    data=dict(raw.get("data", {})), overlap=list(raw.get("overlap", [])),
                    errors=list(raw.get("errors", [])), truncated=bool(raw.get("truncated")),
-                   seeded=bool(raw.get("seeded")))
+                   seeded=bool(raw.get("seeded")), ms=float(raw.get("ms") or 0.0))
 
     def to_dict(self) -> dict[str, Any]:
         return {"events": self.events, "prior": self.prior, "data": self.data,
                 "overlap": self.overlap, "errors": self.errors, "truncated": self.truncated,
-                "seeded": self.seeded}
+                "seeded": self.seeded, "ms": self.ms}
 
     @property
     def recorded(self) -> bool:
