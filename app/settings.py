@@ -54,6 +54,13 @@ class Settings(EngineConfig, BaseSettings):
         None, ge=0, le=1, description="Sampling temperature of the generator; unset: the "
         "model's default (some recent models refuse the parameter).")
 
+    critic_temperature: float | None = Field(
+        0.0, ge=0, le=1, description="Sampling temperature of the Claude critic (0: the same "
+        "cell gets the same review); unset: not sent, for models that refuse it.")
+    critic_llm_blocks_alone: bool = Field(
+        False, description="Let a Claude finding block a cell on the model's word alone. Off: "
+        "it blocks only when a rule or kernel fact corroborates it, else it is at most high.")
+
     github_token: SecretStr | None = Field(
         None, description="Token for opening improvement requests as GitHub issues.")
 
@@ -129,7 +136,9 @@ class Settings(EngineConfig, BaseSettings):
         if self.critic_llm and self.anthropic_api_key is not None:
             from critics.claude_critic import ClaudeCritic
 
-            llm = ClaudeCritic(self._client(), model=self.model)
+            llm = ClaudeCritic(self._client(), model=self.model,
+                               temperature=self.critic_temperature,
+                               blocks_alone=self.critic_llm_blocks_alone)
         return CellReviewer(self, llm=llm)
 
     @classmethod

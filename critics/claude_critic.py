@@ -5,15 +5,21 @@ Pure like the rest of `critics`: no `anthropic` import. The client (an
 `anthropic.AsyncAnthropic`, built by `services.anthropic_client.make_async_client`) is
 injected and used duck-typed: `await client.messages.create(...)`.
 
-A finding must quote the code or the output verbatim. One whose quotes are all missing from
-the code and outputs (or that quotes nothing) is kept but downgraded: severity two steps
-lower, confidence halved, `evidence["unverified"] = True`. So an unverified finding can
-never block a cell (critical becomes medium)."""
+A finding must quote evidence verbatim: a whole statement or line of the code (the cell's
+or an earlier cell's) or a whole line of its output (a warning's message counts as one). One
+whose quotes are all missing, fragments (`fit(X)` of a longer line) or empty is kept but
+downgraded: severity two steps lower, confidence halved, `evidence["unverified"] = True`, so
+it can never block a cell (critical becomes medium). A verified finding still blocks only
+when a rule or kernel fact corroborates it (`critics.llm_blocking`); the model is asked at
+temperature 0."""
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import re
+import tokenize
 from dataclasses import asdict
 from typing import Any
 
@@ -56,10 +62,10 @@ Severity: "critical" only when the reported result is invalid as it stands; "hig
 is very likely wrong or misleading; "medium" or lower for weaker concerns. Confidence is \
 your probability (0 to 1) that the flaw is real.
 
-Every finding must quote verbatim evidence: short snippets copied exactly from the cell \
-code (without the line-number prefix) or from its output that show the problem, and the \
-cell's line numbers involved. Earlier cells are context; quote them only when the flaw is \
-there.
+Every finding must quote verbatim evidence: whole statements or whole lines copied exactly \
+from the cell code (without the line-number prefix), or whole lines of its output, that show \
+the problem, and the cell's line numbers involved. Fragments of a line do not count as \
+evidence. Earlier cells are context; quote them only when the flaw is there.
 
 Call the report_findings tool exactly once. For a sound cell call it with an empty \
 findings list."""
@@ -107,14 +113,16 @@ class ClaudeCritic:
     with no usable `report_findings` call; malformed single findings are skipped."""
 
     def __init__(self, client: Any, *, model: str, max_tokens: int = 2048,
-                 temperature: float | None = None, max_output_chars: int = 6000,
-                 max_code_chars: int = 12000) -> None:
+                 temperature: float | None = 0.0, max_output_chars: int = 6000,
+                 max_code_chars: int = 12000, blocks_alone: bool = False) -> None:
         self.client = client
         self.model = model
         self.max_tokens = max_tokens
-        # SDK >= 1.0 dropped `temperature` from messages.create and recent models reject
-        # it (400): it is sent (through extra_body) only when set.
+        # a review is a judgement, not a draft: 0 by default (sent through extra_body, as
+        # the SDK's messages.create has no such argument); None leaves it out, for models
+        # that reject it
         self.temperature = temperature
+        self.blocks_alone = blocks_alone  # read by AnalysisCritic (critics.llm_blocking)
         self.max_output_chars = max_output_chars
         self.max_code_chars = max_code_chars
         self.last_usage: dict[str, int] | None = None
@@ -300,17 +308,28 @@ def _to_finding(item: Any, evidence: Evidence, checker: _QuoteChecker) -> Findin
 
 
 class _QuoteChecker:
-    """Does a quote occur in the cell code, the earlier code or the outputs (whitespace
-    collapsed)?"""
+    """Is a quote (whitespace collapsed) whole evidence: a statement or a line of the cell
+    code or the earlier code, or a line of the outputs, or every line of it one of those?"""
 
     def __init__(self, evidence: Evidence) -> None:
-        sources = [evidence.code, evidence.prior_code, evidence.text, evidence.stderr]
-        self._haystack = "\n".join(_collapse(s) for s in sources if s)
+        self._units: set[str] = set()
+        for source in (evidence.code, evidence.prior_code, evidence.text, evidence.stderr):
+            self._units.update(_collapse(line) for line in source.splitlines())
+        for source in (evidence.code, evidence.prior_code):
+            self._units.update(_statements(source))
+        for w in evidence.warnings:
+            self._units.update({_collapse(w.message), _collapse(f"{w.category}: {w.message}")})
+        self._units.discard("")
         self._code_lines = [_collapse(line) for line in evidence.lines]
 
     def contains(self, quote: str) -> bool:
         needle = _collapse(quote)
-        return len(needle.replace(" ", "")) >= MIN_QUOTE_CHARS and needle in self._haystack
+        if len(needle.replace(" ", "")) < MIN_QUOTE_CHARS:
+            return False
+        if needle in self._units:
+            return True
+        lines = [_collapse(q) for q in quote.splitlines() if q.strip()]
+        return len(lines) > 1 and all(line in self._units for line in lines)
 
     def lines_of(self, quotes: list[str]) -> list[int]:
         """Cell lines a quote's first line sits on (when the model gave no usable lines)."""
@@ -343,6 +362,38 @@ def _loads(text: str) -> Any:
 
 def _collapse(text: str) -> str:
     return " ".join(text.split())
+
+
+def _statements(source: str) -> set[str]:
+    """Every statement of the source (a multi-line call is one), without comments."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not isinstance(node, _COMPOUND):
+            segment = ast.get_source_segment(source, node)
+            if segment:
+                found.update({_collapse(segment), _collapse(_without_comments(segment))})
+    return found
+
+
+def _without_comments(segment: str) -> str:
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(segment).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return segment
+    lines = segment.splitlines()
+    for tok in reversed(tokens):
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            lines[row - 1] = lines[row - 1][:col]
+    return "\n".join(lines)
+
+
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
+             ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
 
 def _text(value: Any, limit: int) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -18,6 +19,8 @@ from critics.evidence import Evidence, ObjectFacts, SampleFacts
 from critics.findings import Finding, Severity
 from critics.rule import rule
 from services.anthropic_client import make_async_client
+from services.notebook_service import NotebookService
+from tests.conftest import make_settings
 from tests.messages_api_server import MessagesAPIServer
 
 MODEL = "claude-test-critic"
@@ -112,7 +115,7 @@ async def test_request_shape(server: MessagesAPIServer, critic: ClaudeCritic) ->
     body = req.body
     assert req.path == "/v1/messages"
     assert body["model"] == MODEL and body["max_tokens"] == 1024
-    assert "temperature" not in body  # recent models reject it; sent only when set
+    assert body["temperature"] == 0.0  # a review is a judgement: the same cell, the same one
     assert body["tool_choice"] == {"type": "tool", "name": TOOL_NAME}
     [tool] = body["tools"]
     assert tool["name"] == TOOL_NAME
@@ -140,11 +143,11 @@ async def test_request_shape(server: MessagesAPIServer, critic: ClaudeCritic) ->
     assert '"skew":2.7' in text
 
 
-async def test_temperature_is_sent_only_when_set(server: MessagesAPIServer,
-                                                 client: anthropic.AsyncAnthropic) -> None:
-    critic = ClaudeCritic(client, model=MODEL, temperature=0.0)
+async def test_temperature_is_left_out_when_unset(server: MessagesAPIServer,
+                                                  client: anthropic.AsyncAnthropic) -> None:
+    critic = ClaudeCritic(client, model=MODEL, temperature=None)
     await review_with(server, critic)
-    assert server.requests[0].body["temperature"] == 0.0
+    assert "temperature" not in server.requests[0].body
 
 
 def test_prompt_respects_the_char_budgets() -> None:
@@ -218,6 +221,27 @@ async def test_unverified_finding_is_downgraded(server: MessagesAPIServer, criti
     assert f.severity is Severity.MEDIUM  # two steps below critical
     assert f.confidence == 0.4
     assert not f.is_blocking(0.0)
+
+
+@pytest.mark.parametrize("quote", [
+    "StandardScaler().fit(X)",  # a fragment of line 1
+    "scaler.transform(X)",  # a fragment of line 2
+    "accuracy 0.93",  # part of an output line
+    "model.score(X_test, y_test))",  # not a statement of the cell
+])
+async def test_fragments_are_not_evidence(server: MessagesAPIServer, critic: ClaudeCritic,
+                                          quote: str) -> None:
+    [f] = await review_with(server, critic, finding(quotes=[quote]))
+    assert f.evidence["unverified"] is True and f.severity is Severity.MEDIUM
+
+
+async def test_a_multiline_statement_is_one_quote(server: MessagesAPIServer,
+                                                  critic: ClaudeCritic) -> None:
+    code = "model = LogisticRegression(\n    C=1e6,  # no penalty\n).fit(X, y)"
+    [f] = await review_with(server, critic, finding(
+        quotes=["model = LogisticRegression( C=1e6, ).fit(X, y)"]),
+        evidence=make_evidence(code=code))
+    assert "unverified" not in f.evidence and f.evidence["lines"] == [1]
 
 
 async def test_one_verified_quote_is_enough(server: MessagesAPIServer,
@@ -383,3 +407,82 @@ async def test_disabled_claude_makes_no_call(server: MessagesAPIServer,
     analysis = AnalysisCritic(rules=[scaler_rule], llm=critic, disabled=["claude"])
     critique = await analysis.areview(make_evidence())
     assert server.requests == [] and len(critique.findings) == 1
+
+
+# -- when an LLM finding may block (critics.llm_blocking) -------------------------------------
+
+
+@rule("leakage.fit_on_all_rows", title="A transformer saw every row", family="leakage")
+def weak_leakage_rule(ev: Evidence) -> Iterator[Finding]:
+    if "StandardScaler().fit(X)" in ev.code:
+        yield Finding(explanation="fit on all rows", severity="medium", confidence=0.6,
+                      evidence={"lines": [1]})
+
+
+async def test_an_llm_finding_alone_is_at_most_high(server: MessagesAPIServer,
+                                                    critic: ClaudeCritic) -> None:
+    server.reply_tool(TOOL_NAME, {"findings": [finding()]})
+    critique = await AnalysisCritic(rules=[], llm=critic).areview(make_evidence())
+    [f] = critique.findings
+    assert f.severity is Severity.HIGH and f.evidence["uncorroborated"] is True
+    assert f.evidence["severity_from_model"] == "critical"
+    assert not critique.has_critical_issues(0.0)
+
+
+async def test_a_rule_of_its_family_corroborates_an_llm_finding(
+        server: MessagesAPIServer, critic: ClaudeCritic) -> None:
+    server.reply_tool(TOOL_NAME, {"findings": [finding()]})
+    critique = await AnalysisCritic(rules=[weak_leakage_rule], llm=critic).areview(
+        make_evidence())
+    claude = next(f for f in critique.findings if f.source == "claude")
+    assert claude.severity is Severity.CRITICAL
+    assert claude.evidence["corroborated_by"] == ["leakage.fit_on_all_rows"]
+    assert critique.has_critical_issues(0.8)
+    rule_finding = next(f for f in critique.findings if f.source != "claude")
+    assert rule_finding.evidence["confirmed_by"] == ["claude.leakage"]
+
+
+async def test_a_kernel_fact_corroborates_an_llm_finding(server: MessagesAPIServer,
+                                                         critic: ClaudeCritic) -> None:
+    skewed = finding(family="parametric_assumptions", title="t-test on a skewed sample",
+                     quotes=["model.score(X_test, y_test)"])
+    server.reply_tool(TOOL_NAME, {"findings": [skewed]})
+    server.reply_tool(TOOL_NAME, {"findings": [skewed]})
+    evidence = make_evidence()  # the sample passed to ttest_ind has skew 2.7
+    [f] = (await AnalysisCritic(rules=[], llm=critic).areview(evidence)).findings
+    assert f.severity is Severity.CRITICAL
+    assert f.evidence["corroborated_by"] == ["kernel_facts.parametric_assumptions"]
+    [g] = (await AnalysisCritic(rules=[], llm=critic).areview(
+        make_evidence(samples=[]))).findings
+    assert g.severity is Severity.HIGH and g.evidence["uncorroborated"] is True
+
+
+async def test_a_setting_lets_an_llm_finding_block_alone(server: MessagesAPIServer,
+                                                         client: anthropic.AsyncAnthropic
+                                                         ) -> None:
+    server.reply_tool(TOOL_NAME, {"findings": [finding()]})
+    critic = ClaudeCritic(client, model=MODEL, blocks_alone=True)
+    critique = await AnalysisCritic(rules=[], llm=critic).areview(make_evidence())
+    assert critique.has_critical_issues(0.8)
+    assert "uncorroborated" not in critique.findings[0].evidence
+
+
+async def test_a_sound_cell_is_not_blocked_by_the_llm_alone_in_a_real_kernel(
+        tmp_path: Path, server: MessagesAPIServer) -> None:
+    settings = make_settings(tmp_path, anthropic_api_key="sk-test", anthropic_base_url=server.url,
+                             llm_timeout=5.0, llm_max_retries=0)
+    svc = NotebookService(settings, reviewer=settings.build_reviewer())
+    await svc.start()
+    try:
+        nb = await svc.create_notebook()
+        cell = (await svc.add_cell(nb, source="values = [3, 1, 2]\nprint(sorted(values))")).id
+        server.reply_tool(TOOL_NAME, {"findings": [finding(
+            family="suspicious_values", title="Sorted values reported",
+            quotes=["print(sorted(values))"], lines=[2])]})
+        result = await svc.execute_cell(nb, cell)
+    finally:
+        await svc.stop()
+    assert result.status.value == "ok" and result.escalation is None
+    [f] = [f for f in result.critique["findings"] if f["source"] == "claude"]
+    assert f["severity"] == "high" and f["evidence"]["uncorroborated"] is True
+    assert server.requests[0].body["temperature"] == 0.0

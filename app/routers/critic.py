@@ -75,6 +75,8 @@ async def critic_settings(service: Service) -> dict[str, Any]:
     return {"enabled": config.critic_enabled, "min_confidence": config.critic_min_confidence,
             "disabled_rules": config.critic_disabled_rules,
             "llm": service.reviewer.critic.llm is not None,
+            "llm_blocks_alone": bool(getattr(service.reviewer.critic.llm, "blocks_alone",
+                                             False)),
             "generator": service.generator is not None, "auto_fix": config.auto_fix,
             "max_error_retries": config.max_error_retries,
             "max_critique_retries": config.max_critique_retries,
