@@ -101,9 +101,12 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
         except InvalidNotebook as exc:
             print(f"nbcritic run: {source}: invalid notebook: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        results = await service.run_all(notebook_id, ExecuteOptions(
+        execution_id = service.start_execution(notebook_id, None, ExecuteOptions(
             timeout=args.timeout, stop_on_error=not args.continue_on_error,
             critic=not args.no_critic, disabled_rules=tuple(args.disable_rule)))
+        results = await service.wait(execution_id)
+        record = service.journal.execution(execution_id)
+        summary = (record.result if record else None) or {}
         output.write_text(nbjson.writes(service.get_notebook(notebook_id)) + "\n",
                           encoding="utf-8")
         reflection = service.last_reflection.get(notebook_id)
@@ -112,6 +115,7 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
         shutil.rmtree(data_dir, ignore_errors=True)
     failed = [r for r in results if r.stops_a_run]  # blocked cells count as findings
     ran = {r.cell_id for r in results}
+    incomplete = _incomplete(summary, stopped_at_failure=bool(failed))
     for index, result in enumerate(results, 1):
         mark = "skipped" if result.skipped else result.status.value
         if result.expected_error:
@@ -132,12 +136,28 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     if reflection is not None and not reflection.get("clean", True):
         print(cli_learning.render_reflection(reflection), file=sys.stderr)
     gating = _gating_findings(results, args.fail_on)
+    blocked = summary.get("blocked") or []
     print(f"nbcritic run: {len(ran)} cell(s) run, {len(failed)} not ok, "
-          f"{_count_findings(results)} finding(s), {gating} at or above --fail-on "
-          f"{args.fail_on}; wrote {output}", file=sys.stderr)
-    if failed:
+          f"{len(blocked)} blocked, {_count_findings(results)} finding(s), {gating} at or "
+          f"above --fail-on {args.fail_on}; wrote {output}", file=sys.stderr)
+    if incomplete:
+        print(f"nbcritic run: {incomplete}", file=sys.stderr)
+    if failed or incomplete:
         return EXIT_CELL_FAILED
     return EXIT_FINDINGS if gating else EXIT_OK
+
+
+def _incomplete(summary: dict[str, Any], *, stopped_at_failure: bool) -> str:
+    """Why the run could not run every cell it should have ('' when it could, or when it
+    stopped at a failing cell as asked): a run that stopped short never exits 0."""
+    if not summary:
+        return "the run left no result"
+    if summary.get("status") == "aborted":
+        return f"the run was aborted ({summary.get('reason', 'no reason given')})"
+    not_run = summary.get("not_run") or []
+    if not_run and not stopped_at_failure:
+        return f"{len(not_run)} cell(s) were not run"
+    return ""
 
 
 def _count_findings(results: list[Any]) -> int:

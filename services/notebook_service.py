@@ -408,8 +408,9 @@ class NotebookService:
         # 1. load the cell
         cell = self.get_cell(notebook_id, cell_id)
         result = CellResult(notebook_id, cell_id, execution_id, CellStatus.OK)
-        if cell.cell_type != "code" or "skip-execution" in tags(cell):
-            result.skipped = True
+        empty = not cell.source.strip() and cell_prompt(cell) is None
+        if cell.cell_type != "code" or "skip-execution" in tags(cell) or empty:
+            result.skipped = True  # an empty cell runs nothing, as in Jupyter
             self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
             return result
         self._check_executable(cell)

@@ -89,6 +89,31 @@ def test_run_exits_nonzero_when_a_cell_is_not_ok(tmp_path: Path) -> None:
     assert executed.cells[2].outputs == []  # stopped at the failure
 
 
+def test_run_skips_an_empty_cell_like_jupyter(tmp_path: Path) -> None:
+    source = _write(tmp_path / "gap.ipynb", new_code_cell("x = 1"), new_code_cell("  \n"),
+                    new_code_cell("print(x + 1)"))
+    out = tmp_path / "gap.out.ipynb"
+    proc = _run("run", str(source), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    executed = nbformat.read(out, as_version=4)
+    assert executed.cells[2].outputs[0]["text"] == "2\n"
+    assert executed.cells[2].metadata["nbcritic"]["status"] == "ok"
+    assert "skipped" in proc.stderr
+
+
+def test_run_that_cannot_run_every_cell_never_exits_0(tmp_path: Path) -> None:
+    # a prompt cell needs a code generator, and this run has none (no API key)
+    prompt = new_code_cell("", metadata={"nbcritic": {"prompt": "plot the totals"}})
+    source = _write(tmp_path / "prompt.ipynb", new_code_cell("x = 1"), prompt,
+                    new_code_cell("print(x)"))
+    env_key = {k: v for k, v in os.environ.items() if "ANTHROPIC" not in k}
+    proc = subprocess.run([*NBCRITIC, "run", str(source)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT,
+                          env={**env_key, "NBCRITIC_DATA_DIR": str(tmp_path / "data")})
+    assert proc.returncode == 1, proc.stderr
+    assert "aborted" in proc.stderr
+
+
 def test_run_accepts_raises_exception_and_honours_timeout(tmp_path: Path) -> None:
     expected = new_code_cell("raise ValueError('documented')",
                              metadata={"tags": ["raises-exception"]})
