@@ -57,6 +57,10 @@ class Settings(EngineConfig, BaseSettings):
     critic_temperature: float | None = Field(
         0.0, ge=0, le=1, description="Sampling temperature of the Claude critic (0: the same "
         "cell gets the same review); unset: not sent, for models that refuse it.")
+    critic_llm_deadline: float = Field(
+        15.0, gt=0, le=600, description="Seconds the Claude critic may take to review one cell, "
+        "its API retries and waits included; after it the rules' critique stands and "
+        "`critique.errors` says the LLM timed out.")
     critic_llm_blocks_alone: bool = Field(
         False, description="Let a Claude finding block a cell on the model's word alone. Off: "
         "it blocks only when a rule or kernel fact corroborates it, else it is at most high.")
@@ -138,7 +142,8 @@ class Settings(EngineConfig, BaseSettings):
 
             llm = ClaudeCritic(self._client(), model=self.model,
                                temperature=self.critic_temperature,
-                               blocks_alone=self.critic_llm_blocks_alone)
+                               blocks_alone=self.critic_llm_blocks_alone,
+                               deadline=self.critic_llm_deadline)
         return CellReviewer(self, llm=llm)
 
     @classmethod

@@ -16,6 +16,7 @@ temperature 0."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import io
 import json
 import re
@@ -39,6 +40,7 @@ VERIFIED_CONFIDENCE_CAP = 0.9  # the model's word alone never reaches certainty
 UNVERIFIED_SEVERITY_STEPS = 2
 MIN_QUOTE_CHARS = 3  # a shorter quote ("X", "=") proves nothing
 MAX_FINDINGS = 20
+DEFAULT_DEADLINE = 15.0  # seconds for one cell's review, every retry of the client included
 
 SYSTEM_PROMPT = """\
 You are a methodologist (statistics and machine learning) reviewing one Jupyter notebook \
@@ -114,7 +116,8 @@ class ClaudeCritic:
 
     def __init__(self, client: Any, *, model: str, max_tokens: int = 2048,
                  temperature: float | None = 0.0, max_output_chars: int = 6000,
-                 max_code_chars: int = 12000, blocks_alone: bool = False) -> None:
+                 max_code_chars: int = 12000, blocks_alone: bool = False,
+                 deadline: float | None = DEFAULT_DEADLINE) -> None:
         self.client = client
         self.model = model
         self.max_tokens = max_tokens
@@ -123,6 +126,9 @@ class ClaudeCritic:
         # that reject it
         self.temperature = temperature
         self.blocks_alone = blocks_alone  # read by AnalysisCritic (critics.llm_blocking)
+        # one ceiling for the whole review of a cell, the client's retries and waits
+        # included: after it the rules' critique stands and the critique says why
+        self.deadline = deadline
         self.max_output_chars = max_output_chars
         self.max_code_chars = max_code_chars
         self.last_usage: dict[str, int] | None = None
@@ -152,7 +158,7 @@ class ClaudeCritic:
         if not evidence.code.strip():
             return []
         try:
-            response = await self.client.messages.create(**self.request(evidence))
+            response = await self._create(self.request(evidence))
         except json.JSONDecodeError as exc:  # the SDK parses the body with json.loads
             raise ValueError(f"Claude critic: the API reply is not valid JSON ({exc})") from exc
         usage = _get(response, "usage")
@@ -169,6 +175,17 @@ class ClaudeCritic:
             else:
                 findings.append(finding)
         return findings
+
+    async def _create(self, kwargs: dict[str, Any]) -> Any:
+        call = self.client.messages.create(**kwargs)
+        if self.deadline is None:
+            return await call
+        try:
+            return await asyncio.wait_for(call, self.deadline)
+        except TimeoutError:
+            raise TimeoutError(f"Claude critic: the LLM timed out (no reply within the "
+                               f"{self.deadline:g} s deadline per cell); the rules' "
+                               "critique stands") from None
 
     # -- the prompt -------------------------------------------------------------------------
 

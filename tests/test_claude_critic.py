@@ -486,3 +486,23 @@ async def test_a_sound_cell_is_not_blocked_by_the_llm_alone_in_a_real_kernel(
     [f] = [f for f in result.critique["findings"] if f["source"] == "claude"]
     assert f["severity"] == "high" and f["evidence"]["uncorroborated"] is True
     assert server.requests[0].body["temperature"] == 0.0
+
+
+async def test_one_deadline_per_cell_then_the_rules_critique_stands(
+        tmp_path: Path, server: MessagesAPIServer) -> None:
+    settings = make_settings(tmp_path, anthropic_api_key="sk-test", anthropic_base_url=server.url,
+                             llm_timeout=30.0, llm_max_retries=2, critic_llm_deadline=0.5)
+    svc = NotebookService(settings, reviewer=settings.build_reviewer())
+    await svc.start()
+    try:
+        nb = await svc.create_notebook()
+        cell = (await svc.add_cell(nb, source="values = [3, 1, 2]\nprint(sorted(values))")).id
+        for _ in range(3):  # each SDK attempt would wait its 30 s timeout
+            server.delay(5.0)
+        result = await svc.execute_cell(nb, cell)
+    finally:
+        await svc.stop()
+    assert result.status.value == "ok"
+    [error] = [e for e in result.critique["errors"] if e["rule_id"] == "claude"]
+    assert "timed out" in error["error"] and "0.5 s deadline per cell" in error["error"]
+    assert len(server.requests) == 1  # cut at the deadline, not retried
