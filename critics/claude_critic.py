@@ -21,11 +21,11 @@ import io
 import json
 import re
 import tokenize
-from dataclasses import asdict
 from typing import Any
 
-from .evidence import Evidence, ObjectFacts
+from .evidence import Evidence
 from .findings import Finding, Severity
+from .llm_facts import render_facts
 
 TOOL_NAME = "report_findings"
 
@@ -239,28 +239,7 @@ class ClaudeCritic:
         return "\n".join(sections) if sections else "(no text output)"
 
     def _facts(self, evidence: Evidence) -> str:
-        budget = self.max_output_chars
-        lines: list[str] = []
-        omitted = 0
-        entries: list[tuple[str, Any]] = []
-        entries += [("object", _compact_object(o)) for o in evidence.objects.values()]
-        entries += [("before_cell", _compact_object(o)) for o in evidence.before.values()]
-        entries += [("sample", _compact(asdict(s))) for s in evidence.samples]
-        used = 0
-        for kind, data in entries:
-            line = f"{kind} {json.dumps(data, separators=(',', ':'), default=str)}"
-            if len(line) > budget // 4:
-                line = line[: budget // 4] + "…"
-            if used + len(line) > budget:
-                omitted += 1
-                continue
-            lines.append(line)
-            used += len(line) + 1
-        if omitted:
-            lines.append(f"({omitted} more entries omitted)")
-        if evidence.introspection_error:
-            lines.append(f"(introspection error: {evidence.introspection_error[:200]})")
-        return "\n".join(lines)
+        return render_facts(evidence, self.max_output_chars)
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -516,14 +495,3 @@ def middle_out(text: str, budget: int) -> str:
     tail = budget - head
     return (f"{text[:head]}\n… ({len(text) - head - tail} characters not shown) …\n"
             f"{text[-tail:]}")
-
-
-def _compact(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if v not in (None, "", [], {})}
-
-
-def _compact_object(obj: ObjectFacts) -> dict[str, Any]:
-    data = _compact(asdict(obj))
-    if data.get("kind") == "other":
-        data.pop("kind")
-    return data

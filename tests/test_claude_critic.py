@@ -506,3 +506,58 @@ async def test_one_deadline_per_cell_then_the_rules_critique_stands(
     [error] = [e for e in result.critique["errors"] if e["rule_id"] == "claude"]
     assert "timed out" in error["error"] and "0.5 s deadline per cell" in error["error"]
     assert len(server.requests) == 1  # cut at the deadline, not retried
+
+
+WIDE_CELL = """\
+import numpy as np
+import pandas as pd
+y_test = pd.Series(np.linspace(0.0, 1.0, 100))
+wide = pd.DataFrame({f"c{i}": np.arange(300) * i for i in range(40)})
+wide["group"] = [f"level{i % 25}" for i in range(300)]
+print(y_test.mean(), wide.shape)"""
+
+
+async def test_kernel_facts_reach_the_model_as_summaries_in_valid_json(
+        tmp_path: Path, server: MessagesAPIServer) -> None:
+    settings = make_settings(tmp_path, anthropic_api_key="sk-test", anthropic_base_url=server.url,
+                             llm_timeout=5.0, llm_max_retries=0)
+    svc = NotebookService(settings, reviewer=settings.build_reviewer())
+    await svc.start()
+    try:
+        nb = await svc.create_notebook()
+        cell = (await svc.add_cell(nb, source=WIDE_CELL)).id
+        server.reply_tool(TOOL_NAME, {"findings": []})
+        assert (await svc.execute_cell(nb, cell)).status.value == "ok"
+    finally:
+        await svc.stop()
+    text = server.requests[0].user_text
+    facts = text.split("<kernel_facts", 1)[1].split("\n", 1)[1].split("</kernel_facts>")[0]
+    lines = [line for line in facts.splitlines() if line.startswith(("object ", "sample "))]
+    assert lines
+    parsed = {}
+    for line in lines:
+        data = json.loads(line.split(" ", 1)[1])  # every line is whole JSON
+        parsed[data.get("name")] = data
+    assert parsed["y_test"]["values"]["n"] == 100  # a summary, not 100 floats
+    assert parsed["y_test"]["values"]["max"] == 1.0
+    assert max(_longest_list(d) for d in parsed.values()) <= 8
+    assert len(parsed["wide"]["dtypes"]) <= 21  # 20 columns and a count of the rest
+
+
+def _longest_list(value: Any) -> int:
+    if isinstance(value, dict):
+        return max((_longest_list(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return max([len(value), *(_longest_list(v) for v in value)])
+    return 0
+
+
+def test_an_overlong_fact_line_drops_whole_fields_and_names_them() -> None:
+    from critics.llm_facts import fit_line
+
+    data = {"name": "df", "type": "pandas.DataFrame", "shape": [10, 2],
+            "tails": {"x": {"top": [[i, 1] for i in range(3)]}}, "levels": {"g": {"a": 5}}}
+    line = fit_line("object", data, 90)
+    parsed = json.loads(line.split(" ", 1)[1])
+    assert len(line) <= 90 and parsed["shape"] == [10, 2]
+    assert parsed["omitted"][0] == "tails"
