@@ -1373,13 +1373,15 @@ def tests_ran_uncorrected(ev: Evidence) -> Iterator[Finding]:
     n, alpha = len(tests), cfg["alpha"]
     screen = any(e.get("line", 0) > max(x.get("line") or 0 for x in tests)
                  for e in ev.trace.of("fit", "model_fit"))
+    claimed = any(re.search(p, ev.code + "\n" + ev.text, re.IGNORECASE)
+                  for p in cfg["claim_patterns"])
     funcs = ", ".join(sorted({str(e.get("func")) for e in tests}))
     yield Finding(
         explanation=(f"The cell ran {n} hypothesis tests ({funcs}) "
                      f"and {hits} came out below {alpha:g}, with no correction for the number "
                      f"of tests: about {n * alpha:.1f} would fall below {alpha:g} by chance "
                      f"alone (family-wise error {1 - (1 - alpha) ** n:.0%})."),
-        severity="medium" if screen else "critical", confidence=0.85,
+        severity="critical" if claimed and not screen else "medium", confidence=0.85,
         evidence={"lines": sorted({e["line"] for e in tests if isinstance(e.get("line"), int)}),
                   "values": {"tests_run": n, "below_alpha": hits}},
         suggestion="Correct the family before reading any one result: `multipletests(pvals, "

@@ -9,6 +9,7 @@ Word lists and thresholds: critics/trace_rules.toml.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,9 +33,18 @@ def _later_reads(ev: Evidence, flt: dict[str, Any]) -> list[dict[str, Any]]:
         read |= {e.get("endog", "")} | set(e.get("exog", []))
         ix = e.get("ix")
         linked = out_ix is not None and out_ix in (ix if isinstance(ix, list) else [ix])
-        if linked or read & cols:
+        if linked or read & cols or _fits_in(ev, e, flt):
             found.append(e)
     return found
+
+
+def _fits_in(ev: Evidence, event: dict[str, Any], flt: dict[str, Any]) -> bool:
+    """A test on bare arrays whose samples together are no larger than what the filter
+    kept: they may well be those rows (arrays carry no column names to link by)."""
+    if event.get("op") != "test" or any(event.get("names", [])):
+        return False
+    sizes = [ev.trace.data.get(d, {}).get("n") or 0 for d in event.get("samples", [])]
+    return 0 < sum(sizes) <= (flt.get("n_out") or 0)
 
 
 def _exit_reason(flt: dict[str, Any]) -> str | None:
@@ -49,7 +59,22 @@ def _exit_reason(flt: dict[str, Any]) -> str | None:
             return f"{col} is False"
         if set(removed) <= {"True", "1", "1.0"} and has_word(col, words["exit_words"]):
             return f"{col} is True"
+        binary = set(kept) | set(removed) <= _BINARY
+        if binary and kept and has_word(col, words["event_words"]):
+            return f"{col} (an event indicator) is not {'/'.join(sorted(kept))}"
     return None
+
+
+_BINARY = {"True", "False", "1", "0", "1.0", "0.0"}
+
+
+def _outcome_columns(event: dict[str, Any]) -> set[str]:
+    """The columns a test or fit measures: sample names, a model's response and the
+    identifiers on the left of its formula (`np.log(duration) ~ x` measures duration)."""
+    cols = set(event.get("names", [])) | {str(event.get("endog") or "")}
+    formula = str(event.get("formula") or "")
+    lhs = formula.split("~", 1)[0] if "~" in formula else str(event.get("endog") or "")
+    return cols | set(re.findall(r"[A-Za-z_]\w*", lhs))
 
 
 @rule("selection_on_outcome.exits_removed", family="selection_on_outcome",
@@ -93,10 +118,10 @@ def filtered_on_outcome(ev: Evidence) -> Iterator[Finding]:
                 (n_in - n_out) / n_in < cfg["min_removed_share"]:
             continue
         tested = [e for e in _later_reads(ev, flt) if e.get("op") in ("test", "model_fit")
-                  and (set(e.get("names", [])) | {e.get("endog")}) & cond]
+                  and _outcome_columns(e) & cond]
         if not tested:
             continue
-        col = sorted((set(tested[0].get("names", [])) | {tested[0].get("endog")}) & cond)[0]
+        col = sorted(_outcome_columns(tested[0]) & cond)[0]
         yield Finding(
             explanation=(f"Line {flt.get('line')} keeps rows by the value of {col!r}, and "
                          f"line {tested[0].get('line')} then tests {col!r} itself on what is "
