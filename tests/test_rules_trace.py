@@ -207,7 +207,8 @@ def test_a_filter_on_a_predictor_before_the_same_formula_is_quiet() -> None:
 def test_a_ranked_family_that_claims_nothing_is_only_a_note() -> None:
     code = """
     shifted = cohort.assign(dose=cohort.dose + 3 * cohort.smoker)
-    table = pd.DataFrame({c: {"p": stats.kruskal(*[g[c] for _, g in shifted.groupby("smoker")]).pvalue,
+    groups = [g for _, g in shifted.groupby("smoker")]
+    table = pd.DataFrame({c: {"p": stats.kruskal(*[g[c] for g in groups]).pvalue,
                               "spread": shifted[c].std()}
                           for c in ["months", "dose", "died", "older", "smoker"]}).T
     print(table.sort_values("p").round(4))
