@@ -78,6 +78,8 @@ class Recorder:
         self.patched: set[str] = set()
         self.seeded = False
         self.originals: dict[int, Any] = {}  # id(original function) -> its wrapper
+        # column lineage: id(a pandas result computed from columns) -> (it, columns, rows)
+        self.derived: dict[int, tuple[Any, list[str], int]] = {}
         self.modules_seen = 0
         self._next = 0
 
@@ -102,6 +104,8 @@ class Recorder:
         self.spent, self.stopped, self.on = 0.0, False, True
         self.cell += 1
         self._trim()
+        if len(self.derived) > 300:  # keep the newest: lineage of recent columns
+            self.derived = dict(list(self.derived.items())[-150:])
 
     def stop(self, *_args: Any) -> None:
         self.on = False
@@ -230,7 +234,7 @@ class Recorder:
 
 _FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
 _LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filter",
-                "cross_validate", "seed", "rng"}
+                "cross_validate", "seed", "rng", "derive"}
 
 
 def _refs(event: dict[str, Any], inputs_only: bool = False) -> list[str]:
@@ -471,7 +475,8 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
     if op == "cross_validate":
         est = _first(args, kwargs, 0, "estimator")
         event.update(est=type(est).__name__, est_id=id(est), X=rec.datum(_first(
-            args, kwargs, 1, "X")), cv=str(kwargs.get("cv", ""))[:80])
+            args, kwargs, 1, "X")), y=rec.datum(_first(args, kwargs, 2, "y")),
+            cv=str(kwargs.get("cv", ""))[:80])
         rec.keep.append(est)
     elif op == "metric":
         event["y"] = rec.datum(_first(args, kwargs, 0, "y_true"))
@@ -714,8 +719,56 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
                     ev = _summary_event(_m, args[0])
                     if ev is not None:
                         rec.keep.append(getattr(getattr(args[0], "obj", args[0]), "index", None))
+                        if ev["grouped"]:
+                            _derive(rec, result, ev["cols"], ev["n"])
                     return ev
                 setattr(cls, method, _wrap(rec, fn, make))
+    _patch_lineage(rec, pd)
+
+
+def _derive(rec: Recorder, result: Any, cols: list[str], n: int) -> None:
+    """Remember that `result` was computed from `cols` (over `n` rows)."""
+    if result is not None and cols:
+        rec.derived[id(result)] = (result, cols, n)
+
+
+def _patch_lineage(rec: Recorder, pd: Any) -> None:
+    """Column lineage: group transforms, maps through aggregates, and the columns they
+    become (`df[c] = ...`, `assign`), so a feature computed from the outcome is a lookup."""
+    groupby = pd.core.groupby.generic
+    for cls in (groupby.DataFrameGroupBy, groupby.SeriesGroupBy):
+        fn = cls.__dict__.get("transform") or getattr(cls, "transform", None)
+
+        def transform_made(args: Any, kwargs: Any, result: Any) -> Any:
+            ev = _summary_event("transform", args[0])
+            if ev is not None:
+                _derive(rec, result, ev["cols"], ev["n"])
+                return {"op": "derive", "how": "transform", "from": ev["cols"], "n": ev["n"]}
+            return None
+        cls.transform = _wrap(rec, fn, transform_made)
+    series_map = pd.Series.__dict__["map"]
+
+    def map_made(args: Any, kwargs: Any, result: Any) -> Any:
+        source = rec.derived.get(id(args[1] if len(args) > 1 else kwargs.get("arg")))
+        if source is None:
+            return None
+        _derive(rec, result, source[1], source[2])
+        return {"op": "derive", "how": "map", "from": source[1], "n": source[2]}
+    pd.Series.map = _wrap(rec, series_map, map_made)
+    setitem = pd.DataFrame.__dict__["__setitem__"]
+
+    def traced_setitem(self: Any, key: Any, value: Any) -> None:
+        setitem(self, key, value)
+        if rec.on and not rec.depth and not rec.stopped and id(value) in rec.derived:
+            rec.record(_column_event, key, rec.derived[id(value)])
+
+    traced_setitem.__nbcritic_orig__ = setitem  # type: ignore[attr-defined]
+    pd.DataFrame.__setitem__ = traced_setitem
+
+
+def _column_event(key: Any, source: tuple[Any, list[str], int]) -> dict[str, Any]:
+    return {"op": "derive", "how": "column", "column": str(key), "from": source[1],
+            "n": source[2]}
 
 
 def _is_mask(key: Any) -> bool:

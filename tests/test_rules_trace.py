@@ -217,3 +217,56 @@ def test_a_ranked_family_that_claims_nothing_is_only_a_note() -> None:
     claimed = code.replace('print(table.sort_values("p").round(4))',
                            'print(table[table.p < 0.05])')
     assert trace_rules(claimed)["multiple_comparisons.tests_ran_uncorrected"] == "critical"
+
+
+# --- target_leakage.feature_from_outcome (column lineage) -----------------------------------
+SHOPS = """
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split, cross_val_score
+orders = pd.DataFrame({"store": rng.integers(0, 40, 2000), "basket": rng.normal(50, 15, 2000)})
+orders["returned"] = (rng.random(2000) < 0.1 + 0.2 * (orders.store % 5 == 0)).astype(int)
+"""
+
+
+def lineage_rules(code: str) -> set[str]:
+    return {f.rule_id for f in CRITIC.review(run_and_gather(code, SETUP + SHOPS)).findings}
+
+
+def test_group_transform_of_the_target_as_a_feature_in_cross_validation() -> None:
+    assert "target_leakage.feature_from_outcome" in lineage_rules("""
+    orders["store_rate"] = orders.groupby("store")["returned"].transform("mean")
+    X = orders[["basket", "store_rate"]]
+    print(cross_val_score(LogisticRegression(), X, orders["returned"], cv=5).mean())
+    """)
+
+
+def test_target_mean_mapped_and_assigned_then_a_formula_fit() -> None:
+    assert "target_leakage.feature_from_outcome" in lineage_rules("""
+    import statsmodels.formula.api as smf
+    rates = orders.groupby("store").returned.mean()
+    enriched = orders.assign(store_rate=orders.store.map(rates))
+    fit = smf.logit("returned ~ basket + store_rate", data=enriched).fit(disp=0)
+    print(fit.prsquared)
+    """)
+
+
+def test_encoding_learned_on_training_rows_and_mapped_onto_test_is_quiet() -> None:
+    found = lineage_rules("""
+    train, test = train_test_split(orders, test_size=0.3, random_state=0)
+    rates = train.groupby("store")["returned"].mean()
+    train = train.copy(); test = test.copy()
+    train["store_rate"] = train.store.map(rates)
+    test["store_rate"] = test.store.map(rates).fillna(train.returned.mean())
+    model = LogisticRegression().fit(train[["basket", "store_rate"]], train["returned"])
+    print(model.score(test[["basket", "store_rate"]], test["returned"]))
+    """)
+    assert "target_leakage.feature_from_outcome" not in found
+
+
+def test_group_aggregate_of_another_column_is_quiet() -> None:
+    found = lineage_rules("""
+    orders["store_basket"] = orders.groupby("store")["basket"].transform("mean")
+    print(cross_val_score(LogisticRegression(), orders[["basket", "store_basket"]],
+                          orders["returned"], cv=5).mean())
+    """)
+    assert "target_leakage.feature_from_outcome" not in found
