@@ -40,6 +40,9 @@ VERIFIED_CONFIDENCE_CAP = 0.9  # the model's word alone never reaches certainty
 UNVERIFIED_SEVERITY_STEPS = 2
 MIN_QUOTE_CHARS = 3  # a shorter quote ("X", "=") proves nothing
 MAX_FINDINGS = 20
+CACHED = {"type": "ephemeral"}  # a prompt-cache breakpoint
+USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens",
+              "cache_creation_input_tokens")
 DEFAULT_DEADLINE = 15.0  # seconds for one cell's review, every retry of the client included
 
 SYSTEM_PROMPT = """\
@@ -138,13 +141,15 @@ class ClaudeCritic:
     # -- the call ---------------------------------------------------------------------------
 
     def request(self, evidence: Evidence) -> dict[str, Any]:
-        """The keyword arguments of the `messages.create` call for this evidence."""
+        """The keyword arguments of the `messages.create` call for this evidence. Stable
+        first, marked for prompt caching: the tool and system prompt (one breakpoint covers
+        both), then the notebook's earlier cells; the reviewed cell last."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
-            "system": SYSTEM_PROMPT,
-            "messages": [{"role": "user", "content": self.user_message(evidence)}],
             "tools": [REPORT_TOOL],
+            "system": [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": CACHED}],
+            "messages": [{"role": "user", "content": self.user_blocks(evidence)}],
             "tool_choice": {"type": "tool", "name": TOOL_NAME},
         }
         if self.temperature is not None:
@@ -162,8 +167,7 @@ class ClaudeCritic:
         except json.JSONDecodeError as exc:  # the SDK parses the body with json.loads
             raise ValueError(f"Claude critic: the API reply is not valid JSON ({exc})") from exc
         usage = _get(response, "usage")
-        self.last_usage = {"input_tokens": int(_get(usage, "input_tokens") or 0),
-                           "output_tokens": int(_get(usage, "output_tokens") or 0)}
+        self.last_usage = {key: int(_get(usage, key) or 0) for key in USAGE_KEYS}
         self.last_stop_reason = _get(response, "stop_reason")
         raw = parse_reply(response)
         findings: list[Finding] = []
@@ -190,15 +194,25 @@ class ClaudeCritic:
     # -- the prompt -------------------------------------------------------------------------
 
     def user_message(self, evidence: Evidence) -> str:
-        budget = self.max_code_chars
-        cell = numbered_lines(evidence.code, budget)
+        """The user message's text (its blocks joined)."""
+        return "\n\n".join(b["text"] for b in self.user_blocks(evidence))
+
+    def user_blocks(self, evidence: Evidence) -> list[dict[str, Any]]:
+        """The earlier cells (a cached block, when there are any), then the reviewed cell."""
+        cell = numbered_lines(evidence.code, self.max_code_chars)
+        prior = evidence.prior_code.strip()
+        prior_budget = self.max_code_chars - len(cell)
+        blocks: list[dict[str, Any]] = []
+        if prior and prior_budget > 200:
+            blocks.append({"type": "text", "cache_control": CACHED, "text": (
+                "<earlier_cells note=\"context only; the last part of the notebook's earlier "
+                f"code\">\n{_tail(prior, prior_budget)}\n</earlier_cells>")})
+        blocks.append({"type": "text", "text": self._cell_text(evidence, cell)})
+        return blocks
+
+    def _cell_text(self, evidence: Evidence, cell: str) -> str:
         parts = ["Review this notebook cell. It ran without error.",
                  f"<cell_code>\n{cell}\n</cell_code>"]
-        prior = evidence.prior_code.strip()
-        prior_budget = budget - len(cell)
-        if prior and prior_budget > 200:
-            parts.append("<earlier_cells note=\"context only; the last part of the notebook's "
-                         f"earlier code\">\n{_tail(prior, prior_budget)}\n</earlier_cells>")
         parts.append(f"<outputs>\n{self._outputs(evidence)}\n</outputs>")
         if evidence.warnings:
             lines = [f"- {w.category}: {w.message}" for w in evidence.warnings[:20]]

@@ -31,6 +31,7 @@ from .code_generator import (
 )
 
 TOOL_NAME = "submit_code"
+CACHED = {"type": "ephemeral"}  # a prompt-cache breakpoint
 
 SYSTEM_PROMPT = """\
 You write the code of one Jupyter notebook cell in Python. The cell runs in a live kernel \
@@ -106,30 +107,36 @@ class ClaudeCodeGenerator:
     # -- the interface ----------------------------------------------------------------------
 
     async def generate(self, prompt: str, context: GenerationContext) -> Generation:
-        return await self._call(generate_message(prompt, context))
+        return await self._call(generate_message(prompt, context), context)
 
     async def fix(self, prompt: str | None, code: str, feedback: str,
                   history: list[AttemptSummary], context: GenerationContext) -> Generation:
-        return await self._call(fix_message(prompt, code, feedback, history, context))
+        return await self._call(fix_message(prompt, code, feedback, history, context), context)
 
     # -- the call ---------------------------------------------------------------------------
 
-    def request(self, user_text: str) -> dict[str, Any]:
-        """The keyword arguments of the `messages.create` call for this user message."""
+    def request(self, user_text: str, earlier_cells: str = "") -> dict[str, Any]:
+        """The keyword arguments of the `messages.create` call. Stable first, marked for
+        prompt caching: the tools and system prompt (one breakpoint covers both), then the
+        notebook's earlier cells; what changes per call (task, code, feedback) last."""
+        content: list[dict[str, Any]] = []
+        if earlier_cells:
+            content.append({"type": "text", "text": earlier_cells, "cache_control": CACHED})
+        content.append({"type": "text", "text": user_text})
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
-            "system": self.system_prompt,
-            "messages": [{"role": "user", "content": user_text}],
             "tools": [SUBMIT_TOOL],
+            "system": [{"type": "text", "text": self.system_prompt, "cache_control": CACHED}],
+            "messages": [{"role": "user", "content": content}],
             "tool_choice": {"type": "tool", "name": TOOL_NAME},
         }
         if self.temperature is not None:
             kwargs["extra_body"] = {"temperature": self.temperature}
         return kwargs
 
-    async def _call(self, user_text: str) -> Generation:
-        kwargs = self.request(user_text)
+    async def _call(self, user_text: str, context: GenerationContext) -> Generation:
+        kwargs = self.request(user_text, earlier_cells_block(context))
         self.last_request = kwargs
         self.last_stop_reason = None
         try:
@@ -141,13 +148,9 @@ class ClaudeCodeGenerator:
                 f"Claude code generator: the API reply is not valid JSON ({exc})") from exc
         self.last_stop_reason = field_of(response, "stop_reason")
         code, explanation = parse_reply(response, max_tokens=self.max_tokens)
-        usage = field_of(response, "usage")
-        return Generation(
-            code=code, explanation=explanation,
-            usage=TokenUsage(_int(field_of(usage, "input_tokens")),
-                             _int(field_of(usage, "output_tokens"))),
-            model=field_of(response, "model") or self.model,
-        )
+        return Generation(code=code, explanation=explanation,
+                          usage=usage_of(field_of(response, "usage")),
+                          model=field_of(response, "model") or self.model)
 
 
 # -- the user message ---------------------------------------------------------------------------
@@ -185,11 +188,25 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
     return "\n\n".join(parts)
 
 
+def earlier_cells_block(context: GenerationContext) -> str:
+    """The first, cached block of the user message: the notebook's earlier cells."""
+    cells = context.sections()[0].strip()
+    return f"<earlier_cells>\n{cells}\n</earlier_cells>" if cells else ""
+
+
 def _context_section(context: GenerationContext) -> str:
-    rendered = context.render().strip()
-    if not rendered:
-        rendered = "(no earlier cells, no variables in the kernel)"
-    return f"<notebook_context>\n{rendered}\n</notebook_context>"
+    cells, rest = (part.strip() for part in context.sections())
+    if not rest:
+        rest = ("(no variables in the kernel)" if cells
+                else "(no earlier cells, no variables in the kernel)")
+    return f"<notebook_context>\n{rest}\n</notebook_context>"
+
+
+def usage_of(usage: Any) -> TokenUsage:
+    """The SDK's usage, prompt-cache counts included."""
+    return TokenUsage(*(_int(field_of(usage, key)) for key in (
+        "input_tokens", "output_tokens", "cache_read_input_tokens",
+        "cache_creation_input_tokens")))
 
 
 def _history(history: list[AttemptSummary], budget: int) -> str:

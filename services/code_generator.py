@@ -8,7 +8,7 @@ and for users testing their own retry behaviour). The retry loop only sees this 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -19,19 +19,25 @@ class GeneratorError(Exception):
 
 @dataclass
 class TokenUsage:
+    """Tokens of one or more calls. `input_tokens` are the uncached ones; the prompt-cache
+    counts (`cache_read_input_tokens`, `cache_creation_input_tokens`) are the SDK's own,
+    shown in `to_dict` when non-zero; `total` is input + output."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
 
     @property
     def total(self) -> int:
         return self.input_tokens + self.output_tokens
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(self.input_tokens + other.input_tokens,
-                          self.output_tokens + other.output_tokens)
+        return TokenUsage(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
     def to_dict(self) -> dict[str, int]:
-        return {**asdict(self), "total": self.total}
+        data = {k: v for k, v in asdict(self).items() if v or not k.startswith("cache_")}
+        return {**data, "total": self.total}
 
 
 @dataclass
@@ -77,6 +83,12 @@ class GenerationContext:
     def render(self) -> str:
         """Plain text sections; earlier cells are cut from the oldest side first (the cells
         just above matter most), variables and lessons take their share first."""
+        return "\n\n".join(p for p in self.sections() if p)
+
+    def sections(self) -> tuple[str, str]:
+        """(earlier cells, lessons and variables), within the budget together. The first
+        is the same for every call about one cell (a prompt puts it first, cached); the
+        second changes with each attempt's namespace."""
         parts: list[str] = []
         if self.lessons:
             parts.append("## Lessons from earlier runs\n" + "\n".join(
@@ -99,7 +111,7 @@ class GenerationContext:
         cells.reverse()
         section = ("## Earlier cells of the notebook (oldest first)\n" + "\n\n".join(cells)
                    if cells else "")
-        return "\n\n".join(p for p in (section, head) if p)
+        return section, head
 
     def to_dict(self) -> dict[str, Any]:
         return {"prior_cells": len(self.prior_cells),

@@ -123,7 +123,15 @@ async def test_request_shape(server: MessagesAPIServer, critic: ClaudeCritic) ->
     assert item["properties"]["family"]["enum"] == list(FAMILIES)
     assert item["properties"]["severity"]["enum"] == ["info", "low", "medium", "high", "critical"]
     assert {"quotes", "severity", "confidence"} <= set(item["required"])
-    assert "verbatim" in body["system"] and "empty" in body["system"]
+    # stable first, marked for prompt caching: tool, system, earlier cells; the cell last
+    [system] = body["system"]
+    assert system["cache_control"] == {"type": "ephemeral"}
+    assert "verbatim" in system["text"] and "empty" in system["text"]
+    earlier, cell = body["messages"][0]["content"]
+    assert earlier["cache_control"] == {"type": "ephemeral"}
+    assert 'df = pd.read_csv("cohort.csv")' in earlier["text"]
+    assert "cache_control" not in cell and "1 | scaler" in cell["text"]
+    assert "cohort.csv" not in cell["text"]
     # the API key travels as a header (SDK 2.x: `Authorization: Bearer`; older: x-api-key)
     sent_key = req.headers.get("x-api-key") or req.headers.get("authorization", "")
     assert sent_key.removeprefix("Bearer ") == "test"
@@ -187,7 +195,9 @@ async def test_verified_finding(server: MessagesAPIServer, critic: ClaudeCritic)
     assert f.evidence == {"lines": [1], "quotes": ["scaler = StandardScaler().fit(X)"]}
     assert f.title.startswith("Scaler fit") and f.suggestion.startswith("Split first")
     assert f.is_blocking(0.8)
-    assert critic.last_usage == {"input_tokens": 1234, "output_tokens": 56}
+    assert critic.last_usage == {"input_tokens": 1234, "output_tokens": 56,
+                                 "cache_read_input_tokens": 0,
+                                 "cache_creation_input_tokens": 0}
     assert critic.last_stop_reason == "tool_use"
 
 

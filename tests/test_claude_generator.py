@@ -119,16 +119,23 @@ async def test_request_shape(server: MessagesAPIServer, gen: ClaudeCodeGenerator
     assert schema["required"] == ["code"]
     assert schema["properties"]["code"]["type"] == "string"
     assert schema["properties"]["explanation"]["type"] == "string"
-    assert body["system"] == SYSTEM_PROMPT
+    # stable first, marked for prompt caching: tools, system, then the earlier cells
+    [system] = body["system"]
+    assert system == {"type": "text", "text": SYSTEM_PROMPT, "cache_control": {"type": "ephemeral"}}
     for phrase in ("one complete, runnable cell", "Reuse the kernel's existing variables",
                    "after the split", "suppress warnings", "try/except"):
-        assert phrase in body["system"]
+        assert phrase in system["text"]
     # this SDK (2.x) sends the API key as a Bearer token, not as x-api-key
     assert req.headers["authorization"] == "Bearer test-key"
     assert "x-api-key" not in req.headers
     assert req.headers["anthropic-version"]
     [message] = body["messages"]
-    assert message["role"] == "user" and isinstance(message["content"], str)
+    cells, rest = message["content"]
+    assert message["role"] == "user"
+    assert cells["cache_control"] == {"type": "ephemeral"}
+    assert cells["text"].startswith("<earlier_cells>") and "pd.read_csv" in cells["text"]
+    assert "cache_control" not in rest and "<task>" in rest["text"]
+    assert "pd.read_csv" not in rest["text"]  # what changes per call comes last, alone
     assert gen.last_request is not None and gen.last_request["model"] == MODEL
 
 
@@ -141,7 +148,7 @@ async def test_temperature_and_system_prompt_options(server: MessagesAPIServer,
     await ClaudeCodeGenerator(client, model=MODEL, temperature=None).generate(
         PROMPT, make_context())
     first, second = (r.body for r in server.requests)
-    assert first["temperature"] == 0.7 and first["system"] == "Custom system."
+    assert first["temperature"] == 0.7 and first["system"][0]["text"] == "Custom system."
     assert first["max_tokens"] == 4096  # the default
     assert "temperature" not in second  # None: left out, for models that reject it
 
@@ -189,8 +196,9 @@ async def test_fix_message(server: MessagesAPIServer, gen: ClaudeCodeGenerator) 
     assert text.index("### Attempt 1") < text.index("### Attempt 2")  # oldest first
     assert "## Lessons from earlier runs" in text
     assert "df: pandas.DataFrame" in text and 'pd.read_csv("cohort.csv")' in text
-    # the order: task, failing code, feedback, attempts, context
-    marks = ["<task>", "<failing_code>", "<feedback", "<earlier_attempts", "<notebook_context>"]
+    # the order: earlier cells (cached), task, failing code, feedback, attempts, variables
+    marks = ["<earlier_cells>", "<task>", "<failing_code>", "<feedback", "<earlier_attempts",
+             "<notebook_context>"]
     assert [text.index(m) for m in marks] == sorted(text.index(m) for m in marks)
 
 

@@ -161,6 +161,26 @@ def test_claude_generator_fixes_leakage_over_http(claude_server: LiveServer,
     assert "X: numpy.ndarray" in text or "X: ndarray" in text  # the kernel's variables
 
 
+def test_prompt_caching_shape_and_cached_tokens_in_the_attempt(
+        claude_server: LiveServer, messages_api: MessagesAPIServer) -> None:
+    messages_api.clear()
+    messages_api.reply_tool("submit_code", {"code": FIXED}, usage={
+        "input_tokens": 300, "output_tokens": 150, "cache_read_input_tokens": 1200,
+        "cache_creation_input_tokens": 0})
+    with claude_server.client() as client:
+        nb, (setup, cell) = new_notebook(client, SETUP, LEAKY)
+        client.post(f"/api/notebooks/{nb}/cells/{setup}/execute")
+        body = client.post(f"/api/notebooks/{nb}/cells/{cell}/execute", json={}).json()
+    assert body["attempts"][1]["tokens"] == {
+        "input_tokens": 300, "output_tokens": 150, "cache_read_input_tokens": 1200,
+        "total": 450}
+    (request,) = messages_api.requests
+    assert request.body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    earlier, rest = request.body["messages"][0]["content"]
+    assert earlier["cache_control"] == {"type": "ephemeral"} and "load_diabetes" in earlier["text"]
+    assert "cache_control" not in rest and "fit_transform" in rest["text"]
+
+
 def test_claude_generator_failures_escalate(claude_server: LiveServer,
                                             messages_api: MessagesAPIServer) -> None:
     messages_api.clear()
