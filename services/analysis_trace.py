@@ -129,6 +129,8 @@ class Recorder:
             if event is not None:
                 event.setdefault("line", _cell_line())
                 event["cell"] = self.cell
+                if event["op"] in _COUNTED and self._count(event):
+                    return
                 if len(self.events) < int(self.lim.get("max_events", 300)):
                     self.events.append(event)
                 else:
@@ -141,6 +143,15 @@ class Recorder:
             self.spent += (time.process_time() - t0) * 1000
             if self.spent > float(self.lim.get("max_ms_per_cell", 400)):
                 self._stop("trace time budget spent")
+
+    def _count(self, event: dict[str, Any]) -> bool:
+        """Repeated random draws from one line are one event with a count."""
+        key = (event["op"], event.get("func"), event.get("line"))
+        for seen in reversed(self.events[-20:]):
+            if (seen["op"], seen.get("func"), seen.get("line")) == key:
+                seen["count"] = seen.get("count", 1) + 1
+                return True
+        return False
 
     def _stop(self, why: str) -> None:
         self.stopped = True
@@ -232,6 +243,7 @@ class Recorder:
         return out
 
 
+_COUNTED = {"draw", "rng"}
 _FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
 _LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filter",
                 "cross_validate", "seed", "rng", "derive"}
@@ -417,6 +429,8 @@ def _estimator_event(rec: Recorder, op: str, est: Any, args: tuple[Any, ...],
         event["out"] = rec.datum(result[0], f"{type(est).__name__}.fit_resample")
     elif op == "score":
         event["result"] = _number(result)
+    elif op == "predict" and result is not None:  # predictions keep their rows
+        event["out"] = rec.alias(result, event["X"], f"{type(est).__name__}.predict")
     params = getattr(est, "get_params", None)
     if callable(params):
         try:
@@ -867,6 +881,7 @@ def begin(fresh: bool = False) -> None:
             RECORDER.history.clear()
             RECORDER.by_obj.clear()
             RECORDER.by_content.clear()
+            RECORDER.seeded = False
         RECORDER.start()
 
 

@@ -270,3 +270,55 @@ def test_group_aggregate_of_another_column_is_quiet() -> None:
                           orders["returned"], cv=5).mean())
     """)
     assert "target_leakage.feature_from_outcome" not in found
+
+
+# --- circular_validation.scored_on_training_rows / unseeded_randomness.draws_ran_unseeded ----
+def test_forest_scored_by_a_metric_on_its_own_training_rows() -> None:
+    assert "circular_validation.scored_on_training_rows" in rules("""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.metrics import roc_auc_score
+    forest = RandomForestClassifier(n_estimators=50, random_state=0).fit(X, y)
+    print("AUC", roc_auc_score(y, forest.predict(X)))
+    """)
+
+
+def test_training_score_beside_a_held_out_score_is_quiet() -> None:
+    found = rules("""
+    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.model_selection import train_test_split
+    a, b, c, d = train_test_split(X, y, random_state=0)
+    gb = GradientBoostingClassifier(random_state=0).fit(a, c)
+    print("train", gb.score(a, c), "test", gb.score(b, d))
+    """)
+    assert "circular_validation.scored_on_training_rows" not in found
+
+
+def test_explanatory_linear_fit_in_sample_is_quiet() -> None:
+    found = rules("""
+    from sklearn.linear_model import LinearRegression
+    lr = LinearRegression().fit(X[:, 1:], X[:, 0])
+    print("R2", lr.score(X[:, 1:], X[:, 0]))
+    """)
+    assert "circular_validation.scored_on_training_rows" not in found
+
+
+def test_global_numpy_draws_inside_apply_unseeded() -> None:
+    found = rules("""
+    sims = pd.DataFrame({"mu": [5.0, 8.0, 3.0]})
+    sims["p95"] = sims.mu.apply(lambda m: np.percentile(np.random.poisson(m, 500), 95))
+    print(sims)
+    """)
+    assert "unseeded_randomness.draws_ran_unseeded" in found
+
+
+def test_seeded_twin_and_unseeded_forest_in_another_idiom() -> None:
+    seeded = rules("""
+    np.random.seed(5)
+    print(np.percentile(np.random.poisson(4.0, 500), 95))
+    """)
+    assert "unseeded_randomness.draws_ran_unseeded" not in seeded
+    forest = rules("""
+    from sklearn.ensemble import ExtraTreesClassifier
+    print(ExtraTreesClassifier(n_estimators=30).fit(X, y).feature_importances_.round(3))
+    """)
+    assert "unseeded_randomness.draws_ran_unseeded" in forest

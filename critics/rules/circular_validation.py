@@ -2654,3 +2654,48 @@ RULES = [selection_on_test, search_fit_on_test, early_stopping_on_test,
          coefficients_fit_on_test, selection_then_test_same_data,
          cutoff_scored_on_its_calibration_data, validation_fold_is_test,
          in_sample_fit_reported, best_of_many_in_sample, best_cv_score_reported]
+
+
+# --- from the analysis trace: the rows a model was scored on ---------------------------------
+@rule("circular_validation.scored_on_training_rows",
+      title="A flexible model's performance was measured on the rows it was fit on")
+def scored_on_training_rows(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: a score or metric computed on rows the model was fit on, with no
+    held-out evaluation of that model anywhere, is its in-sample fit reported as skill."""
+    from ..thresholds import section
+
+    cfg, t = section("circular_validation"), ev.trace
+    for e in t.of("score", "metric"):
+        model = e if e["op"] == "score" else _predictor_of(ev, e)
+        if model is None or str(model.get("module", "")).startswith(
+                tuple(cfg["in_sample_exempt_modules"])):
+            continue
+        fit = t.fit_of(model.get("est_id"), before=model)
+        seen = t.share(e.get("X"), fit.get("X")) if fit else None
+        if seen is None or seen < cfg["in_sample_share"] or _held_out(ev, model.get("est_id")):
+            continue
+        yield Finding(
+            explanation=(f"{model.get('est')} is scored on line {e.get('line')} on rows it was "
+                         f"fit on ({seen:.0%} of them), and the cell has no held-out evaluation "
+                         "of it: a flexible model's in-sample score measures memory, not skill."),
+            severity="high", confidence=0.8,
+            evidence={"lines": [x for x in (fit.get("line") if fit else None, e.get("line"))
+                                if isinstance(x, int)], "values": {"in_sample_share": seen}},
+            suggestion="Score on rows the model never saw: a held-out split, "
+                       "`cross_val_score`, or the out-of-bag estimate (`oob_score=True`).")
+        return
+
+
+def _predictor_of(ev: Evidence, metric: dict[str, object]) -> dict[str, object] | None:
+    """The predict event whose output a metric scored."""
+    producer = ev.trace.producer(str(metric.get("X") or ""))
+    return producer if producer and producer.get("op") == "predict" else None
+
+
+def _held_out(ev: Evidence, est_id: object) -> bool:
+    t = ev.trace
+    return any(e.get("est_id") == est_id for e, _ in t.evaluations()) or bool(
+        t.of("cross_validate"))
+
+
+RULES.append(scored_on_training_rows)

@@ -799,3 +799,38 @@ def unseeded_rng(ev: Evidence) -> Iterator[Finding]:
     `random` without `random.seed`, `df.sample` / bootstrap / permutation resampling without
     `random_state`, feeding a printed result."""
     yield from _findings(ev, "rng")
+
+
+# --- from the analysis trace: the draws that actually happened -------------------------------
+@rule("unseeded_randomness.draws_ran_unseeded",
+      title="A reported result depends on random draws that were never seeded")
+def draws_ran_unseeded(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: numpy's global generator drawn from with no `np.random.seed` ever
+    run in this kernel, a `default_rng()` made without a seed, a shuffled split or a
+    randomized estimator with `random_state=None`, in a cell that reports something."""
+    from ..thresholds import section
+
+    t = ev.trace
+    if not ev.text.strip() or t.seeded:
+        return
+    words = section("unseeded_randomness")["randomized_estimators"]
+    sources = [e for e in t.of("draw") if not e.get("seeded")]
+    sources += [e for e in t.of("rng") if e.get("seeded") is False]
+    sources += [e for e in t.of("split") if e.get("shuffle") and e.get("random_state") is None]
+    sources += [e for e in t.of("fit", "fit_transform", "fit_predict")
+                if "random_state" in e and e["random_state"] is None
+                and any(w in str(e.get("est", "")) for w in words)]
+    if not sources:
+        return
+    first = sources[0]
+    what = first.get("func") or first.get("est") or first["op"]
+    more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
+    yield Finding(
+        explanation=(f"The cell reports results that depend on random draws ({what}, line "
+                     f"{first.get('line')}{more}) and no seed was ever set: run it again and "
+                     "the numbers change."),
+        severity="high", confidence=0.8,
+        evidence={"lines": sorted({e["line"] for e in sources if isinstance(e.get("line"), int)}),
+                  "values": {"sources": len(sources)}},
+        suggestion="Seed every source of randomness: `rng = np.random.default_rng(42)` and "
+                   "draw from it, `random_state=42` on splits and estimators.")
