@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.calibrate import tally
-from critics import AnalysisCritic, Evidence, Finding, rule
-from critics import calibration
+from critics import AnalysisCritic, Evidence, Finding, calibration, rule
 from critics.rules.leakage import fit_saw_heldout_rows
 
 
