@@ -37,7 +37,7 @@ from services.code_generator import (
 )
 from services.config import EngineConfig
 from services.error_analyzer import ErrorAnalyzer, ErrorFeedback
-from services.generation_context import variables_from
+from services.generation_context import leftovers, variables_from
 from services.iteration_control import (
     Action,
     AttemptOutcome,
@@ -489,10 +489,12 @@ class LocalRunner:
                 and error.get("ename") else [],
                 libraries=libraries_of("\n\n".join(prior), record.code if record else ""),
                 columns=columns_in(text, facts)))
-        return GenerationContext(prior_cells=prior, variables=variables_from(facts),
+        drop = leftovers([record.code], "\n\n".join(prior)) if record else set()
+        return GenerationContext(prior_cells=prior, variables=variables_from(facts, drop),
                                  lessons=[lesson.prompt_line() for lesson in lessons],
                                  lesson_ids=[lesson.id for lesson in lessons],
-                                 max_chars=self.config.context_max_chars)
+                                 max_chars=self.config.context_max_chars,
+                                 status=record.status.value if record else None)
 
     def _plan(self, run: CellRun, prompt: str, context: GenerationContext,
               current: list[SelfCheck]) -> list[SelfCheck]:

@@ -169,7 +169,7 @@ class ClaudeCritic:
         usage = _get(response, "usage")
         self.last_usage = {key: int(_get(usage, key) or 0) for key in USAGE_KEYS}
         self.last_stop_reason = _get(response, "stop_reason")
-        raw = parse_reply(response)
+        raw = parse_reply(response, max_tokens=self.max_tokens)
         findings: list[Finding] = []
         checker = _QuoteChecker(evidence)
         for item in raw[:MAX_FINDINGS]:
@@ -259,9 +259,13 @@ class ClaudeCritic:
 # -- parsing --------------------------------------------------------------------------------
 
 
-def parse_reply(response: Any) -> list[Any]:
-    """The raw `findings` list of the reply's report_findings call, or ValueError."""
+def parse_reply(response: Any, *, max_tokens: int | None = None) -> list[Any]:
+    """The raw `findings` list of the reply's report_findings call, or ValueError (also for
+    a reply cut off at max_tokens: its list may be missing findings)."""
     stop = _get(response, "stop_reason")
+    if stop == "max_tokens":
+        raise ValueError(f"Claude critic: the reply was cut off at max_tokens={max_tokens}; "
+                         "its findings may be incomplete")
     content = _get(response, "content")
     blocks = content if isinstance(content, list) else []
     call = next((b for b in blocks

@@ -165,17 +165,25 @@ def generate_message(prompt: str, context: GenerationContext) -> str:
     return "\n\n".join(parts)
 
 
+FAILED_INTRO = ("The notebook cell below failed. Rewrite it so that it runs and its result "
+                "is methodologically sound, keeping what the cell is meant to do.")
+BLOCKED_INTRO = ("The notebook cell below ran without error, but the reviewer blocked its "
+                 "result as methodologically invalid. Rewrite it so that its result is "
+                 "sound, keeping what the cell is meant to do.")
+
+
 def fix_message(prompt: str | None, code: str, feedback: str, history: list[AttemptSummary],
                 context: GenerationContext) -> str:
     """The user message of `fix`: the task (when any), the failing code (numbered), the
     feedback on it, the earlier attempts (bounded), then the notebook context."""
-    parts = ["The notebook cell below failed. Rewrite it so that it runs and its result is "
-             "methodologically sound, keeping what the cell is meant to do."]
+    blocked = context.status == "scientific_validity_error"
+    tag = "blocked_code" if blocked else "failing_code"
+    parts = [BLOCKED_INTRO if blocked else FAILED_INTRO]
     if prompt and prompt.strip():
         parts.append(f"<task>\n{prompt.strip()}\n</task>")
-    parts.append(f"<failing_code>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</failing_code>")
-    parts.append("<feedback note=\"what went wrong with the failing code: the error or the "
-                 "reviewer's findings\">\n"
+    parts.append(f"<{tag}>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</{tag}>")
+    parts.append(f"<feedback note=\"what went wrong with the {tag.replace('_', ' ')}: the "
+                 "error or the reviewer's findings\">\n"
                  f"{middle_out(feedback.strip() or '(no details)', MAX_FEEDBACK_CHARS)}\n"
                  "</feedback>")
     earlier = _history(history, MAX_HISTORY_CHARS)

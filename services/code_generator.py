@@ -79,6 +79,9 @@ class GenerationContext:
     lessons: list[str] = field(default_factory=list)  # "lessons from earlier runs"
     max_chars: int = 12_000
     lesson_ids: list[str] = field(default_factory=list)  # which stored lessons `lessons` are
+    # the status of the attempt a `fix` rewrites: "error", or "scientific_validity_error"
+    # for a cell that ran and was blocked (None: not known, or `generate`)
+    status: str | None = None
 
     def render(self) -> str:
         """Plain text sections; earlier cells are cut from the oldest side first (the cells

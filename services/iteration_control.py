@@ -206,8 +206,29 @@ def _summary(outcome: AttemptOutcome) -> dict[str, Any]:
 
 
 def _short(text: str, limit: int) -> str:
+    """At most `limit` characters; a cut never leaves a `code span` open (it ends before
+    the span, or at a word when that loses little)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if cut.count("`") % 2:
+        cut = cut[: cut.rfind("`")]
+    space = cut.rfind(" ")
+    if space > len(cut) * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "…"
+
+
+def _problem(last: AttemptOutcome) -> str:
+    """` (what it was about)`: the blocking finding or the error, '' when neither."""
+    if last.cause is Cause.CRITIQUE:
+        finding = _first_finding(last)
+        title = finding.get("title") or finding.get("rule_id")
+        return f" (the critic reports \u201c{_short(title, 100)}\u201d)" if title else ""
+    if last.feedback is not None and last.feedback.ename:
+        return f" ({last.feedback.ename}: {_short(last.feedback.evalue or '', 100)})"
+    return ""
 
 
 def _first_finding(outcome: AttemptOutcome) -> dict[str, Any]:
@@ -239,6 +260,10 @@ def _reason(pattern: Pattern, last: AttemptOutcome, used: dict[str, int],
 
 def _question(pattern: Pattern, last: AttemptOutcome, detail: str) -> str:
     fb = last.feedback
+    if pattern is Pattern.GENERATOR_FAILED:  # whatever the cell's problem, say why no fix came
+        return (f"The code generator failed ({_short(detail, 160)}), so the cell could not be "
+                f"rewritten{_problem(last)}. Should I retry later, or will you fix the cell by "
+                "hand?")
     if last.cause is Cause.CRITIQUE:
         finding = _first_finding(last)
         title = finding.get("title") or finding.get("rule_id") or "a critical finding"
@@ -250,9 +275,6 @@ def _question(pattern: Pattern, last: AttemptOutcome, detail: str) -> str:
         suggestion = _short(finding.get("suggestion") or "", room) if room > 20 else ""
         how = f" as suggested ({suggestion})" if suggestion else ""
         return head + how + tail
-    if pattern is Pattern.GENERATOR_FAILED:
-        return (f"The code generator failed ({_short(detail, 160)}). Should I retry later, "
-                "or will you fix the cell by hand?")
     if pattern is Pattern.TOKEN_BUDGET:
         return ("The cell used its token budget. Raise the budget for this cell, or fix the "
                 "remaining problem by hand?")

@@ -57,7 +57,7 @@ from .code_generator import (
 from .config import EngineConfig
 from .error_analyzer import ErrorAnalyzer
 from .execution_events import ExecutionHub
-from .generation_context import build_context, earlier_cells, variables_from
+from .generation_context import build_context, earlier_cells, leftovers, variables_from
 from .iteration_control import (
     Action,
     AttemptOutcome,
@@ -612,7 +612,8 @@ class NotebookService:
         try:
             context = await self._context(notebook_id, cell_id, session, last.namespace,
                                           prompt=prompt, code=last.outcome.code,
-                                          record=last.record)
+                                          record=last.record,
+                                          failed=[r.outcome.code for r in runs])
             generation = await self.generator.fix(prompt, last.outcome.code, decision.feedback,
                                                   history, context)
         except GeneratorError as exc:
@@ -639,10 +640,11 @@ class NotebookService:
 
     async def _context(self, notebook_id: str, cell_id: str, session: KernelSession,
                        namespace: dict[str, Any] | None = None, *, prompt: str | None = None,
-                       code: str = "", record: dict[str, Any] | None = None
-                       ) -> GenerationContext:
-        """Earlier cells, the kernel's variables (read now unless already read), and the
-        lessons relevant to this cell's libraries, columns, error or findings."""
+                       code: str = "", record: dict[str, Any] | None = None,
+                       failed: list[str] | None = None) -> GenerationContext:
+        """Earlier cells, the kernel's variables (read now unless already read; without
+        what the `failed` attempts' code left behind), the lessons relevant to this cell's
+        libraries, columns, error or findings, and the status of the attempt to fix."""
         if namespace is None:
             namespace = await self.reviewer.namespace(session)
         try:
@@ -660,8 +662,10 @@ class NotebookService:
         lessons = self.learning.for_prompt(query)
         context = build_context(nb, cell_id, namespace,
                                 lessons=[lesson.prompt_line() for lesson in lessons],
-                                max_chars=self.config.context_max_chars)
+                                max_chars=self.config.context_max_chars,
+                                drop=leftovers(failed or [], prior))
         context.lesson_ids = [lesson.id for lesson in lessons]
+        context.status = record.get("status")
         return context
 
     # -- learning across runs ------------------------------------------------------------

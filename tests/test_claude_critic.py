@@ -310,6 +310,13 @@ async def test_unusable_reply_raises_value_error(server: MessagesAPIServer, crit
     assert len(server.requests) == 1  # a bad 200 reply is not retried
 
 
+async def test_a_reply_cut_at_max_tokens_is_a_critic_error(server: MessagesAPIServer,
+                                                           critic: ClaudeCritic) -> None:
+    server.reply_tool(TOOL_NAME, {"findings": [finding()]}, stop_reason="max_tokens")
+    with pytest.raises(ValueError, match="cut off at max_tokens=1024"):
+        await critic.review(make_evidence())
+
+
 # -- retries and timeouts (the real SDK's policy) -----------------------------------------------
 
 

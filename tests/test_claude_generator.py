@@ -202,6 +202,15 @@ async def test_fix_message(server: MessagesAPIServer, gen: ClaudeCodeGenerator) 
     assert [text.index(m) for m in marks] == sorted(text.index(m) for m in marks)
 
 
+async def test_a_blocked_cell_is_not_called_failed(server: MessagesAPIServer,
+                                                   gen: ClaudeCodeGenerator) -> None:
+    submit(server)
+    await gen.fix(PROMPT, FAILING, FEEDBACK, [], make_context(status="scientific_validity_error"))
+    text = server.requests[0].user_text
+    assert "ran without error, but the reviewer blocked its result" in text
+    assert "<blocked_code>" in text and "failed" not in text.split("<task>")[0]
+
+
 async def test_fix_without_prompt_or_history(server: MessagesAPIServer,
                                              gen: ClaudeCodeGenerator) -> None:
     submit(server)

@@ -240,6 +240,53 @@ async def test_generator_failure_escalates(svc: NotebookService, gen: ScriptedGe
     assert result.status.value == "error" and len(result.attempts) == 1
 
 
+async def test_generator_failure_after_a_block_names_the_api_failure(
+        svc: NotebookService, gen: ScriptedGenerator) -> None:
+    gen.queue(GeneratorError("API error 529 (OverloadedError): overloaded"))
+    nb, (cell,) = await _cell(svc, "x = 'BAD_A'")
+    result = await _run(svc, nb, cell)
+    assert result.escalation["pattern"] == "generator_failed"
+    question = result.escalation["question"]
+    assert "529" in question and "Uses BAD_A" in question
+
+
+async def test_a_cut_suggestion_never_leaves_a_code_span_open(tmp_path: Path) -> None:
+    long = ("wrap the estimator as `make_pipeline(StandardScaler(), "
+            + "PolynomialFeatures(degree=2), " * 20 + "Ridge())` and refit")
+
+    @rule("test.long_fix", family="test", title="Needs a long fix")
+    def long_fix(ev: Evidence) -> list[Finding]:
+        return [Finding(explanation="x", severity="critical", confidence=0.9,
+                        evidence={"lines": [1]}, suggestion=long)]
+
+    svc = await _service(tmp_path, None, rules=[long_fix])
+    try:
+        nb, (cell,) = await _cell(svc, "x = 1")
+        result = await _run(svc, nb, cell)
+    finally:
+        await svc.stop()
+    question = result.escalation["question"]
+    assert "…" in question and question.count("`") % 2 == 0
+
+
+async def test_the_fix_prompt_knows_blocked_from_failed_and_skips_noise(
+        svc: NotebookService, gen: ScriptedGenerator) -> None:
+    gen.queue("x = 'fine'", "total = 1")
+    nb, (setup, blocked, failing) = await _cell(
+        svc, "sales = [1, 2]", "x = 'BAD_A'",
+        "X_tmp = [1, 2]\nfrom collections import OrderedDict\ntotal = undefined_name")
+    await _run(svc, nb, setup)
+    await _run(svc, nb, blocked)
+    await _run(svc, nb, failing)
+    on_block, on_error = gen.calls
+    assert on_block.context.status == "scientific_validity_error"
+    assert on_error.context.status == "error"
+    names = {v.name for v in on_error.context.variables}
+    assert "sales" in names  # an earlier cell's data
+    assert "X_tmp" not in names  # left behind by the failed attempt
+    assert "OrderedDict" not in names  # an imported class
+
+
 async def test_token_budget_stops_the_loop(tmp_path: Path) -> None:
     gen = ScriptedGenerator(usage=TokenUsage(700, 100))
     svc = await _service(tmp_path, gen, cell_token_budget=1000)
