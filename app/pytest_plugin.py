@@ -470,8 +470,9 @@ class NbcriticHarness:
         return await self.service.execute_cell(await self.notebook(), cell_id, execute)
 
     async def rerun(self, result: CellResult | Mapping[str, Any], **options: Any) -> CellResult:
-        """Execute a cell again as it is stored (re-running a blocked cell whose code is
-        unchanged overrides the critic, as in the service)."""
+        """Execute a cell again as it is stored (a single-cell execute: re-running a blocked
+        cell whose code is the user's own and unchanged overrides the critic, as in the
+        service; generated code is blocked again)."""
         return await self.service.execute_cell(_get(result, "notebook_id"),
                                                _get(result, "cell_id"), self._options(options))
 
