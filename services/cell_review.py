@@ -115,7 +115,7 @@ class CellReviewer:
         if not plan.probe.before:
             plan.before_ms = (time.perf_counter() - t0) * 1000
             return
-        plan.before = await self._probe(session, request_for(
+        plan.before, _ = await self._probe(session, request_for(
             plan.probe, before=True, budget_ms=self.config.introspection_budget_ms))
         plan.before_ms = (time.perf_counter() - t0) * 1000
 
