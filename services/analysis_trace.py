@@ -244,6 +244,7 @@ class Recorder:
 
 
 _COUNTED = {"draw", "rng"}
+FRAME_LEVEL_METHODS = {"query", "eval"}  # resolve `@name` in the caller's frame
 _FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
 _LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filter",
                 "cross_validate", "seed", "rng", "derive"}
@@ -595,13 +596,17 @@ def _summary_event(method: str, obj: Any) -> dict[str, Any] | None:
 
 
 # --- wrapping ------------------------------------------------------------------------------
-def _wrap(rec: Recorder, orig: Any, make: Any) -> Any:
-    """`orig` unchanged, plus `make(args, kwargs, result)` recorded for outermost calls."""
+def _wrap(rec: Recorder, orig: Any, make: Any, frame_level: str | None = None) -> Any:
+    """`orig` unchanged, plus `make(args, kwargs, result)` recorded for outermost calls.
+    `frame_level`: the keyword by which `orig` finds its caller's frame (`DataFrame.query`
+    resolves `@name` that way): raised by one for the frame this wrapper adds."""
     if getattr(orig, "__nbcritic_orig__", None) is not None:
         return orig
 
     @functools.wraps(orig)
     def traced(*args: Any, **kwargs: Any) -> Any:
+        if frame_level:
+            kwargs[frame_level] = kwargs.get(frame_level, 0) + 1
         if not rec.on or rec.depth or rec.stopped:
             return orig(*args, **kwargs)
         rec.depth += 1
@@ -690,7 +695,8 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
             def make(args: Any, kwargs: Any, result: Any, _m: str = method) -> Any:
                 key = args[1] if len(args) > 1 else kwargs.get("expr")
                 return _filter_event(rec, _m, args[0], key, result, kwargs)
-            setattr(frame, method, _wrap(rec, fn, make))
+            level = "level" if method in FRAME_LEVEL_METHODS else None
+            setattr(frame, method, _wrap(rec, fn, make, level))
     getitem = frame.__dict__["__getitem__"]
 
     def mask_getitem(self: Any, key: Any) -> Any:

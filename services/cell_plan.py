@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import anthropic
 
 from .anthropic_client import field_of, forced_tool_input
-from .claude_generator import _api_error_text, _context_section, _int
+from .claude_generator import _api_error_text, _context_section, _int, earlier_cells_block
 from .code_generator import GenerationContext, GeneratorError, TokenUsage
 from .self_checks import CHECK_TYPES, CheckSpecError, SelfCheck, parse_check
 
@@ -325,12 +325,13 @@ class ClaudePlanner:
 def plan_message(prompt: str, context: GenerationContext) -> str:
     """The user message: the task, then the notebook context (earlier cells, variables,
     lessons from earlier runs)."""
-    return "\n\n".join([
+    return "\n\n".join(part for part in [
         "Plan the code of a new notebook cell for this task (do not write the code).",
+        earlier_cells_block(context),  # the generator sends these as a cached block
         f"<task>\n{prompt.strip()}\n</task>",
         _context_section(context),
         f"Call {TOOL_NAME} with the plan.",
-    ])
+    ] if part)
 
 
 def parse_plan_reply(response: Any, *, max_tokens: int | None = None) -> Plan:

@@ -123,3 +123,20 @@ def test_unreadable_trace_replies_become_errors(bad: Any) -> None:
     from services.trace_request import parse_trace
 
     assert "error" in parse_trace(bad)
+
+
+def test_query_still_resolves_the_callers_names() -> None:
+    """`DataFrame.query` finds `@name` by counting frames: the wrapper must not shift it."""
+    from tests.inprocess_evidence import run_and_gather
+
+    ev = run_and_gather("""
+    wanted = [1, 2]
+    def pick(d):
+        lo = 0.5
+        return d.query("y in @wanted and a > @lo")
+    third = frame.query("a > @lo2", local_dict={"lo2": 0})
+    print(len(frame.query("y in @wanted")), len(pick(frame)), len(third))
+    """, SETUP)
+    assert ev.trace.of("filter")  # recorded, and each query saw its own caller's names
+    first, second, third = (int(x) for x in ev.stdout.split())
+    assert first > 0 and 0 < second < first and third > 0
