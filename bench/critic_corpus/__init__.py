@@ -5,54 +5,12 @@ Each `Case` is one cell under review. Flawed cells carry the id of their flaw fa
 same analysis done right), so a benchmark can measure recall on flawed cells and the
 false-positive rate on sound ones that look almost the same.
 
-Cases live in `dev/<family>.py` and `holdout/<family>.py` (each module defines
-`CASES: list[Case]`), plus `dev/sound_general.py` and `holdout/sound_general.py` for ordinary
-sound analyses. Holdout cases use different idioms from the dev cases of the same family: tune
-the critic on `dev`, measure generalisation on `holdout`. `holdout2/` is a second, fresh
-generalisation split written after the critic's rules were tuned, again with idioms, libraries
-and domains that appear in neither `dev` nor `holdout`. `holdout3/` is a third fresh split,
-written after holdout2's misses were fixed, by an author who did not read the critic's rules, in
-domains and idioms used by none of the earlier splits. `holdout4/` is a fourth fresh split,
-written after holdout3's misses were fixed, again by an author who did not read the rules.
-`holdout5/` is a fifth fresh split, written after holdout4 by an author who did not read the
-rules, in new domains and idioms (helper functions, comprehension-built results, numpy-only code,
-sklearn utilities used wrongly). `holdout6/` is a sixth fresh split, written after holdout5 by an
-author who did not read the rules, in ten further domains (ecology, marketing attribution, HR
-analytics, climate, retail pricing, web A/B tests, pharmacology, seismology, real estate,
-public-health surveys). `holdout7/` is a seventh fresh split, written after holdout6's misses
-were fixed, by an author who did not read the rules, in further new domains (linguistics corpora
-and psycholinguistics, manufacturing QA, agronomy, dairy herd health, hospital operations, motor
-insurance, astronomy catalogues, sports science, psychology experiments, education testing,
-logistics, energy markets). `holdout8/` is an eighth fresh split, written after holdout7's
-misses were fixed, by an author who did not read the rules, in further new domains (credit risk,
-wind-farm maintenance, ornithology surveys, retail footfall, clinical pharmacokinetics, forestry,
-oceanography, call-centre operations, e-sports, speech therapy, apiculture, water utilities).
-`holdout9/` is a ninth fresh split, written outside the repository (NBCRITIC_CORPUS_STAGED) while
-holdout8's misses were being fixed, by an author who did not read the rules, and registered
-after its first look was measured. `holdout10/` is a tenth, written the same way while
-holdout9's misses were being fixed, and `holdout11/` an eleventh, while holdout10's were.
-`holdout12/` is a twelfth, written after holdout11's first look by an author who read neither
-the rules nor any earlier split. `holdout13/` to `holdout18/` were written the same way (outside
-the repository, by authors who read neither the rules nor any earlier split), each in its own
-voice so the shapes of the flaws differ: a company data analyst's long weekly-notebook cells
-(13), a research scientist's numpy/scipy analyses for a paper (14), Kaggle-style notebooks (15),
-an applied economist's statsmodels formula work (16), a bioinformatician's matrices (17), and a
-product analyst's event logs and A/B readouts (18). `holdout19/` (a field ecologist) and
-`holdout20/` (a risk / quant analyst) were written after those six splits' misses were fixed.
-`holdout21/` to `holdout24/` were written after holdout19/20's misses were fixed, in four more
-voices: an experimental psychologist / education researcher (21), a manufacturing and
-reliability engineer (22), a clinical epidemiologist (23) and a data journalist working with
-open government data (24). `holdout25/` (a marketing / growth analyst) and `holdout26/` (a
-sports performance scientist) were written after those four splits' misses were fixed, and
-`holdout27/` (an agronomist), `holdout28/` (an energy / utilities data scientist),
-`holdout29/` (an HR / people-analytics analyst) and `holdout30/` (a systems neuroscientist)
-after theirs, and `holdout31/` (a survey statistician / pollster), `holdout32/` (a fraud /
-fintech machine-learning engineer), `holdout33/` (an analytical chemist / materials-lab
-scientist) and `holdout34/` (a climate / atmospheric scientist) after those, and `holdout35/`
-(an insurance actuary / pricing analyst), `holdout36/` (a transport / urban mobility planner),
-`holdout37/` (a veterinary / animal-science researcher) and `holdout38/` (a software
-performance / site-reliability engineer) after theirs. Each was measured
-once, at its first look, before its misses were fixed (bench/README.md).
+Cases are data: `<split>/cases.jsonl` holds one JSON object per line with exactly the fields
+id, family, split, twin, setup, code and note. Tune the critic on `dev`; every `holdout*` split
+was written later, by an author who did not read the rules, to measure generalisation, and was
+measured once at its first look before its misses were fixed. `splits.json` records each
+registered split: its author's voice, how it was written and its first look (numbers from
+bench/README.md); `split_records()` reads it.
 
 The corpus was written independently of the critic's rules. Check it with
 `.venv/bin/python bench/critic_corpus/check_corpus.py`.
@@ -60,12 +18,12 @@ The corpus was written independently of the critic's rules. Check it with
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+import functools
+import json
 import os
-import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 FAMILIES: tuple[str, ...] = (
     "leakage",
@@ -78,6 +36,9 @@ FAMILIES: tuple[str, ...] = (
     "suspicious_values",
     "data_loss",
     "unseeded_randomness",
+    # units selected on the outcome, or on failure / exit, before the outcome is summarised
+    # (survivorship)
+    "selection_on_outcome",
 )
 
 REGISTERED_SPLITS: tuple[str, ...] = (
@@ -89,9 +50,15 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout34", "holdout35", "holdout36", "holdout37", "holdout38",
 )
 
+CORPUS_DIR = Path(__file__).resolve().parent
+CASES_FILE = "cases.jsonl"
+SPLITS_FILE = CORPUS_DIR / "splits.json"
+# the fields of a line of cases.jsonl, in the order the files are written
+CASE_FIELDS: tuple[str, ...] = ("id", "family", "split", "twin", "setup", "code", "note")
+
 # A fresh split is written outside the repository, so nobody tuning rules sees it before its
 # first look is measured: NBCRITIC_CORPUS_STAGED=/path/to/holdoutN (os.pathsep-separated) adds
-# each folder as a split named after it.
+# each folder, which holds a cases.jsonl, as a split named after it.
 STAGED_DIRS: tuple[Path, ...] = tuple(
     Path(p) for p in os.environ.get("NBCRITIC_CORPUS_STAGED", "").split(os.pathsep) if p
 )
@@ -101,7 +68,15 @@ for _folder in STAGED_DIRS:
     if _folder.name in REGISTERED_SPLITS:
         raise ValueError(f"NBCRITIC_CORPUS_STAGED: {_folder} is named like the registered "
                          f"split {_folder.name!r}; name the folder after the new split")
+    if not (_folder / CASES_FILE).is_file():
+        hint = (" (it holds .py case modules: cases are now one JSON object per line)"
+                if any(_folder.glob("*.py")) else "")
+        raise ValueError(f"NBCRITIC_CORPUS_STAGED: {_folder} has no {CASES_FILE}{hint}")
 SPLITS: tuple[str, ...] = REGISTERED_SPLITS + tuple(d.name for d in STAGED_DIRS)
+
+
+class CorpusError(ValueError):
+    """A malformed line of a cases.jsonl file (the message names file, line and field)."""
 
 
 @dataclass(frozen=True)
@@ -119,32 +94,87 @@ class Case:
         return self.family is not None
 
 
-def iter_modules() -> list[tuple[str, object]]:
-    """(split, module) for every case module under each split folder, in a stable order."""
+def case_files() -> list[tuple[str, Path]]:
+    """(split, path of its cases.jsonl) for every split, registered ones first."""
+    files = [(split, CORPUS_DIR / split / CASES_FILE) for split in REGISTERED_SPLITS]
+    return files + [(folder.name, folder / CASES_FILE) for folder in STAGED_DIRS]
+
+
+def _check_line(record: Any, split: str, where: str) -> Case:
+    if not isinstance(record, dict):
+        raise CorpusError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    for name in CASE_FIELDS:
+        if name not in record:
+            raise CorpusError(f"{where}: field {name!r} is missing")
+    for name in record:
+        if name not in CASE_FIELDS:
+            raise CorpusError(f"{where}: field {name!r} is not a Case field "
+                              f"(expected {', '.join(CASE_FIELDS)})")
+    for name in CASE_FIELDS:
+        value, nullable = record[name], name in ("family", "twin")
+        if not (isinstance(value, str) or (nullable and value is None)):
+            kind = "a string or null" if nullable else "a string"
+            raise CorpusError(f"{where}: field {name!r} must be {kind}, got {value!r}")
+    if not record["id"].strip():
+        raise CorpusError(f"{where}: field 'id' is empty")
+    if record["family"] is not None and record["family"] not in FAMILIES:
+        raise CorpusError(f"{where}: field 'family': unknown family {record['family']!r} "
+                          f"(expected null or one of {', '.join(FAMILIES)})")
+    if record["split"] != split:
+        raise CorpusError(f"{where}: field 'split' is {record['split']!r} but the file "
+                          f"belongs to split {split!r}")
+    return Case(**record)
+
+
+def load_cases(path: Path, split: str, seen: dict[str, str] | None = None) -> list[Case]:
+    """The cases of one cases.jsonl file whose lines must all belong to `split`. `seen` maps
+    ids already loaded to where they were (file:line), to refuse duplicates across files."""
+    seen = {} if seen is None else seen
+    stat = Path(path).stat()
+    cases = []
+    for case, where in _parse(str(path), split, stat.st_mtime_ns, stat.st_size):
+        if case.id in seen:
+            raise CorpusError(f"{where}: field 'id': duplicate id {case.id!r} "
+                              f"(first at {seen[case.id]})")
+        seen[case.id] = where
+        cases.append(case)
+    return cases
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: str, split: str, mtime_ns: int, size: int) -> tuple[tuple[Case, str], ...]:
+    """(case, "file:line") for each line; cached until the file changes (cases are frozen)."""
     found = []
-    for split in REGISTERED_SPLITS:
-        pkg = importlib.import_module(f"{__name__}.{split}")
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            found.append((split, importlib.import_module(f"{pkg.__name__}.{info.name}")))
-    for folder in STAGED_DIRS:
-        for path in sorted(folder.glob("[!_]*.py")):
-            name = f"_staged_{folder.name}_{path.stem}"
-            spec = importlib.util.spec_from_file_location(name, path)
-            if spec is None or spec.loader is None:
-                raise ImportError(f"cannot load staged corpus module {path}")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            found.append((folder.name, module))
-    return found
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CorpusError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"
+                                  ) from None
+            found.append((_check_line(record, split, where), where))
+    return tuple(found)
 
 
 def all_cases(split: str | None = None) -> list[Case]:
-    """Every case of every module, or only those of one split (one of SPLITS)."""
+    """Every case of every split in file order, or only those of one split (one of SPLITS)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
-    cases = [case for _, module in iter_modules() for case in module.CASES]
+    seen: dict[str, str] = {}  # ids are unique across the whole corpus
+    cases = [case for name, path in case_files() for case in load_cases(path, name, seen)]
     return [c for c in cases if split is None or c.split == split]
 
 
 def by_id(split: str | None = None) -> dict[str, Case]:
     return {c.id: c for c in all_cases(split)}
+
+
+def split_records() -> dict[str, dict[str, Any]]:
+    """splits.json by split name, in registration order: voice, how the split was written,
+    `first_look_recorded` and `first_look` (recall, false-positive rate... or null), and the
+    split's former docstrings (`description`, `family_notes`, one string per line)."""
+    data = json.loads(SPLITS_FILE.read_text(encoding="utf-8"))
+    return {record["split"]: record for record in data["splits"]}

@@ -9,7 +9,9 @@ under two different global random states (numpy's legacy global generator and `r
 output of a cell is what it prints plus the repr of its last expression (what Jupyter would
 display). A sound cell, and a flawed cell of any family but `unseeded_randomness`, must print the
 same thing both times; an `unseeded_randomness` cell must not (its flaw has to show in the
-number it reports). Exit status 1 if anything is wrong.
+number it reports). The split records (splits.json) must cover the registered splits. A
+malformed line of a cases.jsonl is reported with its file, line and field. Exit status 1 if
+anything is wrong.
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.critic_corpus import FAMILIES, SPLITS, Case, iter_modules
+from bench.critic_corpus import (
+    FAMILIES,
+    REGISTERED_SPLITS,
+    SPLITS,
+    Case,
+    CorpusError,
+    all_cases,
+    split_records,
+)
 
 TIME_LIMIT_S = 3.0
 MIN_FLAWED_PER_FAMILY = 5
@@ -75,26 +85,18 @@ def run_case(case: Case, global_seed: int) -> tuple[str, float]:
     return _ADDRESS.sub("0x?", out.getvalue() + shown), elapsed
 
 
-def static_problems(modules: list[tuple[str, object]]) -> list[str]:
+def static_problems(cases: list[Case]) -> list[str]:
     problems = []
-    cases: list[Case] = []
-    for split, module in modules:
-        short = module.__name__.rsplit(".", 2)[-2:]
-        if not isinstance(getattr(module, "CASES", None), list):
-            problems.append(f"{'.'.join(short)}: no CASES list")
-            continue
-        for case in module.CASES:
-            if not isinstance(case, Case):
-                problems.append(f"{'.'.join(short)}: {case!r} is not a Case")
-                continue
-            cases.append(case)
-            if case.split != split:
-                problems.append(f"{case.id}: split {case.split!r} but lives in {split}/")
-            name = Path(module.__file__).stem  # staged modules are loaded under another name
-            if case.family is not None and name != case.family:
-                problems.append(f"{case.id}: family {case.family!r} but lives in {name}.py")
-            if name == "sound_general" and case.family is not None:
-                problems.append(f"{case.id}: flawed case in sound_general.py")
+    records = split_records()
+    problems += [f"split {s}: no record in splits.json" for s in REGISTERED_SPLITS
+                 if s not in records]
+    problems += [f"splits.json: {s!r} is not a registered split" for s in records
+                 if s not in REGISTERED_SPLITS]
+    for s, record in records.items():
+        if not isinstance(record.get("first_look_recorded"), bool):
+            problems.append(f"splits.json: {s}: first_look_recorded is not true or false")
+        elif record["first_look_recorded"] != (record.get("first_look") is not None):
+            problems.append(f"splits.json: {s}: first_look_recorded disagrees with first_look")
     ids = Counter(c.id for c in cases)
     problems += [f"duplicate id {i!r} ({n} times)" for i, n in ids.items() if n > 1]
     index = {c.id: c for c in cases}
@@ -129,8 +131,7 @@ def static_problems(modules: list[tuple[str, object]]) -> list[str]:
     return problems
 
 
-def count_table(modules: list[tuple[str, object]]) -> tuple[str, list[str]]:
-    cases = [c for _, m in modules for c in getattr(m, "CASES", []) if isinstance(c, Case)]
+def count_table(cases: list[Case]) -> tuple[str, list[str]]:
     index = {c.id: c for c in cases}
     problems = []
     heads = " ".join(f"{s[:4] + s[7:]:>5}" for s in SPLITS)
@@ -142,6 +143,9 @@ def count_table(modules: list[tuple[str, object]]) -> tuple[str, list[str]]:
             if c.family is None and c.twin in index and index[c.twin].family == fam
         )
         total = sum(flawed.values())
+        if not total:  # a family registered before any case of it was written
+            lines.append(f"{fam:24} (no cases yet)")
+            continue
         if total < MIN_FLAWED_PER_FAMILY:
             problems.append(f"family {fam}: only {total} flawed cases")
         if not all(flawed[s] for s in SPLITS):
@@ -174,9 +178,13 @@ def main() -> int:
     parser.add_argument("--no-run", action="store_true", help="static checks only")
     args = parser.parse_args()
 
-    modules = iter_modules()
-    problems = static_problems(modules)
-    table, count_problems = count_table(modules)
+    try:
+        corpus = all_cases()
+    except CorpusError as exc:
+        print(f"cannot load the corpus: {exc}")
+        return 1
+    problems = static_problems(corpus)
+    table, count_problems = count_table(corpus)
     problems += count_problems
 
     if not args.no_run:
@@ -186,7 +194,7 @@ def main() -> int:
         import sklearn.ensemble  # noqa: F401
         import statsmodels.formula.api  # noqa: F401
 
-        cases = [c for _, m in modules for c in m.CASES if args.k in c.id]
+        cases = [c for c in corpus if args.k in c.id]
         for case in cases:
             try:
                 out1, t1 = run_case(case, global_seed=1)

@@ -1,1 +1,0 @@
-"""Development cases: tune the critic on these."""

@@ -1,1 +1,0 @@
-"""Held-out cases: different idioms from dev, for measuring generalisation."""
