@@ -362,12 +362,23 @@ def _containment(a: _Datum | None, b: _Datum | None) -> float | None:
 
 
 # --- where in the cell --------------------------------------------------------------------
-_CELL_FILE = __import__("re").compile(r"ipykernel_\d+[/\\]|^<(?!frozen)")
+_CELL_FILE = __import__("re").compile(r"ipykernel_\d+[/\\]|^<(cell|setup|ipython-input)")
 
 
 def _is_cell_file(filename: str) -> bool:
     """A cell's code: ipykernel names it /tmp/ipykernel_<pid>/<hash>.py, exec'd code '<...>'."""
     return _CELL_FILE.search(filename) is not None
+
+
+def _called_from_cell(through: str = "") -> bool:
+    """The wrapped call was made by the user's code (a cell, or a function a cell defined),
+    not by a library (module-level code run by an import, a plotting library's groupby).
+    `through`: frames of files containing it in between are looked through (pandas' own
+    `assign` sets the column the cell asked for)."""
+    frame = sys._getframe(2)
+    while through and frame.f_back is not None and through in frame.f_code.co_filename:
+        frame = frame.f_back
+    return _is_cell_file(frame.f_code.co_filename)
 
 
 def _cell_line() -> int | None:
@@ -607,7 +618,7 @@ def _wrap(rec: Recorder, orig: Any, make: Any, frame_level: str | None = None) -
     def traced(*args: Any, **kwargs: Any) -> Any:
         if frame_level:
             kwargs[frame_level] = kwargs.get(frame_level, 0) + 1
-        if not rec.on or rec.depth or rec.stopped:
+        if not rec.on or rec.depth or rec.stopped or not _called_from_cell():
             return orig(*args, **kwargs)
         rec.depth += 1
         try:
@@ -624,7 +635,8 @@ def _wrap(rec: Recorder, orig: Any, make: Any, frame_level: str | None = None) -
 def _wrap_split(rec: Recorder, orig: Any) -> Any:
     @functools.wraps(orig)
     def traced(*arrays: Any, **kwargs: Any) -> Any:
-        if not rec.on or rec.depth or rec.stopped or "numpy" not in sys.modules:
+        if not rec.on or rec.depth or rec.stopped or "numpy" not in sys.modules or \
+                not _called_from_cell():
             return orig(*arrays, **kwargs)
         rec.depth += 1
         try:
@@ -700,7 +712,8 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
     getitem = frame.__dict__["__getitem__"]
 
     def mask_getitem(self: Any, key: Any) -> Any:
-        if not rec.on or rec.depth or rec.stopped or not _is_mask(key):
+        if not rec.on or rec.depth or rec.stopped or not _is_mask(key) or \
+                not _called_from_cell():
             return getitem(self, key)
         rec.depth += 1
         try:
@@ -718,6 +731,7 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
     def loc_getitem(self: Any, key: Any) -> Any:
         rows = key[0] if isinstance(key, tuple) and key else key
         if not rec.on or rec.depth or rec.stopped or not _is_mask(rows) or \
+                not _called_from_cell() or \
                 not isinstance(self.obj, pd.DataFrame):
             return loc_get(self, key)
         rec.depth += 1
@@ -779,7 +793,8 @@ def _patch_lineage(rec: Recorder, pd: Any) -> None:
 
     def traced_setitem(self: Any, key: Any, value: Any) -> None:
         setitem(self, key, value)
-        if rec.on and not rec.depth and not rec.stopped and id(value) in rec.derived:
+        if rec.on and not rec.depth and not rec.stopped and id(value) in rec.derived and \
+                _called_from_cell(through="/pandas/"):
             rec.record(_column_event, key, rec.derived[id(value)])
 
     traced_setitem.__nbcritic_orig__ = setitem  # type: ignore[attr-defined]

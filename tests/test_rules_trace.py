@@ -3,6 +3,10 @@ the kernel records what ran, so the shape of the code does not matter."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from critics import AnalysisCritic
 
 from .inprocess_evidence import run_and_gather
@@ -322,3 +326,15 @@ def test_seeded_twin_and_unseeded_forest_in_another_idiom() -> None:
     print(ExtraTreesClassifier(n_estimators=30).fit(X, y).feature_importances_.round(3))
     """)
     assert "unseeded_randomness.draws_ran_unseeded" in forest
+
+
+def test_draws_a_library_makes_on_import_are_not_the_cells(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "noisy_lib.py").write_text(
+        "import numpy as np\nJITTER = np.random.rand(3)\nRNG = np.random.default_rng()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = rules("""
+    import noisy_lib
+    print(round(float(X[:, 0].mean()), 4))
+    """)
+    assert "unseeded_randomness.draws_ran_unseeded" not in found
