@@ -15,9 +15,14 @@ CATALOGUE = (Path(__file__).with_name("trace_catalogue.json")).read_text()
 _SOURCE = inspect.getsource(analysis_trace)
 _MODULE = "_nbcritic_trace"
 
+# The recorder's frames sit between a cell and the library calls it makes. A warning raised
+# with `stacklevel` would name the recorder's line instead of the cell's; CPython's warnings
+# (C and Python) step over frames whose file name holds both "importlib" and "_bootstrap",
+# so the recorder's code is compiled under such a name and warnings still point at the cell.
+TRACE_FILENAME = "<nbcritic-trace importlib._bootstrap>"
 INSTALL_EXPRESSION = (
     f"(lambda s, t: s.modules.get({_MODULE!r}) or (lambda m: (exec(compile({_SOURCE!r}, "
-    f"'<nbcritic-trace>', 'exec'), m.__dict__), s.modules.__setitem__({_MODULE!r}, m), "
+    f"{TRACE_FILENAME!r}, 'exec'), m.__dict__), s.modules.__setitem__({_MODULE!r}, m), "
     f"m)[2])(t.ModuleType({_MODULE!r})))(__import__('sys'), __import__('types'))"
     f".install({CATALOGUE!r}, get_ipython().user_ns, get_ipython())"
 )
