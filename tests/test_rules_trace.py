@@ -338,3 +338,22 @@ def test_draws_a_library_makes_on_import_are_not_the_cells(
     print(round(float(X[:, 0].mean()), 4))
     """)
     assert "unseeded_randomness.draws_ran_unseeded" not in found
+
+
+def test_rows_split_into_groups_that_are_both_compared_are_no_selection() -> None:
+    found = rules("""
+    done = trial[trial.status == "completed"]
+    gone = trial[trial.status != "completed"]
+    print(done.pain.mean(), gone.pain.mean(), stats.ttest_ind(done.pain, gone.pain).pvalue)
+    """)
+    assert not {r for r in found if r.startswith("selection_on_outcome")}
+
+
+def test_a_join_indicator_is_not_an_exit() -> None:
+    found = rules("""
+    sites = pd.DataFrame({"arm": ["drug"], "site": ["A"]})
+    joined = trial.merge(sites, on="arm", how="left", indicator=True)
+    matched = joined[joined["_merge"] == "both"]
+    print(matched.pain.mean())
+    """)
+    assert not {r for r in found if r.startswith("selection_on_outcome")}

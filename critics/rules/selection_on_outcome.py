@@ -38,6 +38,21 @@ def _later_reads(ev: Evidence, flt: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+def _other_side_kept(ev: Evidence, flt: dict[str, Any]) -> bool:
+    """Another filter of the cell keeps what this one removed (by the same column): the
+    rows were split into groups that are both analysed, not selected."""
+    for col in flt.get("cond", []):
+        removed = set((flt.get("removed") or {}).get(col, {}).get("top", {}))
+        removed_n = (flt.get("removed") or {}).get(col, {}).get("n")
+        for other in ev.trace.of("filter"):
+            if other is flt or col not in other.get("cond", []):
+                continue
+            kept = (other.get("kept") or {}).get(col, {})
+            if (removed and removed & set(kept.get("top", {}))) or kept.get("n") == removed_n:
+                return True
+    return False
+
+
 def _fits_in(ev: Evidence, event: dict[str, Any], flt: dict[str, Any]) -> bool:
     """A test on bare arrays whose samples together are no larger than what the filter
     kept: they may well be those rows (arrays carry no column names to link by)."""
@@ -55,9 +70,10 @@ def _exit_reason(flt: dict[str, Any]) -> str | None:
         for value in removed:
             if has_word(value, words["exit_words"]):
                 return f"{col} = {value!r}"
-        if set(kept) <= {"True", "1", "1.0"} and has_word(col, words["stay_words"]):
+        if kept and set(kept) <= {"True", "1", "1.0"} and has_word(col, words["stay_words"]):
             return f"{col} is False"
-        if set(removed) <= {"True", "1", "1.0"} and has_word(col, words["exit_words"]):
+        if removed and set(removed) <= {"True", "1", "1.0"} and \
+                has_word(col, words["exit_words"]):
             return f"{col} is True"
         binary = set(kept) | set(removed) <= _BINARY
         if binary and kept and has_word(col, words["event_words"]):
@@ -83,9 +99,10 @@ def exits_removed(ev: Evidence) -> Iterator[Finding]:
     cfg = section("selection_on_outcome")
     for flt in ev.trace.of("filter"):
         n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
-        if not n_in or (n_in - n_out) / n_in < cfg["min_removed_share"]:
+        if not n_in or (n_in - n_out) / n_in < cfg["min_removed_share"] or \
+                flt.get("method") == "merge":  # unmatched keys are data loss, not exits
             continue
-        reason = _exit_reason(flt)
+        reason = None if _other_side_kept(ev, flt) else _exit_reason(flt)
         reads = _later_reads(ev, flt) if reason else []
         outcome = [e for e in reads if not set(e.get("cols", []) + e.get("names", []))
                    <= set(flt.get("cond", []))]
@@ -114,11 +131,11 @@ def filtered_on_outcome(ev: Evidence) -> Iterator[Finding]:
     for flt in ev.trace.of("filter"):
         n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
         cond = set(flt.get("cond", []))
-        if not cond or flt.get("method") == "dropna" or not n_in or \
+        if not cond or flt.get("method") in ("dropna", "merge") or not n_in or \
                 (n_in - n_out) / n_in < cfg["min_removed_share"]:
             continue
         tested = [e for e in _later_reads(ev, flt) if e.get("op") in ("test", "model_fit")
-                  and _outcome_columns(e) & cond]
+                  and _outcome_columns(e) & cond] if not _other_side_kept(ev, flt) else []
         if not tested:
             continue
         col = sorted(_outcome_columns(tested[0]) & cond)[0]
