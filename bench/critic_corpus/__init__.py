@@ -47,7 +47,8 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
     "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
     "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33",
-    "holdout34", "holdout35", "holdout36", "holdout37", "holdout38",
+    "holdout34", "holdout35", "holdout36", "holdout37", "holdout38", "holdout39",
+    "holdout40", "holdout41", "holdout42",
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent
