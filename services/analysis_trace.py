@@ -461,7 +461,8 @@ def _model_fit_event(event: dict[str, Any], model: Any, result: Any) -> dict[str
     exog = getattr(model, "exog_names", None)
     event["exog"] = [str(e) for e in exog[:40]] if isinstance(exog, list) else []
     event["formula"] = str(getattr(model, "formula", "") or "")[:300]
-    event["n"] = _number(getattr(model, "nobs", None))
+    endog = getattr(model, "endog", None)
+    event["n"] = _number(getattr(model, "nobs", None)) or _number(getattr(endog, "shape", [0])[0])
     pvalues = getattr(result, "pvalues", None)
     if pvalues is not None:
         event["n_pvalues"] = int(getattr(pvalues, "size", 0) or 0)

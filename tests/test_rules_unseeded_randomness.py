@@ -39,6 +39,7 @@ RULES = rules_of(ur)
 SPLIT = "unseeded_randomness.unseeded_split"
 EST = "unseeded_randomness.unseeded_estimator"
 RNG = "unseeded_randomness.unseeded_rng"
+TRACED = "unseeded_randomness.draws_ran_unseeded"  # reads the analysis trace
 
 
 def never_critical(found: list[Finding]) -> list[Finding]:
@@ -56,7 +57,7 @@ def run(code: str, setup: str = SETUP) -> list[Finding]:
 
 
 def test_rule_ids_are_stable() -> None:
-    assert {r.id for r in RULES} == {SPLIT, EST, RNG}
+    assert {r.id for r in RULES} == {SPLIT, EST, RNG, TRACED}
 
 
 # -- splits ------------------------------------------------------------------------------------

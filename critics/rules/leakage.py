@@ -506,10 +506,15 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
     """Reads the trace: a held-out evaluation (predict/score on rows the model's fit did not
     see, or a cross-validation) whose rows came through a transformer or resampler that was
     itself fit on those same rows. Whatever the code looks like, the kernel saw it."""
-    t, bar = ev.trace, _lineage_bar()
+    from ..thresholds import section
+
+    t, cfg = ev.trace, section("leakage")
+    bar, stateless = float(cfg["seen_share"]), set(cfg["stateless_steps"])
     reported: set[tuple[Any, Any]] = set()
     for evaluation, rows in t.evaluations():
         for step in t.lineage(rows):
+            if step.get("est") in stateless:
+                continue
             if step.get("op") == "resample":
                 fit, share = step, 1.0
             elif step.get("op") in ("transform", "fit_transform"):
@@ -521,17 +526,18 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
             if fit is None or share is None or share < bar or key in reported:
                 continue
             reported.add(key)
-            yield _heldout_finding(evaluation, step, fit, share)
+            yield _heldout_finding(evaluation, step, fit, share, _test_kept_apart(t, fit))
 
 
-def _lineage_bar() -> float:
-    from ..thresholds import section
-
-    return float(section("leakage")["seen_share"])
+def _test_kept_apart(t: Any, fit: dict[str, Any]) -> bool:
+    """A split set rows apart that this step's fit never saw (a test set): a
+    cross-validation inside the training rows is then biased, the test is not."""
+    return any(t.share(rows, fit.get("X")) == 0.0 for split in t.all_of("split")
+               for rows in split.get("outputs", [])[1::2])
 
 
 def _heldout_finding(evaluation: dict[str, Any], step: dict[str, Any], fit: dict[str, Any],
-                     share: float) -> Finding:
+                     share: float, test_apart: bool) -> Finding:
     name, what = step.get("est", "a step"), evaluation.get("op")
     held = "cross-validation folds" if what in ("cross_validate", "fit") else "held-out rows"
     resampled = step.get("op") == "resample"
@@ -544,7 +550,8 @@ def _heldout_finding(evaluation: dict[str, Any], step: dict[str, Any], fit: dict
     return Finding(
         explanation=f"{name} was {how} (line {evaluation.get('line')}). The reported score "
                     "is optimistic: the evaluation is not on unseen data.",
-        severity="critical", confidence=0.9,
+        severity="medium" if test_apart and held != "held-out rows" else "critical",
+        confidence=0.9,
         evidence={"lines": lines, "values": {"step": name, "seen_share": round(share, 3),
                                              "evaluation": what}},
         suggestion="Split first, then fit every preprocessing step on the training rows only: "
@@ -553,6 +560,63 @@ def _heldout_finding(evaluation: dict[str, Any], step: dict[str, Any], fit: dict
                    "model)`; resamplers in `imblearn.pipeline.Pipeline`).")
 
 
+
+# --- from the analysis trace: column lineage ------------------------------------------------
+@rule("leakage.target_aggregate_as_feature",
+      title="A feature was computed from the outcome (an aggregate that includes it)")
+def target_aggregate_as_feature(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace's column lineage (group transforms, maps through group aggregates, the
+    columns they became): a model's feature derived from its own target over more rows than
+    the model is fit on (the held-out rows among them), or over every fold of a
+    cross-validation, carries the held-out answers into the features."""
+    sources, rows = _column_lineage(ev)
+    for fit in ev.trace.of("fit", "cross_validate", "model_fit"):
+        target, features, n = _fit_columns(ev, fit)
+        for feat in features:
+            if not target or feat == target or target not in sources.get(feat, ()):
+                continue
+            if fit["op"] != "cross_validate" and rows.get(feat, 0) <= n:
+                continue  # learned on the rows the model is fit on, mapped onto the others
+            yield Finding(
+                explanation=(f"Feature {feat!r} was computed from the target {target!r} "
+                             f"(a group aggregate over {rows.get(feat)} rows) and the model on "
+                             f"line {fit.get('line')} uses it: each row's feature carries its "
+                             "own outcome, so the fit and any score on these rows are inflated."),
+                severity="critical", confidence=0.85,
+                evidence={"lines": [x for x in [fit.get("line")] if isinstance(x, int)],
+                          "values": {"feature": feat, "target": target}},
+                suggestion="Compute target encodings inside the training rows only (out of "
+                           "fold: `sklearn.preprocessing.TargetEncoder` in a pipeline, or a "
+                           "leave-one-out mean), and never from rows the model is scored on.")
+            break
+
+
+def _column_lineage(ev: Evidence) -> tuple[dict[str, set[str]], dict[str, int]]:
+    sources: dict[str, set[str]] = {}
+    rows: dict[str, int] = {}
+    for e in ev.trace.all_of("derive"):
+        col = e.get("column")
+        if not col:
+            continue
+        found = set(e.get("from", []))
+        for f in list(found):
+            found |= sources.get(f, set())
+        sources[col], rows[col] = found, int(e.get("n") or 0)
+    return sources, rows
+
+
+def _fit_columns(ev: Evidence, fit: dict[str, Any]) -> tuple[str | None, list[str], int]:
+    """(target, feature columns, rows fitted) of one traced fit."""
+    if fit["op"] == "model_fit":
+        exog = [re.sub(r"^C\((\w+).*", r"\1", x) for x in fit.get("exog", [])]
+        endog = re.findall(r"[A-Za-z_]\w*", str(fit.get("endog") or ""))
+        return (endog[-1] if endog else None), exog, int(fit.get("n") or 0)
+    x = ev.trace.data.get(fit.get("X") or "", {})
+    y = ev.trace.data.get(fit.get("y") or "", {})
+    return y.get("name"), list(x.get("cols", [])), int(x.get("n") or 0)
+
+
 RULES = [preprocessing_before_split, feature_selection_before_split,
          target_encoding_before_split, resampling_before_split, test_rows_in_training,
-         repeated_entities_across_split, fit_saw_heldout_rows]
+         repeated_entities_across_split, fit_saw_heldout_rows,
+         target_aggregate_as_feature]

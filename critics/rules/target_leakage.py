@@ -20,7 +20,6 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..ast_cache import walk as _walk
 from ..code_model import root_name
@@ -3230,61 +3229,3 @@ RULES = [target_in_features, feature_derived_from_target, feature_from_target_so
          outcome_only_feature, feature_separates_classes, feature_tracks_target,
          centered_window_feature,
          whole_period_aggregate]
-
-
-# --- from the analysis trace: column lineage ------------------------------------------------
-@rule("target_leakage.feature_from_outcome",
-      title="A feature was computed from the outcome (an aggregate that includes it)")
-def feature_from_outcome(ev: Evidence) -> Iterator[Finding]:
-    """Reads the trace's column lineage (group transforms, maps through group aggregates, the
-    columns they became): a model's feature derived from its own target, over rows that
-    include the rows it is scored on, carries the answer into the features."""
-    sources, rows = _column_lineage(ev)
-    for fit in ev.trace.of("fit", "cross_validate", "model_fit"):
-        target, features, n = _fit_columns(ev, fit)
-        for feat in features:
-            if not target or feat == target or target not in sources.get(feat, ()):
-                continue
-            heldout = fit["op"] == "fit" and rows.get(feat, 0) <= n and any(
-                e.get("est_id") == fit.get("est_id") for e in ev.trace.of("predict", "score"))
-            if heldout:
-                continue  # an encoding learned on the training rows and mapped onto others
-            yield Finding(
-                explanation=(f"Feature {feat!r} was computed from the target {target!r} "
-                             f"(a group aggregate over {rows.get(feat)} rows) and the model on "
-                             f"line {fit.get('line')} uses it: each row's feature carries its "
-                             "own outcome, so the fit and any score on these rows are inflated."),
-                severity="critical", confidence=0.85,
-                evidence={"lines": [x for x in [fit.get("line")] if isinstance(x, int)],
-                          "values": {"feature": feat, "target": target}},
-                suggestion="Compute target encodings inside the training rows only (out of "
-                           "fold: `sklearn.preprocessing.TargetEncoder` in a pipeline, or a "
-                           "leave-one-out mean), and never from rows the model is scored on.")
-            break
-
-
-def _column_lineage(ev: Evidence) -> tuple[dict[str, set[str]], dict[str, int]]:
-    sources: dict[str, set[str]] = {}
-    rows: dict[str, int] = {}
-    for e in ev.trace.all_of("derive"):
-        col = e.get("column")
-        if not col:
-            continue
-        found = set(e.get("from", []))
-        for f in list(found):
-            found |= sources.get(f, set())
-        sources[col], rows[col] = found, int(e.get("n") or 0)
-    return sources, rows
-
-
-def _fit_columns(ev: Evidence, fit: dict[str, Any]) -> tuple[str | None, list[str], int]:
-    """(target, feature columns, rows fitted) of one traced fit."""
-    if fit["op"] == "model_fit":
-        exog = [re.sub(r"^C\((\w+).*", r"\1", x) for x in fit.get("exog", [])]
-        endog = re.findall(r"[A-Za-z_]\w*", str(fit.get("endog") or ""))
-        return (endog[-1] if endog else None), exog, int(fit.get("n") or 0)
-    x = ev.trace.data.get(fit.get("X") or "", {})
-    y = ev.trace.data.get(fit.get("y") or "", {})
-    return y.get("name"), list(x.get("cols", [])), int(x.get("n") or 0)
-
-RULES.append(feature_from_outcome)

@@ -20,6 +20,7 @@ import ast
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..ast_cache import parents as _parents
 from ..ast_cache import walk as _walk
@@ -802,6 +803,15 @@ def unseeded_rng(ev: Evidence) -> Iterator[Finding]:
 
 
 # --- from the analysis trace: the draws that actually happened -------------------------------
+_RESULTS = ("fit", "fit_transform", "score", "metric", "test", "summary", "cross_validate",
+            "model_fit", "predict")
+
+
+def _result_after(t: Any, source: dict[str, Any]) -> bool:
+    """Something computed from the draw follows it in the cell (a fit, score, test...)."""
+    events = t.events
+    return any(e.get("op") in _RESULTS for e in events[events.index(source) + 1:])
+
 @rule("unseeded_randomness.draws_ran_unseeded",
       title="A reported result depends on random draws that were never seeded")
 def draws_ran_unseeded(ev: Evidence) -> Iterator[Finding]:
@@ -816,7 +826,8 @@ def draws_ran_unseeded(ev: Evidence) -> Iterator[Finding]:
     words = section("unseeded_randomness")["randomized_estimators"]
     sources = [e for e in t.of("draw") if not e.get("seeded")]
     sources += [e for e in t.of("rng") if e.get("seeded") is False]
-    sources += [e for e in t.of("split") if e.get("shuffle") and e.get("random_state") is None]
+    sources += [e for e in t.of("split") if e.get("shuffle") and e.get("random_state") is None
+                and _result_after(t, e)]  # shapes of a random split do not vary
     sources += [e for e in t.of("fit", "fit_transform", "fit_predict")
                 if "random_state" in e and e["random_state"] is None
                 and any(w in str(e.get("est", "")) for w in words)]
