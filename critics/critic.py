@@ -163,8 +163,8 @@ def merge_findings(findings: list[Finding]) -> list[Finding]:
                      and (not f.lines or not r.lines or set(f.lines) & set(r.lines))), None)
         if twin is not None:
             twin.evidence.setdefault("confirmed_by", []).append(f.rule_id)
-            if not (f.evidence.get("corroborated_by")
-                    and (f.severity, f.confidence) > (twin.severity, twin.confidence)):
+            # severity only: a rule's confidence is measured, the model's is its own say
+            if not (f.evidence.get("corroborated_by") and f.severity > twin.severity):
                 continue
         out.append(f)
     out.sort(key=lambda f: (-f.severity.rank, -f.confidence, f.rule_id))

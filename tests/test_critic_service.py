@@ -321,6 +321,7 @@ def test_claude_critic_end_to_end_over_http(tmp_path: Path) -> None:
         assert first["critique"]["findings"][0]["evidence"]["quotes"] == ["41 + 1"]
         assert first["critique"]["timing_ms"]["llm"] > 0
         rule_findings = second["critique"]["findings"]
-        assert [f["source"] for f in rule_findings] == ["rules"]
+        assert [f["source"] for f in rule_findings] == ["rules"], [
+            (f["rule_id"], f["evidence"].get("lines"), f.get("confidence")) for f in rule_findings]
         assert rule_findings[0]["family"] == "suspicious_values"
         assert rule_findings[0]["evidence"]["confirmed_by"] == ["claude.suspicious_values"]
