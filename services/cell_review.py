@@ -28,7 +28,7 @@ from .cell_evidence import (
 )
 from .config import EngineConfig
 from .kernel_session import KernelSession
-from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION, parse_trace
+from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ class CellReviewer:
 def _trace_of(raw: dict[str, Any] | None) -> dict[str, Any]:
     if raw is None:
         return {"error": "analysis trace: introspection timed out or the kernel died"}
-    return parse_trace((raw.get("user_expressions") or {}).get(_TRACE_KEY))
+    return parse_reply(raw, _TRACE_KEY)  # a kernel restarted in place has no recorder
 
 
 def _ignore(_msg: dict[str, Any]) -> None:

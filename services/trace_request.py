@@ -29,22 +29,6 @@ INSTALL_EXPRESSION = (
 EXPORT_EXPRESSION = f"__import__('sys').modules[{_MODULE!r}].export()"
 
 
-def parse_trace(value: dict[str, Any] | None) -> dict[str, Any]:
-    """The trace from one user_expressions entry, or {"error": ...} (a kernel restarted
-    in place has no recorder: the trace is missing, not wrong)."""
-    if not value:
-        return {"error": "no analysis trace in the reply"}
-    if value.get("status") != "ok":
-        return {"error": f"analysis trace unavailable ({value.get('ename')})"}
-    text = (value.get("data") or {}).get("text/plain", "")
-    try:
-        import ast
-
-        return json.loads(ast.literal_eval(text))
-    except (ValueError, SyntaxError) as exc:
-        return {"error": f"unreadable analysis trace: {exc}"}
-
-
 def install_in_process(user_ns: dict[str, Any] | None = None) -> None:
     """Install the recorder in this process (the in-process evidence of tests and bench)."""
     analysis_trace.install(CATALOGUE, user_ns)

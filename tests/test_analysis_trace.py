@@ -131,9 +131,10 @@ def test_a_cell_the_trace_cannot_follow_degrades() -> None:
 @pytest.mark.parametrize("bad", [None, {}, {"status": "error", "ename": "KeyError"},
                                  {"status": "ok", "data": {"text/plain": "'not json'"}}])
 def test_unreadable_trace_replies_become_errors(bad: Any) -> None:
-    from services.trace_request import parse_trace
+    from services.cell_review import _trace_of
 
-    assert "error" in parse_trace(bad)
+    reply = {"status": "ok", "user_expressions": {"nbcritic_trace": bad} if bad else {}}
+    assert "error" in _trace_of(reply) and "error" in _trace_of(None)
 
 
 def test_query_still_resolves_the_callers_names() -> None:
