@@ -93,16 +93,22 @@ def _outcome_columns(event: dict[str, Any]) -> set[str]:
     return cols | set(re.findall(r"[A-Za-z_]\w*", lhs))
 
 
+def _selections(ev: Evidence, skip: tuple[str, ...]) -> Iterator[tuple[dict[str, Any], int, int]]:
+    """(filter, rows in, rows out) for the cell's filters that removed a material share of
+    rows and did not merely split them into groups that are all analysed."""
+    floor = section("selection_on_outcome")["min_removed_share"]
+    for flt in ev.trace.of("filter"):
+        n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
+        if n_in and (n_in - n_out) / n_in >= floor and flt.get("method") not in skip \
+                and not _other_side_kept(ev, flt):
+            yield flt, n_in, n_out
+
+
 @rule("selection_on_outcome.exits_removed", family="selection_on_outcome",
       title="Units that failed or left were removed before the outcome was summarised")
 def exits_removed(ev: Evidence) -> Iterator[Finding]:
-    cfg = section("selection_on_outcome")
-    for flt in ev.trace.of("filter"):
-        n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
-        if not n_in or (n_in - n_out) / n_in < cfg["min_removed_share"] or \
-                flt.get("method") == "merge":  # unmatched keys are data loss, not exits
-            continue
-        reason = None if _other_side_kept(ev, flt) else _exit_reason(flt)
+    for flt, n_in, n_out in _selections(ev, ("merge",)):  # unmatched keys: data loss
+        reason = _exit_reason(flt)
         reads = _later_reads(ev, flt) if reason else []
         outcome = [e for e in reads if not set(e.get("cols", []) + e.get("names", []))
                    <= set(flt.get("cond", []))]
@@ -127,15 +133,10 @@ def exits_removed(ev: Evidence) -> Iterator[Finding]:
 @rule("selection_on_outcome.filtered_on_outcome", family="selection_on_outcome",
       title="Rows were selected on the value of the outcome they are then used to measure")
 def filtered_on_outcome(ev: Evidence) -> Iterator[Finding]:
-    cfg = section("selection_on_outcome")
-    for flt in ev.trace.of("filter"):
-        n_in, n_out = flt.get("n_in") or 0, flt.get("n_out") or 0
+    for flt, n_in, n_out in _selections(ev, ("dropna", "merge")):
         cond = set(flt.get("cond", []))
-        if not cond or flt.get("method") in ("dropna", "merge") or not n_in or \
-                (n_in - n_out) / n_in < cfg["min_removed_share"]:
-            continue
         tested = [e for e in _later_reads(ev, flt) if e.get("op") in ("test", "model_fit")
-                  and _outcome_columns(e) & cond] if not _other_side_kept(ev, flt) else []
+                  and _outcome_columns(e) & cond]
         if not tested:
             continue
         col = sorted(_outcome_columns(tested[0]) & cond)[0]
