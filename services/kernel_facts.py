@@ -753,10 +753,37 @@ def _array_facts(a: Any, facts: dict[str, Any]) -> None:
         facts["value"] = _number(a.item())
 
 
+def is_fitted(est: Any) -> bool:
+    """sklearn's own verdict (`check_is_fitted`: a Pipeline by its last step, an estimator
+    by `__sklearn_is_fitted__` or its fitted attributes) when sklearn is loaded and knows
+    the object; else `fitted_by_attributes`."""
+    validation = sys.modules.get("sklearn.utils.validation")
+    check = getattr(validation, "check_is_fitted", None)
+    if check is not None:
+        try:
+            check(est)
+            return True
+        except TypeError:  # not an estimator sklearn can judge
+            pass
+        except Exception as exc:
+            if type(exc).__name__ == "NotFittedError":
+                return False
+    return fitted_by_attributes(est)
+
+
+def fitted_by_attributes(est: Any) -> bool:
+    """Fitted attributes (trailing underscore); a chain of `steps` by its last step."""
+    attrs = getattr(est, "__dict__", None) or {}
+    steps = attrs.get("steps")
+    if isinstance(steps, list):
+        last = steps[-1] if steps else None
+        return fitted_by_attributes(last[-1] if isinstance(last, tuple) else last)
+    return any(k.endswith("_") and not k.startswith("__") for k in attrs)
+
+
 def _estimator_facts(est: Any, facts: dict[str, Any]) -> None:
     facts["kind"] = "estimator"
-    fitted = [k for k in vars(est) if k.endswith("_") and not k.startswith("__")]
-    facts["fitted"] = bool(fitted)
+    facts["fitted"] = is_fitted(est)
     on: dict[str, Any] = {}
     for attr in ("n_features_in_", "n_samples_seen_", "best_score_"):
         v = getattr(est, attr, None) if attr in vars(est) else None
