@@ -2,6 +2,11 @@
 
 A session executes one request at a time and always waits for the execute reply before the
 next request, so replies never belong to an aborted or interleaved request.
+
+An IPython kernel keeps its input history in memory (`HistoryManager.hist_file=:memory:`, as
+nbclient starts them): parallel kernels never contend for one SQLite history file, and the
+user's own IPython history stays free of service runs. `In`, `_ih` and `%history` of the
+running session work as usual; nothing survives the kernel.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ from typing import Any
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 
+from .widgets import WidgetComms
+
 log = logging.getLogger(__name__)
 
 LIVENESS_POLL = 0.2  # seconds between is_alive checks while a cell runs
 READY_POLL = 0.02  # re-ask kernel_info this often: readier than wait_for_ready's 0.2 s IOPub wait
+IN_MEMORY_HISTORY = "--HistoryManager.hist_file=:memory:"
 
 
 class KernelStartError(RuntimeError):
@@ -52,6 +60,7 @@ class KernelSession:
         self.last_used = time.monotonic()
         self.busy = False
         self._interrupt_requested = False
+        self.widgets = WidgetComms(self.send_comm)  # the widgets this kernel process made
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -73,8 +82,9 @@ class KernelSession:
         if transport == "ipc":
             km.ip = str(runtime_dir / f"k-{kernel_id[:12]}")
         km.kernel_id = kernel_id
+        extra = [IN_MEMORY_HISTORY] if km.ipykernel else []
         try:
-            await km.start_kernel(env=env)
+            await km.start_kernel(env=env, extra_arguments=extra)
         except Exception as exc:
             raise KernelStartError(f"kernel {kernel_name!r} failed to start: {exc}") from exc
         kc = km.client()
@@ -132,6 +142,7 @@ class KernelSession:
     async def restart(self) -> None:
         """Restart in place (same connection), then wait until the kernel answers."""
         await self.km.restart_kernel(now=True)
+        self.widgets = WidgetComms(self.send_comm)
         await self._wait_ready(30.0)
 
     async def shutdown(self, now: bool = False) -> None:
@@ -150,6 +161,14 @@ class KernelSession:
             self.kc.stop_channels()
 
     # -- execution ------------------------------------------------------------------------
+
+    def send_comm(self, comm_id: str, data: dict[str, Any], parent: dict[str, Any]) -> None:
+        """A comm_msg from the "frontend" (an Output widget telling the kernel its outputs).
+        The kernel sends no reply; what it publishes has this message as parent, so the
+        collector of a running request never sees it."""
+        msg = self.kc.session.msg("comm_msg", content={"comm_id": comm_id, "data": data},
+                                  parent=parent)
+        self.kc.shell_channel.send(msg)
 
     async def execute(
         self,

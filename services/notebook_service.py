@@ -90,6 +90,7 @@ from .self_checks import (
     unevaluated,
 )
 from .status import CellStatus, ExecutionState
+from .widgets import store_widget_state
 
 log = logging.getLogger(__name__)
 
@@ -508,7 +509,7 @@ class NotebookService:
             "attempt": number, "code": code, "cause": cause.value if cause else None,
             "generated": generation is not None,
             "tokens": generation.usage.to_dict() if generation else None})
-        collector = OutputCollector(self.config.output_budget_bytes)
+        collector = OutputCollector(self.config.output_budget_bytes, widgets=session.widgets)
         on_message = self._output_sink(execution_id, notebook_id, cell_id, collector)
         timeout = options.timeout or self.config.cell_timeout
         raw = await session.execute(code, timeout=timeout,
@@ -939,6 +940,7 @@ class NotebookService:
             apply_result(nb, data)
             self._apply_foreign_display_updates(nb, result.notebook_id, result.cell_id,
                                                 collector)
+            store_widget_state(nb, collector.widgets)
 
         # cross-cell display updates touch other cells: then copy the whole notebook
         touches = None if collector.foreign_updates else result.cell_id

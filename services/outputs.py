@@ -5,16 +5,23 @@ Follows nbclient's semantics (nbformat's `output_from_msg`, deferred `clear_outp
 the previous output when it is the same stream. Beyond the budget the cell keeps the first half
 of the budget (head) and the most recent half (tail) with a marker in between, so memory stays
 bounded for a cell that prints without end.
+
+With the kernel's `WidgetComms` attached, comm messages go to it, and so does output that an
+ipywidgets `Output` widget captures (`with out:`): that output is the widget's, not the cell's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nbformat import NotebookNode, from_dict
+
+if TYPE_CHECKING:
+    from .widgets import WidgetComms
 
 OUTPUT_MSG_TYPES = {"stream", "display_data", "execute_result", "error"}
 
@@ -91,6 +98,8 @@ class OutputCollector:
     error: dict[str, Any] | None = None
     # display id -> newest data/metadata, applied to earlier cells showing it (as nbclient does)
     foreign_updates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the kernel's widgets: comm messages and the output of a capturing Output widget go there
+    widgets: WidgetComms | None = None
 
     @property
     def truncated(self) -> bool:
@@ -106,6 +115,8 @@ class OutputCollector:
         content = msg["content"]
         if "execution_count" in content and msg_type in ("execute_input", "execute_result"):
             self.execution_count = content["execution_count"]
+        if self.widgets is not None and self._to_widget(msg):
+            return None
         if msg_type == "clear_output":
             if content.get("wait"):
                 self.clear_pending = True
@@ -141,6 +152,15 @@ class OutputCollector:
 
     def outputs(self) -> list[NotebookNode]:
         return self._assemble()[0]
+
+    def replace(self, outputs: list[dict[str, Any]]) -> None:
+        """Start over from `outputs` (nbformat dicts), under the same budget."""
+        self._clear()
+        self.clear_pending = False
+        for output in outputs:
+            # a widget's outputs may be set by user code: keep what has an output's shape
+            with contextlib.suppress(KeyError, TypeError, AttributeError):
+                self._add(from_dict(output), None)
 
     def add_error(self, error: dict[str, Any]) -> None:
         """An error the service itself reports (timeout, dead kernel), shown last like a
@@ -179,6 +199,23 @@ class OutputCollector:
         return result, positions
 
     # -- internals -----------------------------------------------------------------------
+
+    def _to_widget(self, msg: dict[str, Any]) -> bool:
+        """Comm messages, and output an Output widget captures, are not the cell's. A
+        display id shown inside a widget still updates the cell's displays (nbclient)."""
+        assert self.widgets is not None
+        if msg["header"]["msg_type"].startswith("comm_"):
+            self.widgets.handle_comm(msg, self.budget_bytes)
+            return True
+        if not self.widgets.capture(msg):
+            return False
+        content = msg["content"]
+        display_id = (content.get("transient") or {}).get("display_id")
+        if display_id and msg["header"]["msg_type"] in ("display_data", "execute_result"):
+            bundle = {"data": content.get("data", {}), "metadata": content.get("metadata", {})}
+            self._update_display(display_id, bundle)
+            self.foreign_updates[display_id] = bundle
+        return True
 
     def _clear(self) -> None:
         self.head.clear()
