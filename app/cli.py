@@ -101,6 +101,8 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
         except InvalidNotebook as exc:
             print(f"nbcritic run: {source}: invalid notebook: {exc}", file=sys.stderr)
             return EXIT_USAGE
+        for warning in _load_warnings(service.get_notebook(notebook_id)):
+            print(f"nbcritic run: {source}: loaded leniently: {warning}", file=sys.stderr)
         execution_id = service.start_execution(notebook_id, None, ExecuteOptions(
             timeout=args.timeout, stop_on_error=not args.continue_on_error,
             critic=not args.no_critic, disabled_rules=tuple(args.disable_rule)))
@@ -145,6 +147,13 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     if failed or incomplete:
         return EXIT_CELL_FAILED
     return EXIT_FINDINGS if gating else EXIT_OK
+
+
+def _load_warnings(nb: Any) -> list[str]:
+    """What lenient loading filled in (kept in the executed notebook's metadata too)."""
+    own = nb.metadata.get("nbcritic")
+    warnings = own.get("load_warnings") if isinstance(own, dict) else None
+    return [str(w) for w in warnings] if isinstance(warnings, list) else []
 
 
 def _incomplete(summary: dict[str, Any], *, stopped_at_failure: bool) -> str:

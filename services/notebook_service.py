@@ -148,7 +148,8 @@ class NotebookService:
         self.planner = planner  # None: no pre-run plans
         self.analyzer = ErrorAnalyzer()
         config.data_dir.mkdir(parents=True, exist_ok=True)
-        self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes)
+        self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes,
+                                   kernel_name=config.kernel_name)
         self.journal = Journal(config.data_dir / "journal.sqlite3")
         self.learning = learning or Learning(config)
         self.hub = ExecutionHub(self.journal)
@@ -201,7 +202,8 @@ class NotebookService:
 
     async def create_notebook(self, notebook_id: str | None = None,
                               content: str | bytes | dict[str, Any] | None = None) -> str:
-        nb = parse_notebook(content) if content is not None else None
+        nb = (parse_notebook(content, kernel_name=self.config.kernel_name)
+              if content is not None else None)
         return await self.store.create(notebook_id, nb)
 
     def list_notebooks(self) -> list[dict[str, Any]]:

@@ -20,10 +20,14 @@ from nbformat import NotebookNode
 from nbformat.v4 import nbjson, new_notebook
 from nbformat.v4.nbbase import random_cell_id
 
+from .notebook_repair import repair_notebook
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 WRITE_BEHIND_DELAY = 0.05  # seconds a background write waits to coalesce changes
+DEFAULT_KERNEL = "python3"
+META = "nbcritic"  # the notebook metadata key this service owns (as cell_metadata.META)
 NOTEBOOK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -56,8 +60,13 @@ def check_notebook_id(notebook_id: str) -> str:
     return notebook_id
 
 
-def parse_notebook(content: str | bytes | dict[str, Any]) -> NotebookNode:
-    """Read any nbformat 4.x notebook, upgrade it to 4.5 (cell ids), validate it."""
+def parse_notebook(content: str | bytes | dict[str, Any], *,
+                   kernel_name: str = DEFAULT_KERNEL) -> NotebookNode:
+    """Read any nbformat 4.x notebook, upgrade it to 4.5 (cell ids), validate it.
+
+    Leniently, where Jupyter is (`notebook_repair`): what was filled in is listed under
+    `metadata.nbcritic.load_warnings` and logged; anything else invalid is refused.
+    """
     try:
         raw = content if isinstance(content, dict) else json.loads(content)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -66,14 +75,26 @@ def parse_notebook(content: str | bytes | dict[str, Any]) -> NotebookNode:
         raise InvalidNotebook("a notebook is a JSON object")
     if raw.get("nbformat") != 4:
         raise InvalidNotebook(f"only nbformat 4 is supported, got nbformat={raw.get('nbformat')!r}")
+    raw = copy.deepcopy(raw)
+    repairs = repair_notebook(raw, kernel_name)
     _validate(copy.deepcopy(raw))  # first: rejoining lines assumes a sane structure
-    nb = nbjson.JSONReader().to_notebook(copy.deepcopy(raw))  # rejoins line lists
+    nb = nbjson.JSONReader().to_notebook(raw)  # rejoins line lists
     if nb.get("nbformat_minor", 0) < 5:
         nb.nbformat_minor = 5
         for cell in nb.cells:
             cell.setdefault("id", random_cell_id())
     _validate(nb)
+    if repairs:
+        _keep_load_warnings(nb, repairs)
     return nb
+
+
+def _keep_load_warnings(nb: NotebookNode, repairs: list[str]) -> None:
+    log.warning("notebook loaded leniently: %s", "; ".join(repairs))
+    own = nb.metadata.get(META)
+    if not isinstance(own, dict):
+        own = nb.metadata[META] = NotebookNode()
+    own["load_warnings"] = repairs
 
 
 def _validate(nb: NotebookNode | dict[str, Any]) -> None:
@@ -108,8 +129,9 @@ class NotebookStore:
     the journal can replay (execution results), since a rename on ext4 costs ~1.5 ms.
     """
 
-    def __init__(self, root: Path, *, fsync: bool = True):
+    def __init__(self, root: Path, *, fsync: bool = True, kernel_name: str = DEFAULT_KERNEL):
         self.root = root
+        self.kernel_name = kernel_name  # filled into a kernelspec without a name
         self.root.mkdir(parents=True, exist_ok=True)
         self.fsync = fsync
         self._locks: dict[str, asyncio.Lock] = {}
@@ -237,7 +259,8 @@ class NotebookStore:
             raise NotebookNotFound(notebook_id) from None
         if cached and cached.mtime_ns == mtime:
             return cached.nb
-        nb = parse_notebook(path.read_bytes())  # first read, or edited outside the service
+        # first read, or edited outside the service
+        nb = parse_notebook(path.read_bytes(), kernel_name=self.kernel_name)
         self._versions += 1
         self._cache[notebook_id] = _Cached(nb, self._versions, mtime)
         self._written[notebook_id] = self._versions
