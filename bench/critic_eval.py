@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import hashlib
 import json
 import statistics
 import sys
@@ -34,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.critic_corpus import FAMILIES, SPLITS, Case, all_cases  # noqa: E402
 from critics import Severity  # noqa: E402
+from critics.evidence import Evidence  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
 START, END = "<!-- critic_eval:start -->", "<!-- critic_eval:end -->"
@@ -102,22 +105,22 @@ async def run_cases(cases: list[Case], pool_size: int) -> list[Scored]:
     return scored
 
 
-def run_in_process(cases: list[Case], setup_hidden: bool = False) -> list[Scored]:
+def run_in_process(cases: list[Case], setup_hidden: bool = False,
+                   disabled: frozenset[str] = frozenset(),
+                   cache: Path | None = None) -> list[Scored]:
     """Development mode: same facts, collected in this process (no kernel, no timing).
     `setup_hidden`: the rules see only the import lines of the setup cell, as in a notebook
     whose data come from files: the corpus simulates its data in the setup, and code that
-    draws a feature from the outcome is evidence no real notebook shows."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from inprocess_evidence import run_and_gather
-
+    draws a feature from the outcome is evidence no real notebook shows.
+    `disabled`: rule ids (or id prefixes) left out, to measure what deleting them costs.
+    `cache`: a folder keeping each case's evidence, keyed by the case and the sources that
+    gather it, so a rule change is re-measured in seconds."""
     from critics import AnalysisCritic
-    from critics.evidence import Evidence
 
-    critic = AnalysisCritic(load_plugins=False)
+    critic = AnalysisCritic(load_plugins=False, disabled=disabled)
     out = []
     for case in cases:
-        # a budget no run reaches: development runs must not change with the machine's load
-        ev = run_and_gather(case.code, case.setup)
+        ev = _evidence(case, cache)
         if setup_hidden:
             ev = Evidence.from_dict({**ev.to_dict(), "prior_code": _imports_only(case.setup)})
         critique = critic.review(ev)
@@ -125,6 +128,35 @@ def run_in_process(cases: list[Case], setup_hidden: bool = False) -> list[Scored
                           critique.rules_ms, ev.introspection_ms, 0.0,
                           [e.__dict__ for e in critique.errors]))
     return out
+
+
+GATHER_SOURCES = ("services/analysis_trace.py", "services/trace_catalogue.json",
+                  "services/kernel_facts.py", "services/cell_evidence.py",
+                  "tests/inprocess_evidence.py")
+
+
+@functools.cache
+def _sources() -> bytes:
+    """Read once: the code that gathers is the code this process imported."""
+    return b"".join((ROOT / src).read_bytes() for src in GATHER_SOURCES)
+
+
+def _evidence(case: Case, cache: Path | None) -> Evidence:
+    """The case's evidence gathered in this process (from the cache when it is current)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from inprocess_evidence import run_and_gather
+
+    if cache is None:
+        return run_and_gather(case.code, case.setup)
+    digest = hashlib.sha256((case.setup + "\0" + case.code).encode())
+    digest.update(_sources())
+    path = cache / f"{case.id}-{digest.hexdigest()[:16]}.json"
+    if path.exists():
+        return Evidence.from_dict(json.loads(path.read_text()))
+    ev = run_and_gather(case.code, case.setup)
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(ev.to_dict(), default=str))
+    return ev
 
 
 def _imports_only(setup: str) -> str:
@@ -253,6 +285,13 @@ def main() -> int:
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the totals as JSON here")
     parser.add_argument("--pool-size", type=int, default=2)
+    parser.add_argument("--disable", default="",
+                        help="with --in-process: rule ids, families or 'prefix*' to leave out "
+                             "(comma-separated)")
+    parser.add_argument("--cache", type=Path,
+                        help="with --in-process: keep each case's evidence in this folder")
+    parser.add_argument("--findings", type=Path,
+                        help="also write each case's findings here (JSON Lines)")
     args = parser.parse_args()
     cases = all_cases(args.split)
     if args.family:
@@ -262,7 +301,9 @@ def main() -> int:
     if args.setup_hidden and not args.in_process:
         parser.error("--setup-hidden needs --in-process (a kernel run reads the notebook's "
                      "real earlier cells)")
-    scored = run_in_process(cases, args.setup_hidden) if args.in_process else asyncio.run(
+    disabled = frozenset(d for d in args.disable.split(",") if d)
+    scored = run_in_process(cases, args.setup_hidden, disabled, args.cache) \
+        if args.in_process else asyncio.run(
         run_cases(cases, args.pool_size))
     text, totals = report(scored)
     print(text)
@@ -271,6 +312,10 @@ def main() -> int:
         print("\n" + misses(scored))
     if args.json:
         args.json.write_text(json.dumps(totals, indent=2))
+    if args.findings:
+        args.findings.write_text("".join(json.dumps(
+            {"id": s.case.id, "family": s.case.family, "findings": s.findings}) + "\n"
+            for s in scored))
     full_run = not (args.split or args.family or args.in_process)
     if full_run and not args.no_write:
         write_readme(text, ".venv/bin/python bench/critic_eval.py")

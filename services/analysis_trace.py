@@ -80,6 +80,8 @@ class Recorder:
         self.originals: dict[int, Any] = {}  # id(original function) -> its wrapper
         # column lineage: id(a pandas result computed from columns) -> (it, columns, rows)
         self.derived: dict[int, tuple[Any, list[str], int]] = {}
+        # row lineage through column selections: id(view) -> (view, the frame it selects from)
+        self.views: dict[int, tuple[Any, Any]] = {}
         self.modules_seen = 0
         self._next = 0
 
@@ -106,6 +108,8 @@ class Recorder:
         self._trim()
         if len(self.derived) > 300:  # keep the newest: lineage of recent columns
             self.derived = dict(list(self.derived.items())[-150:])
+        if len(self.views) > 200:
+            self.views = dict(list(self.views.items())[-100:])
 
     def stop(self, *_args: Any) -> None:
         self.on = False
@@ -168,7 +172,7 @@ class Recorder:
         if n is None:
             return None
         if full is None:
-            full = self.row_hashes(obj)
+            full = self.row_hashes(self.source_rows(obj))
             if full is not None:
                 sig = _signature(full)
                 if sig in self.by_content:  # same rows as a transform's output seen before
@@ -182,6 +186,20 @@ class Recorder:
         self.by_obj[id(obj)] = (obj, did)
         self.keep.append(obj)
         return did
+
+    def source_rows(self, obj: Any) -> Any:
+        """The frame whose rows `obj` has: a column selection is its source's rows (hashing
+        only the selected columns would make them look like other rows)."""
+        for _ in range(8):
+            view = self.views.get(id(obj))
+            if view is None or view[0] is not obj:
+                return obj
+            obj = view[1]
+        return obj
+
+    def view(self, result: Any, source: Any) -> None:
+        if result is not source and len(getattr(result, "index", ())) == len(source.index):
+            self.views[id(result)] = (result, source)
 
     def alias(self, obj: Any, root: str | None, origin: str, full: Any = None) -> str | None:
         """A new datum for `obj` whose rows are `root`'s rows (or `full`, per position)."""
@@ -231,7 +249,9 @@ class Recorder:
                 evals.update(_refs(e, inputs_only=True))  # its folds are held out
             if e["op"] == "split":
                 evals.update(e.get("outputs", []))
-                fits.update(e.get("outputs", []))
+                fits.update([*e.get("outputs", []), e.get("X")])
+            if e["op"] == "resample" and e.get("out"):
+                evals.add(e["out"])  # did the copies reach a split?
         out = []
         for a in sorted(evals):
             for b in sorted(fits):
@@ -244,6 +264,7 @@ class Recorder:
 
 
 _COUNTED = {"draw", "rng"}
+RESAMPLED = "resample"  # the origin of rows drawn with replacement
 FRAME_LEVEL_METHODS = {"query", "eval"}  # resolve `@name` in the caller's frame
 _FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
 _LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filter",
@@ -347,7 +368,8 @@ def _containment(a: _Datum | None, b: _Datum | None) -> float | None:
     """Share of a's rows found among b's rows (on the part of the hash space both sketches
     cover completely); None when too few rows fall in it to say."""
     np = sys.modules.get("numpy")
-    if a is None or b is None or np is None or not (a.identifies and b.identifies):
+    if a is None or b is None or np is None or not b.identifies or \
+            not (a.identifies or a.origin == RESAMPLED):  # copies repeat rows by design
         return None
     if not len(a.sketch) or not len(b.sketch):
         return None
@@ -521,6 +543,11 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
         first = _first(args, kwargs, 0, "pvals", "data")
         event["n"] = _shape_of(first)[1]
         event["method"] = str(kwargs.get("method", ""))[:40]
+    elif op == "resample":
+        if kwargs.get("replace", True) is False or not args:
+            return None  # a shuffle or a subsample draws no copies
+        out = result[0] if isinstance(result, list | tuple) and len(args) > 1 else result
+        return _resample_event(rec, name, args[0], out)
     elif op in ("draw", "rng", "seed"):
         if op == "seed":
             rec.seeded = True
@@ -545,6 +572,8 @@ def _filter_event(rec: Recorder, method: str, frame: Any, key: Any, result: Any,
     pd = sys.modules["pandas"]
     if not isinstance(frame, pd.DataFrame) or not isinstance(result, pd.DataFrame):
         return None
+    if method == "sample" and (kwargs.get("replace") or len(result) > len(frame)):
+        return _resample_event(rec, "DataFrame.sample", frame, result)
     if method != "merge" and len(result) >= len(frame):
         return None
     cond = _condition_columns(method, frame, key, kwargs)
@@ -562,6 +591,12 @@ def _filter_event(rec: Recorder, method: str, frame: Any, key: Any, result: Any,
                             if c in frame.columns}
         event["kept"] = {c: _levels(result[c]) for c in cond[:4] if c in result.columns}
     return event
+
+
+def _resample_event(rec: Recorder, how: str, data: Any, result: Any) -> dict[str, Any]:
+    """Rows drawn with replacement: copies of rows that a later split can put on both sides."""
+    return {"op": "resample", "est": how, "kind": "sampler", "X": rec.datum(data),
+            "out": rec.datum(result, RESAMPLED), "replace": True}
 
 
 def _condition_columns(method: str, frame: Any, key: Any, kwargs: dict[str, Any]) -> list[str]:
@@ -703,7 +738,7 @@ def _patch_functions(rec: Recorder, module: Any, table: dict[str, str]) -> None:
 def _patch_pandas(rec: Recorder, pd: Any) -> None:
     frame = pd.DataFrame
     for method in rec.cat.get("pandas_filters", []):
-        fn = frame.__dict__.get(method)
+        fn = frame.__dict__.get(method) or getattr(frame, method, None)  # `sample`: NDFrame's
         if callable(fn):
             def make(args: Any, kwargs: Any, result: Any, _m: str = method) -> Any:
                 key = args[1] if len(args) > 1 else kwargs.get("expr")
@@ -713,8 +748,14 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
     getitem = frame.__dict__["__getitem__"]
 
     def mask_getitem(self: Any, key: Any) -> Any:
-        if not rec.on or rec.depth or rec.stopped or not _is_mask(key) or \
-                not _called_from_cell():
+        if not rec.on or rec.depth or rec.stopped:
+            return getitem(self, key)
+        if not _is_mask(key):
+            result = getitem(self, key)
+            if _is_labels(key) and _called_from_cell():
+                rec.view(result, self)
+            return result
+        if not _called_from_cell():
             return getitem(self, key)
         rec.depth += 1
         try:
@@ -731,9 +772,14 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
 
     def loc_getitem(self: Any, key: Any) -> Any:
         rows = key[0] if isinstance(key, tuple) and key else key
-        if not rec.on or rec.depth or rec.stopped or not _is_mask(rows) or \
-                not _called_from_cell() or \
-                not isinstance(self.obj, pd.DataFrame):
+        if not rec.on or rec.depth or rec.stopped or not isinstance(self.obj, pd.DataFrame):
+            return loc_get(self, key)
+        if not _is_mask(rows):
+            result = loc_get(self, key)
+            if isinstance(rows, slice) and rows == slice(None) and _called_from_cell():
+                rec.view(result, self.obj)  # `.loc[:, columns]`
+            return result
+        if not _called_from_cell():
             return loc_get(self, key)
         rec.depth += 1
         try:
@@ -758,7 +804,34 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
                             _derive(rec, result, ev["cols"], ev["n"])
                     return ev
                 setattr(cls, method, _wrap(rec, fn, make))
+    _patch_views(rec, frame)
     _patch_lineage(rec, pd)
+
+
+def _patch_views(rec: Recorder, frame: Any) -> None:
+    """Column selections by method keep their source's rows (row lineage)."""
+    for method in ("drop", "select_dtypes", "filter"):
+        fn = frame.__dict__.get(method)
+        if not callable(fn) or getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def viewed(*args: Any, _fn: Any = fn, **kwargs: Any) -> Any:
+            result = _fn(*args, **kwargs)
+            if rec.on and not rec.depth and not rec.stopped and \
+                    isinstance(result, type(args[0])) and _called_from_cell():
+                rec.view(result, args[0])
+            return result
+        viewed.__nbcritic_orig__ = fn  # type: ignore[attr-defined]
+        functools.update_wrapper(viewed, fn)
+        setattr(frame, method, viewed)
+
+
+def _is_labels(key: Any) -> bool:
+    """A list of column labels (`df[["a", "b"]]`), not a mask or one label."""
+    if isinstance(key, list):
+        return True
+    dtype = getattr(key, "dtype", None)
+    return dtype is not None and getattr(key, "ndim", 0) == 1 and dtype.kind != "b"
 
 
 def _derive(rec: Recorder, result: Any, cols: list[str], n: int) -> None:

@@ -358,3 +358,118 @@ def test_a_join_indicator_is_not_an_exit() -> None:
     print(matched.pain.mean())
     """)
     assert not {r for r in found if r.startswith("selection_on_outcome")}
+
+
+# --- row lineage through column selections ----------------------------------------------------
+def test_selector_choice_applied_by_hand_with_loc_then_cross_validation() -> None:
+    """The selector's transform never runs: its mask picks the columns by `.loc`."""
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.model_selection import cross_val_score
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(6)])
+    sel = SelectKBest(f_classif, k=2).fit(frame, y)
+    chosen = frame.loc[:, sel.get_support()]
+    print(cross_val_score(LogisticRegression(), chosen, y, cv=5).mean())
+    """)
+
+
+def test_selector_fit_on_training_rows_then_columns_picked_is_quiet() -> None:
+    found = rules("""
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(6)])
+    tr, te, ytr, yte = train_test_split(frame, y, random_state=3)
+    keep = tr.columns[SelectKBest(f_classif, k=2).fit(tr, ytr).get_support()]
+    model = LogisticRegression().fit(tr[keep], ytr)
+    print(model.score(te[keep], yte))
+    """)
+    assert "leakage.fit_saw_heldout_rows" not in found
+
+
+# --- leakage.copies_across_split ---------------------------------------------------------------
+def test_minority_upsampled_with_pandas_sample_then_split() -> None:
+    assert "leakage.copies_across_split" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.ensemble import RandomForestClassifier
+    frame = pd.DataFrame(X, columns=list("abcdef")).assign(label=y)
+    pos = frame[frame.label == 1]
+    up = pd.concat([frame, pos.sample(frac=1.5, replace=True, random_state=2)])
+    a, b, c, d = train_test_split(up.drop(columns="label"), up.label, random_state=2)
+    print(RandomForestClassifier(random_state=0).fit(a, c).score(b, d))
+    """)
+
+
+def test_sklearn_resample_of_arrays_then_cross_validation() -> None:
+    assert "leakage.copies_across_split" in rules("""
+    from sklearn.utils import resample
+    from sklearn.model_selection import cross_val_score
+    from sklearn.tree import DecisionTreeClassifier
+    Xb, yb = resample(X, y, n_samples=480, random_state=4)
+    print(cross_val_score(DecisionTreeClassifier(random_state=0), Xb, yb, cv=5).mean())
+    """)
+
+
+def test_upsampling_only_the_training_part_is_quiet() -> None:
+    found = rules("""
+    from sklearn.utils import resample
+    from sklearn.model_selection import train_test_split
+    from sklearn.tree import DecisionTreeClassifier
+    a, b, c, d = train_test_split(X, y, random_state=5)
+    a_up, c_up = resample(a, c, n_samples=2 * len(a), random_state=5)
+    print(DecisionTreeClassifier(random_state=0).fit(a_up, c_up).score(b, d))
+    """)
+    assert "leakage.copies_across_split" not in found
+
+
+# --- circular_validation.chosen_on_heldout_rows ------------------------------------------------
+def test_depth_picked_by_test_accuracy_in_a_loop() -> None:
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.tree import DecisionTreeClassifier
+    a, b, c, d = train_test_split(X, y, random_state=6)
+    scores = {k: DecisionTreeClassifier(max_depth=k, random_state=0).fit(a, c).score(b, d)
+              for k in range(1, 9)}
+    best = max(scores, key=scores.get)
+    print(best, scores[best])
+    """)
+
+
+def test_threshold_swept_on_test_probabilities_with_a_metric() -> None:
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import f1_score
+    a, b, c, d = train_test_split(X, y, random_state=7)
+    p = LogisticRegression().fit(a, c).predict_proba(b)[:, 1]
+    f1s = [f1_score(d, (p > t).astype(int)) for t in np.linspace(0.1, 0.9, 17)]
+    print("best threshold", np.linspace(0.1, 0.9, 17)[int(np.argmax(f1s))], max(f1s))
+    """)
+
+
+def test_depth_picked_on_validation_then_tested_once_is_quiet() -> None:
+    found = rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.tree import DecisionTreeClassifier
+    a, b, c, d = train_test_split(X, y, random_state=6)
+    a2, v, c2, vy = train_test_split(a, c, random_state=6)
+    val = {k: DecisionTreeClassifier(max_depth=k, random_state=0).fit(a2, c2).score(v, vy)
+           for k in range(1, 9)}
+    best = max(val, key=val.get)
+    print(best, DecisionTreeClassifier(max_depth=best, random_state=0).fit(a, c).score(b, d))
+    """)
+    assert "circular_validation.chosen_on_heldout_rows" not in found
+
+
+def test_several_metrics_of_one_model_are_no_candidates() -> None:
+    found = rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    from sklearn import metrics
+    a, b, c, d = train_test_split(X, y, random_state=8)
+    pred = LogisticRegression().fit(a, c).predict(b)
+    for name in ("accuracy_score", "precision_score", "recall_score", "f1_score"):
+        print(name, getattr(metrics, name)(d, pred))
+    """)
+    assert "circular_validation.chosen_on_heldout_rows" not in found

@@ -2699,3 +2699,63 @@ def _held_out(ev: Evidence, est_id: object) -> bool:
 
 
 RULES.append(scored_on_training_rows)
+
+
+# --- from the analysis trace: candidates compared on the rows that are then reported -----------
+@rule("circular_validation.chosen_on_heldout_rows",
+      title="Candidates were compared on the held-out rows whose score is reported")
+def chosen_on_heldout_rows(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: several candidates (models, settings, thresholds, seeds, epochs) were
+    scored on one set of held-out rows, and no other held-out rows were scored after them, so
+    the score of the one kept is the maximum of many and no longer an unbiased estimate."""
+    from ..thresholds import has_word, section
+
+    cfg = section("circular_validation")
+    groups = _heldout_groups(ev)
+    many = [g for g in groups if len({round(float(e["result"]), 12) for e in g}) >=
+            cfg["min_candidates"]]
+    if len(many) != 1 or groups[-1] is not many[0]:
+        return  # selected on validation rows and then tested once, or a fold loop
+    scored = many[0]
+    picked = has_word(ev.code, cfg["selection_words"])
+    values = [float(e["result"]) for e in scored]
+    yield Finding(
+        explanation=(f"{len(scored)} candidates were scored on the same held-out rows "
+                     f"(line {scored[0].get('line')}; scores {min(values):.3g} to "
+                     f"{max(values):.3g}) and no other held-out rows were scored after them: "
+                     "the score of the candidate kept is optimistic, because it was chosen "
+                     "for being high on these very rows."),
+        severity="critical" if picked else "medium", confidence=0.8,
+        evidence={"lines": sorted({e["line"] for e in scored if isinstance(e.get("line"), int)}),
+                  "values": {"candidates": len(scored), "best": max(values),
+                             "worst": min(values)}},
+        suggestion=_FIX)
+
+
+def _heldout_groups(ev: Evidence) -> list[list[dict[str, object]]]:
+    """Scores on held-out rows, grouped by the rows scored (their true labels), in order of
+    each group's last score."""
+    t = ev.trace
+    fitted_y = [e.get("y") for e in t.all_of("fit", "fit_transform", "fit_predict")
+                if e.get("y")]
+    groups: dict[tuple[str, str], list[dict[str, object]]] = {}
+    for e in t.of("score", "metric"):
+        rows = e.get("y")
+        if not rows or not isinstance(e.get("result"), int | float):
+            continue
+        if any((t.share(rows, y) or 0.0) >= 0.5 for y in fitted_y):
+            continue  # rows a model was fit on: in-sample, another rule's matter
+        func = str(e.get("func") or e.get("op"))  # candidates are compared on one metric
+        key = next((k for k in groups if k[0] == func and _same_rows(t, k[1], str(rows))),
+                   (func, str(rows)))
+        groups.setdefault(key, []).append(e)
+        groups[key] = groups.pop(key)  # most recently scored last
+    return list(groups.values())
+
+
+def _same_rows(t: object, a: str, b: str) -> bool:
+    share = t.share  # type: ignore[attr-defined]
+    return a == b or ((share(a, b) or 0.0) >= 0.9 and (share(b, a) or 0.0) >= 0.9)
+
+
+RULES.append(chosen_on_heldout_rows)

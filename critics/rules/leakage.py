@@ -527,6 +527,55 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
                 continue
             reported.add(key)
             yield _heldout_finding(evaluation, step, fit, share, _test_kept_apart(t, fit))
+        for step in _supervised_steps_before(t, evaluation, stateless):
+            share = t.share(rows, step.get("X"))
+            key = (step.get("est_id"), evaluation.get("line"))
+            if share is not None and share >= bar and key not in reported:
+                reported.add(key)
+                yield _heldout_finding(evaluation, step, step, share, _test_kept_apart(t, step))
+
+
+def _supervised_steps_before(t: Any, evaluation: dict[str, Any],
+                             stateless: set[str]) -> Iterator[dict[str, Any]]:
+    """Transformers fit with the labels before `evaluation` (a selector whose choice was
+    then applied by hand, `X.loc[:, sel.get_support()]`: not in the evaluated data's
+    lineage, but it learned from the labels of the rows it saw)."""
+    for e in t.all_of("fit", "fit_transform"):
+        if e is evaluation:
+            return
+        if e.get("kind") == "transformer" and e.get("y") and e.get("est") not in stateless:
+            yield e
+
+
+@rule("leakage.copies_across_split",
+      title="Rows were copied (resampled with replacement) before the data were split")
+def copies_across_split(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: rows drawn with replacement (upsampling, a bootstrap, SMOTE) whose
+    output reaches the input of a later split or cross-validation, so copies of a training
+    row land among the evaluated rows."""
+    from ..thresholds import section
+
+    t, bar = ev.trace, float(section("leakage")["seen_share"])
+    order = t.prior + t.events
+    for split in t.of("split", "cross_validate"):
+        at = next(i for i, e in enumerate(order) if e is split)
+        for r in (e for e in order[:at] if e.get("op") == "resample" and e.get("out")):
+            share = t.share(r["out"], split.get("X"))
+            if share is None or share < bar:
+                continue
+            yield Finding(
+                explanation=(f"Rows drawn with replacement by {r.get('est')} (line "
+                             f"{r.get('line')}) are in the data split on line "
+                             f"{split.get('line')}: copies of the same row sit on both sides "
+                             "of the split, so the evaluation scores rows the model memorised."),
+                severity="critical", confidence=0.9,
+                evidence={"lines": sorted({x for x in (r.get("line"), split.get("line"))
+                                           if isinstance(x, int)}),
+                          "values": {"resampler": r.get("est"), "in_split_share": share}},
+                suggestion="Split first and resample only the training part (or use "
+                           "`imblearn.pipeline.Pipeline` so each training fold is resampled "
+                           "inside cross-validation); evaluate on untouched rows.")
+            return
 
 
 def _test_kept_apart(t: Any, fit: dict[str, Any]) -> bool:
@@ -619,4 +668,4 @@ def _fit_columns(ev: Evidence, fit: dict[str, Any]) -> tuple[str | None, list[st
 RULES = [preprocessing_before_split, feature_selection_before_split,
          target_encoding_before_split, resampling_before_split, test_rows_in_training,
          repeated_entities_across_split, fit_saw_heldout_rows,
-         target_aggregate_as_feature]
+         target_aggregate_as_feature, copies_across_split]
