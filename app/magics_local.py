@@ -36,6 +36,7 @@ from services.code_generator import (
     TokenUsage,
 )
 from services.config import EngineConfig
+from services.critique_record import reviewed
 from services.error_analyzer import ErrorAnalyzer, ErrorFeedback
 from services.generation_context import leftovers, variables_from
 from services.iteration_control import (
@@ -429,8 +430,9 @@ class LocalRunner:
             raise
         except Exception as exc:
             log.warning("nbcritic: the critic failed", exc_info=True)
-            critique = Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")])
-        return critique.to_dict()
+            return Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")]
+                            ).to_dict()
+        return reviewed(critique, self.critic)
 
     def self_check(self, checks: list[SelfCheck], critique: dict[str, Any]) -> None:
         """The cell's checks on the user's namespace (nothing added to it, nothing

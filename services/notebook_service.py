@@ -55,6 +55,7 @@ from .code_generator import (
     TokenUsage,
 )
 from .config import EngineConfig
+from .critique_record import reviewed
 from .error_analyzer import ErrorAnalyzer
 from .execution_events import ExecutionHub
 from .generation_context import build_context, earlier_cells, leftovers, variables_from
@@ -867,8 +868,9 @@ class NotebookService:
                                                   [dict(o) for o in collector.outputs()])
         except Exception as exc:
             log.exception("the critic failed")
-            critique = Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")])
-        return critique.to_dict()
+            return Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")]
+                            ).to_dict()
+        return reviewed(critique, self.reviewer.critic)
 
     def _skip_reason(self, cell: NotebookNode, options: ExecuteOptions) -> str:
         if not self.config.critic_enabled:
