@@ -496,7 +496,8 @@ class LocalRunner:
                                  lessons=[lesson.prompt_line() for lesson in lessons],
                                  lesson_ids=[lesson.id for lesson in lessons],
                                  max_chars=self.config.context_max_chars,
-                                 status=record.status.value if record else None)
+                                 status=record.status.value if record else None,
+                                 generated=bool(record and record.generated))
 
     def _plan(self, run: CellRun, prompt: str, context: GenerationContext,
               current: list[SelfCheck]) -> list[SelfCheck]:
@@ -536,8 +537,8 @@ class LocalRunner:
         """Ask the generator to fix the last attempt; a failure or a repeat escalates."""
         last = run.attempts[-1]
         last.feedback = decision.feedback
-        history = [AttemptSummary(r.attempt, r.code, r.status.value, r.feedback or "")
-                   for r in run.attempts[:-1]]
+        history = [AttemptSummary(r.attempt, r.code, r.status.value, r.feedback or "",
+                                  r.generated) for r in run.attempts[:-1]]
         assert self.generator is not None and decision.feedback is not None
         try:
             generation = self.loop.run(self.generator.fix(

@@ -167,6 +167,9 @@ def generate_message(prompt: str, context: GenerationContext) -> str:
 
 FAILED_INTRO = ("The notebook cell below failed. Rewrite it so that it runs and its result "
                 "is methodologically sound, keeping what the cell is meant to do.")
+GENERATED_CODE = ("This code was written by the code generator (you) in an earlier attempt "
+                  "of this cell, not by the user.")
+USER_CODE = "This code was written by the user."
 BLOCKED_INTRO = ("The notebook cell below ran without error, but the reviewer blocked its "
                  "result as methodologically invalid. Rewrite it so that its result is "
                  "sound, keeping what the cell is meant to do.")
@@ -178,7 +181,8 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
     feedback on it, the earlier attempts (bounded), then the notebook context."""
     blocked = context.status == "scientific_validity_error"
     tag = "blocked_code" if blocked else "failing_code"
-    parts = [BLOCKED_INTRO if blocked else FAILED_INTRO]
+    parts = [BLOCKED_INTRO if blocked else FAILED_INTRO,
+             GENERATED_CODE if context.generated else USER_CODE]
     if prompt and prompt.strip():
         parts.append(f"<task>\n{prompt.strip()}\n</task>")
     parts.append(f"<{tag}>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</{tag}>")
@@ -249,7 +253,7 @@ def _history(history: list[AttemptSummary], budget: int) -> str:
 def _attempt_block(item: AttemptSummary) -> str:
     code = _head_lines(item.code.strip(), ATTEMPT_CODE_CHARS) or "(empty)"
     feedback = middle_out(item.feedback.strip() or "(no details)", ATTEMPT_FEEDBACK_CHARS)
-    return (f"### Attempt {item.attempt} (status: {item.status})\n"
+    return (f"### Attempt {item.attempt} ({_status(item)})\n"
             f"Code:\n```python\n{code}\n```\nWhat went wrong:\n{feedback}")
 
 
@@ -257,7 +261,13 @@ def _attempt_line(item: AttemptSummary) -> str:
     first = next((line.strip() for line in item.feedback.splitlines() if line.strip()), "")
     if len(first) > 160:
         first = first[:159] + "…"
-    return f"### Attempt {item.attempt} (status: {item.status}): {first or '(no details)'}"
+    return f"### Attempt {item.attempt} ({_status(item)}): {first or '(no details)'}"
+
+
+def _status(item: AttemptSummary) -> str:
+    """The attempt's status, and who wrote it when it was the generator."""
+    return f"status: {item.status}" + (", written by the code generator" if item.generated
+                                       else "")
 
 
 # -- parsing -----------------------------------------------------------------------------------

@@ -82,6 +82,9 @@ class GenerationContext:
     # the status of the attempt a `fix` rewrites: "error", or "scientific_validity_error"
     # for a cell that ran and was blocked (None: not known, or `generate`)
     status: str | None = None
+    # the code a `fix` rewrites was written by the code generator (an earlier attempt),
+    # not by the user
+    generated: bool = False
 
     def render(self) -> str:
         """Plain text sections; earlier cells are cut from the oldest side first (the cells
@@ -129,6 +132,7 @@ class AttemptSummary:
     code: str
     status: str
     feedback: str  # what went wrong with it (error or findings), already synthesized
+    generated: bool = False  # the code generator wrote it (else the user did)
 
 
 @runtime_checkable

@@ -611,13 +611,15 @@ class NotebookService:
             "budgets": {"error_retries": controller.budgets.error_retries,
                         "critique_retries": controller.budgets.critique_retries}})
         history = [AttemptSummary(r.outcome.attempt, r.outcome.code, r.outcome.status.value,
-                                  r.record.get("feedback") or "") for r in runs[:-1]]
+                                  r.record.get("feedback") or "", bool(r.record["generated"]))
+                   for r in runs[:-1]]
         assert self.generator is not None and decision.feedback is not None
         try:
             context = await self._context(notebook_id, cell_id, session, last.namespace,
                                           prompt=prompt, code=last.outcome.code,
                                           record=last.record,
                                           failed=[r.outcome.code for r in runs])
+            context.generated = bool(last.record["generated"])
             generation = await self.generator.fix(prompt, last.outcome.code, decision.feedback,
                                                   history, context)
         except GeneratorError as exc:
