@@ -7,13 +7,16 @@ so the critique a cell keeps has the same shape however it ran.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from critics import AnalysisCritic, Critique
+from critics import AnalysisCritic, CriticError, Critique
 
 from .cell_metadata import Override, fingerprint
 from .code_generator import TokenUsage
 from .self_checks import CheckResult, SelfCheck, check_findings, unevaluated
+
+log = logging.getLogger(__name__)
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens",
               "cache_creation_input_tokens")
@@ -33,6 +36,12 @@ def reviewed(critique: Critique, critic: AnalysisCritic) -> dict[str, Any]:
     if usage is not None:
         data["usage"] = usage
     return data
+
+
+def failed_review(exc: Exception) -> dict[str, Any]:
+    """The critique of a review that raised: the critic never fails a cell."""
+    log.warning("the critic failed", exc_info=exc)
+    return Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")]).to_dict()
 
 
 def llm_usage(critique: Critique, critic: AnalysisCritic) -> dict[str, int] | None:

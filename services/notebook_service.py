@@ -11,7 +11,6 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,9 +18,6 @@ from typing import Any
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
-from critics import CriticError, Critique
-
-from .attempt_lessons import columns_in, libraries_of
 from .cell_metadata import (
     META,
     Override,
@@ -31,48 +27,24 @@ from .cell_metadata import (
     check_own_metadata,
     clear_if_changed,
     drop_plan,
-    fingerprint,
     now_iso,
     own_meta,
     standing_override,
     tags,
 )
-from .cell_plan import Plan, Planner
+from .cell_plan import Planner
 from .cell_result import CellResult
-from .cell_review import (
-    CellReviewer,
-    ReviewPlan,
-    cell_disabled_rules,
-    prior_code_of,
-    skip_reason,
-)
-from .code_generator import (
-    AttemptSummary,
-    CodeGenerator,
-    Generation,
-    GenerationContext,
-    GeneratorError,
-    TokenUsage,
-)
+from .cell_review import CellReviewer, cell_disabled_rules, skip_reason
+from .cell_runner import CellRunner
+from .code_generator import CodeGenerator
 from .config import EngineConfig
-from .critique_record import reviewed
-from .error_analyzer import ErrorAnalyzer
 from .execution_events import ExecutionHub
-from .generation_context import build_context, earlier_cells, leftovers, variables_from
-from .iteration_control import (
-    Action,
-    AttemptOutcome,
-    Cause,
-    Decision,
-    IterationController,
-    Pattern,
-    RetryBudgets,
-)
+from .iteration_control import RetryBudgets
 from .journal import Event, Journal
+from .kernel_executor import CellTarget, KernelExecuted, KernelExecutor
 from .kernel_pool import KernelPool
-from .kernel_session import KernelSession, RawOutcome
-from .learning import Learned, Learning
-from .lessons import LessonQuery
+from .kernel_session import KernelSession
+from .learning import Learning
 from .notebook_store import (
     CellNotFound,
     NotebookNotFound,
@@ -81,15 +53,9 @@ from .notebook_store import (
     parse_notebook,
 )
 from .outputs import OutputCollector
-from .scientific_validity import blocking_findings, jupyter_error, validity_error
-from .self_checks import (
-    SelfCheck,
-    cell_checks,
-    check_findings,
-    execute_checks,
-    parse_checks,
-    unevaluated,
-)
+from .run_journal import JournaledRun
+from .run_types import RunOutcome, RunSpec, RunTools
+from .self_checks import SelfCheck, cell_checks, parse_checks
 from .status import CellStatus, ExecutionState
 from .widgets import store_widget_state
 
@@ -120,21 +86,6 @@ class ExecuteOptions:
     plan: bool | None = None  # None -> cell metadata `planning`, then config.planning
 
 
-@dataclass
-class AttemptRun:
-    """One executed attempt: what the controller needs and what the cell will keep."""
-
-    outcome: AttemptOutcome
-    record: dict[str, Any]
-    collector: OutputCollector
-    raw: RawOutcome
-    session: KernelSession
-    error: dict[str, Any] | None
-    critique: dict[str, Any] | None
-    override: dict[str, Any] | None
-    namespace: dict[str, Any] | None  # kernel variables read after a failure
-
-
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
@@ -147,7 +98,6 @@ class NotebookService:
         self.reviewer = reviewer or CellReviewer(config)
         self.generator = generator  # None: prompt cells get 409, failing cells no auto-fix
         self.planner = planner  # None: no pre-run plans
-        self.analyzer = ErrorAnalyzer()
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes,
                                    kernel_name=config.kernel_name)
@@ -407,9 +357,8 @@ class NotebookService:
 
     async def _run_cell(self, execution_id: str, notebook_id: str, cell_id: str,
                         options: ExecuteOptions, *, single_cell: bool = False) -> CellResult:
-        """DESIGN.md's flow for one cell: attempts until the controller says `proceed` or
-        `escalate`. Each retry waits for the previous execute reply (no aborted requests)."""
-        # 1. load the cell
+        """DESIGN.md's flow for one cell: the shared runner (`services.cell_runner`) in the
+        notebook's kernel. Each retry waits for the previous execute reply."""
         cell = self.get_cell(notebook_id, cell_id)
         result = CellResult(notebook_id, cell_id, execution_id, CellStatus.OK)
         empty = not cell.source.strip() and cell_prompt(cell) is None
@@ -418,261 +367,81 @@ class NotebookService:
             self.hub.emit(execution_id, notebook_id, cell_id, "final", result.as_dict())
             return result
         self._check_executable(cell)
-        prompt = cell_prompt(cell)
-        controller = IterationController(self._budgets(cell, options),
-                                         can_generate=self._auto_fix(options),
-                                         max_feedback_chars=self.config.feedback_max_chars)
+        spec = self._spec(execution_id, notebook_id, cell, options, single_cell)
+        session = await self.kernel_for(notebook_id, execution_id)  # we hold the exec lock
+        executor = KernelExecutor(self, self._target(execution_id, notebook_id, cell, options),
+                                  session)
+        events = JournaledRun(self.hub, execution_id, notebook_id, cell_id)
+        tools = RunTools(self.generator, self.planner, lambda: self.learning)
+        outcome = await CellRunner(executor, events, spec, tools).run()
+        result.plan = outcome.plan
+        result.tokens = outcome.tokens.to_dict() if outcome.tokens.total else None
+        if outcome.generation_error is not None:
+            return await self._generation_failed(result, outcome)
+        return await self._finish(result, outcome, cell)
+
+    def _spec(self, execution_id: str, notebook_id: str, cell: NotebookNode,
+              options: ExecuteOptions, single_cell: bool) -> RunSpec:
+        """The run as the request, the cell's metadata and the settings ask for it."""
+        checks, invalid = self._checks_for(cell, options)
         override = self._override_for(cell, options, single_cell)
         token_budget = cell_int(cell, "token_budget", upper=10**9)
-        if token_budget is None:
-            token_budget = self.config.cell_token_budget
-        # 2. the notebook's kernel (we hold the notebook's execution lock)
-        session = await self._kernel_for(notebook_id, execution_id)
-        tokens = TokenUsage()
-        checks, check_error = self._checks_for(cell, options)
-        code, generation, cause = cell.source, None, None
-        lesson_ids: list[str] = []
-        if not code.strip():  # a prompt cell: the generator writes its code first
-            assert self.generator is not None and prompt is not None  # _check_executable
-            try:
-                context = await self._context(notebook_id, cell_id, session, prompt=prompt)
-                if self._planning(cell, options):
-                    plan = await self._plan(execution_id, notebook_id, cell_id, prompt, context)
-                    if plan is not None:
-                        tokens += plan.usage
-                        result.plan = plan.to_dict()
-                        checks += self._plan_checks(plan, checks, result)
-                generation = await self.generator.generate(prompt, context)
-            except GeneratorError as exc:
-                return await self._generation_failed(result, controller, str(exc))
-            tokens += generation.usage
-            code, lesson_ids = generation.code, context.lesson_ids
-        runs: list[AttemptRun] = []
-        escalation: dict[str, Any] | None = None
-        while True:
-            # 3-6. execute, analyse an error, review an `ok` result, block or override
-            run = await self._attempt(execution_id, notebook_id, cell, session, code,
-                                      len(runs) + 1, options, override, cause, generation,
-                                      checks, check_error)
-            run.record["lessons"] = lesson_ids
-            runs.append(run)
-            session = run.session
-            # 7. iteration control
-            outcomes = [r.outcome for r in runs]
-            decision = controller.decide(outcomes)
-            if decision.action is Action.RETRY and token_budget and tokens.total >= token_budget:
-                decision = controller.escalate(
-                    outcomes, Pattern.TOKEN_BUDGET, f"{tokens.total} of {token_budget} tokens")
-            if decision.action is Action.RETRY:
-                generation, decision, lesson_ids = await self._rewrite(
-                    execution_id, notebook_id, cell, session, runs, prompt, decision, controller)
-                if generation is not None:
-                    tokens += generation.usage
-                    code, cause = generation.code, decision.cause
-                    if self._replay(options):
-                        session = await self._replay_earlier(execution_id, notebook_id, cell_id)
-                    continue
-            if decision.action is Action.ESCALATE:
-                escalation = decision.escalation
-                self.hub.emit(execution_id, notebook_id, cell_id, "escalated", escalation or {})
-            break
-        # 8. persist the last attempt: its code, outputs, status, and the whole history
+        return RunSpec(
+            code=cell.source, prompt=cell_prompt(cell), budgets=self._budgets(cell, options),
+            auto_fix=self._auto_fix(options), min_confidence=self.config.critic_min_confidence,
+            overrides=[override] if override is not None else [],
+            token_budget=self.config.cell_token_budget if token_budget is None else token_budget,
+            checks=checks, invalid_checks=invalid, plan=self._planning(cell, options),
+            replay=self._replay(options), expects_error="raises-exception" in tags(cell),
+            max_feedback_chars=self.config.feedback_max_chars,
+            context_max_chars=self.config.context_max_chars,
+            notebook_id=notebook_id, cell_id=cell.id, execution_id=execution_id)
+
+    def _target(self, execution_id: str, notebook_id: str, cell: NotebookNode,
+                options: ExecuteOptions) -> CellTarget:
+        review = self.config.critic_enabled and options.critic and not skip_reason(cell)
+        return CellTarget(execution_id, notebook_id, cell,
+                          options.timeout or self.config.cell_timeout, review,
+                          self._skip_reason(cell, options),
+                          cell_disabled_rules(cell) + list(options.disabled_rules))
+
+    async def _finish(self, result: CellResult, outcome: RunOutcome,
+                      cell: NotebookNode) -> CellResult:
+        """Persist the last attempt: its code, outputs, status, and the whole history."""
+        runs = outcome.runs
         last = runs[-1]
-        status = last.outcome.status
-        result.status = status
-        result.code = code
+        executed = last.executed
+        assert isinstance(executed, KernelExecuted) and executed.collector is not None
+        collector = executed.collector
+        result.status = status = last.outcome.status
+        result.code = last.outcome.code
         result.error = last.error
         result.critique = last.critique
         result.override = last.override
-        result.escalation = escalation
-        result.tokens = tokens.to_dict() if tokens.total else None
+        result.escalation = outcome.escalation
         result.execution_count = last.record["execution_count"]
-        result.outputs = [dict(o) for o in last.collector.outputs()]
-        result.output_truncated = last.collector.truncated
+        result.outputs = [dict(o) for o in collector.outputs()]
+        result.output_truncated = collector.truncated
         result.expected_error = status is CellStatus.ERROR and "raises-exception" in tags(cell)
         result.started_at = runs[0].record["started_at"]
-        result.finished_at = _iso(last.raw.finished)
+        result.finished_at = _iso(executed.finished)
         result.duration_ms = round(sum(r.record["duration_ms"] for r in runs), 3)
         result.attempts = [r.record for r in runs]
-        if len(runs) > 1 or escalation:
-            result.lessons = await self._learn(result, runs)
-        await self._persist(result, last.collector)
+        result.lessons = outcome.lessons
+        await self._persist(result, collector)
         return result
 
-    async def _attempt(self, execution_id: str, notebook_id: str, cell: NotebookNode,
-                       session: KernelSession, code: str, number: int,
-                       options: ExecuteOptions, override: Override | None,
-                       cause: Cause | None, generation: Generation | None,
-                       checks: list[SelfCheck], check_error: str | None) -> AttemptRun:
-        cell_id = cell.id
-        review = self._review_plan(notebook_id, cell, options, code)
-        if review is not None:
-            await self.reviewer.read_before(session, review)
-        self.hub.emit(execution_id, notebook_id, cell_id, "attempt_started", {
-            "attempt": number, "code": code, "cause": cause.value if cause else None,
-            "generated": generation is not None,
-            "tokens": generation.usage.to_dict() if generation else None})
-        collector = OutputCollector(self.config.output_budget_bytes, widgets=session.widgets)
-        on_message = self._output_sink(execution_id, notebook_id, cell_id, collector)
-        timeout = options.timeout or self.config.cell_timeout
-        raw = await session.execute(code, timeout=timeout,
-                                    interrupt_grace=self.config.interrupt_grace,
-                                    on_message=on_message)
-        self.hub.flush(execution_id)
-        status = self._status_of(raw, session)
-        if status in (CellStatus.DEAD_KERNEL, CellStatus.TIMEOUT) and (
-            raw.dead or raw.kernel_unusable
-        ):
-            await self._replace_kernel(notebook_id, session, execution_id, status)
-        error = _error_of(status, raw, collector, timeout)
-        if error and not collector.error:
-            collector.add_error(error)  # visible in JupyterLab as well
-        # 5. review an `ok` result from execution evidence
-        critique: dict[str, Any] | None = None
-        applied: dict[str, Any] | None = None
-        if status is CellStatus.OK and (review is not None or checks or check_error):
-            if review is not None:
-                critique = await self._critique(session, review, code, collector)
-            else:
-                critique = {**Critique(skipped=True).to_dict(),
-                            "reason": self._skip_reason(cell, options)}
-            lost = False
-            if checks or check_error:
-                lost = await self._self_check(execution_id, notebook_id, session, checks,
-                                              check_error, critique)
-            blocking = blocking_findings(critique, self.config.critic_min_confidence)
-            if lost:
-                # a check hung the kernel, which was replaced: the variables are gone, so
-                # the cell cannot be judged nor retried in place (final, like a timeout)
-                status, blocking = CellStatus.TIMEOUT, []
-                error = {"ename": "CellTimeoutError", "evalue": (
-                    f"a self-check did not finish within {self.config.introspection_timeout:g}"
-                    " s and the kernel was replaced; the cell's variables are gone"),
-                    "traceback": []}
-                collector.add_error(error)
-            if blocking and override is not None and override.applies_to(
-                    code, cell_prompt(cell)):
-                # 6'. the user's override: the critique is kept, marked, and journaled
-                applied = _applied(override, number, blocking, code, cell_prompt(cell),
-                                   generation is not None)
-                critique["overridden"] = applied
-                self.hub.emit(execution_id, notebook_id, cell_id, "override_applied", applied)
-            elif blocking:
-                # 6. a logical execution error: ScientificValidityError
-                status = CellStatus.SCIENTIFIC_VALIDITY_ERROR
-                error = validity_error(blocking)
-                collector.add_error(jupyter_error(error))
-            self.hub.emit(execution_id, notebook_id, cell_id, "critique",
-                          {**critique, "attempt": number})
-        elif status is CellStatus.OK:
-            critique = {**Critique(skipped=True).to_dict(),
-                        "reason": self._skip_reason(cell, options)}
-        execution_count = collector.execution_count or (raw.reply or {}).get("execution_count")
-        # 4. structured feedback for an error (this attempt's own code and traceback)
-        feedback, namespace = None, None
-        expected = status is CellStatus.ERROR and "raises-exception" in tags(cell)
-        if status is CellStatus.ERROR and not expected:
-            namespace = await self.reviewer.namespace(session)
-        if status in (CellStatus.ERROR, CellStatus.SCIENTIFIC_VALIDITY_ERROR) and not expected:
-            feedback = self.analyzer.analyze(error or {}, code, execution_count=execution_count,
-                                             variables=variables_from(namespace or {}))
-        started = _iso(raw.started)
-        record: dict[str, Any] = {
-            "attempt": number, "code": code, "status": status.value,
-            "cause": cause.value if cause else None, "generated": generation is not None,
-            "started_at": started,
-            "duration_ms": round((raw.finished - raw.started) * 1000, 3),
-            "execution_count": execution_count,
-            "error": jupyter_error(error) if error else None,
-            "findings": (error or {}).get("findings"),
-            "analysis": feedback.to_dict() if feedback is not None else None,
-            "feedback": None,  # set when a retry sends feedback about this attempt
-            "tokens": generation.usage.to_dict() if generation else None,
-            "explanation": generation.explanation if generation else None,
-            "override": applied,  # a blocked result let through by a person's override
-        }
-        return AttemptRun(AttemptOutcome(number, code, status, feedback), record, collector,
-                          raw, self._kernels.get(notebook_id, session), error, critique,
-                          applied, namespace)
-
-    async def _rewrite(self, execution_id: str, notebook_id: str, cell: NotebookNode,
-                       session: KernelSession, runs: list[AttemptRun], prompt: str | None,
-                       decision: Decision, controller: IterationController
-                       ) -> tuple[Generation | None, Decision, list[str]]:
-        """Ask the generator to fix the last attempt; a failure or a repeat escalates."""
-        cell_id = cell.id
-        last = runs[-1]
-        last.record["feedback"] = decision.feedback
-        outcomes = [r.outcome for r in runs]
-        self.hub.emit(execution_id, notebook_id, cell_id, "retry_scheduled", {
-            "attempt": len(runs) + 1, "after_attempt": len(runs),
-            "cause": decision.cause.value if decision.cause else None,
-            "feedback": decision.feedback, "retries_used": decision.retries_used,
-            "budgets": {"error_retries": controller.budgets.error_retries,
-                        "critique_retries": controller.budgets.critique_retries}})
-        history = [AttemptSummary(r.outcome.attempt, r.outcome.code, r.outcome.status.value,
-                                  r.record.get("feedback") or "", bool(r.record["generated"]))
-                   for r in runs[:-1]]
-        assert self.generator is not None and decision.feedback is not None
-        try:
-            context = await self._context(notebook_id, cell_id, session, last.namespace,
-                                          prompt=prompt, code=last.outcome.code,
-                                          record=last.record,
-                                          failed=[r.outcome.code for r in runs])
-            context.generated = bool(last.record["generated"])
-            generation = await self.generator.fix(prompt, last.outcome.code, decision.feedback,
-                                                  history, context)
-        except GeneratorError as exc:
-            return None, controller.escalate(outcomes, Pattern.GENERATOR_FAILED, str(exc)), []
-        repeated = controller.check_candidate(generation.code, outcomes)
-        if repeated is not None:
-            return None, repeated, []
-        return generation, decision, context.lesson_ids
-
-    async def _generation_failed(self, result: CellResult, controller: IterationController,
-                                 detail: str) -> CellResult:
+    async def _generation_failed(self, result: CellResult, outcome: RunOutcome) -> CellResult:
         """A prompt cell whose code could not be generated: an error, escalated."""
         now = now_iso()
         result.status = CellStatus.ERROR
-        result.error = {"ename": "CodeGenerationError", "evalue": detail, "traceback": []}
-        result.escalation = controller.escalate_without_attempt(Pattern.GENERATOR_FAILED,
-                                                                detail)
+        result.error = {"ename": "CodeGenerationError", "evalue": outcome.generation_error,
+                        "traceback": []}
+        result.escalation = outcome.escalation
         result.outputs = [{"output_type": "error", **result.error}]
         result.started_at = result.finished_at = now
-        self.hub.emit(result.execution_id, result.notebook_id, result.cell_id, "escalated",
-                      result.escalation)
         await self._persist(result, OutputCollector(self.config.output_budget_bytes))
         return result
-
-    async def _context(self, notebook_id: str, cell_id: str, session: KernelSession,
-                       namespace: dict[str, Any] | None = None, *, prompt: str | None = None,
-                       code: str = "", record: dict[str, Any] | None = None,
-                       failed: list[str] | None = None) -> GenerationContext:
-        """Earlier cells, the kernel's variables (read now unless already read; without
-        what the `failed` attempts' code left behind), the lessons relevant to this cell's
-        libraries, columns, error or findings, and the status of the attempt to fix."""
-        if namespace is None:
-            namespace = await self.reviewer.namespace(session)
-        try:
-            nb = self.store.peek(notebook_id)
-        except NotebookNotFound:
-            nb = NotebookNode(cells=[])
-        prior = prior_code_of(nb, cell_id)
-        record = record or {}
-        query = LessonQuery(
-            rule_ids=[f.get("rule_id", "") for f in record.get("findings") or []],
-            error_types=[(record.get("error") or {}).get("ename", "")] if record.get("error")
-            and record.get("status") == CellStatus.ERROR.value else [],
-            libraries=libraries_of(prior, code),
-            columns=columns_in(f"{code}\n{prompt or ''}", namespace))
-        lessons = self.learning.for_prompt(query)
-        context = build_context(nb, cell_id, namespace,
-                                lessons=[lesson.prompt_line() for lesson in lessons],
-                                max_chars=self.config.context_max_chars,
-                                drop=leftovers(failed or [], prior))
-        context.lesson_ids = [lesson.id for lesson in lessons]
-        context.status = record.get("status")
-        return context
 
     # -- learning across runs ------------------------------------------------------------
 
@@ -684,34 +453,6 @@ class NotebookService:
         extra = {c.name for c in options.checks}
         return [c for c in declared if c.name not in extra] + list(options.checks), error
 
-    async def _self_check(self, execution_id: str, notebook_id: str, session: KernelSession,
-                          checks: list[SelfCheck], error: str | None,
-                          critique: dict[str, Any]) -> bool:
-        """Run the checks in the kernel; failed ones join the critique as findings (critical
-        by default, so they block and drive a retry like the critic's own); checks with no
-        verdict (out of time) are critic errors. True when a check cost the kernel."""
-        errors = critique.setdefault("errors", [])
-        if error:
-            errors.append({"rule_id": "self_check",
-                           "error": f"invalid checks in cell metadata: {error}"})
-        if not checks:
-            return False
-        results, raw = await execute_checks(session, checks,
-                                            timeout=self.config.introspection_timeout,
-                                            interrupt_grace=self.config.interrupt_grace)
-        lost = raw is not None and (raw.dead or raw.kernel_unusable)
-        if lost:
-            assert raw is not None
-            await self._replace_kernel(notebook_id, session, execution_id,
-                                       CellStatus.DEAD_KERNEL if raw.dead else CellStatus.TIMEOUT)
-        critique.setdefault("findings", []).extend(
-            f.to_dict() for f in check_findings(checks, results))
-        errors.extend({"rule_id": "self_check", "error": reason}
-                      for reason in unevaluated(checks, results))
-        critique["checks"] = [{"name": r.name, "passed": r.passed, "detail": r.detail,
-                               "error": r.error, "evaluated": r.evaluated} for r in results]
-        return lost
-
     def _planning(self, cell: NotebookNode, options: ExecuteOptions) -> bool:
         if self.planner is None:
             return False
@@ -719,56 +460,6 @@ class NotebookService:
             return options.plan
         from_cell = cell.metadata.get(META, {}).get("planning")
         return from_cell if isinstance(from_cell, bool) else self.config.planning
-
-    async def _plan(self, execution_id: str, notebook_id: str, cell_id: str, prompt: str,
-                    context: GenerationContext) -> Plan | None:
-        """The model's short plan before it writes code; a failed plan does not stop the
-        cell (the code is generated without one)."""
-        assert self.planner is not None
-        try:
-            plan = await self.planner.plan(prompt, context)
-        except GeneratorError as exc:
-            self.hub.emit(execution_id, notebook_id, cell_id, "plan",
-                          {"error": str(exc), "plan": None})
-            return None
-        self.hub.emit(execution_id, notebook_id, cell_id, "plan",
-                      {"plan": plan.to_dict(), "text": plan.render()})
-        return plan
-
-    def _plan_checks(self, plan: Plan, current: list[SelfCheck],
-                     result: CellResult) -> list[SelfCheck]:
-        """The plan's success criteria that are expressible as checks, for this run (they
-        are stored as the cell's own checks when the result is persisted)."""
-        checks, dropped = plan.checks()
-        taken = {c.name for c in current}
-        fresh = [c for c in checks if c.name not in taken]
-        if result.plan is not None:
-            result.plan["checks"] = [c.to_dict() for c in fresh]
-            if dropped:
-                result.plan["dropped_checks"] = dropped
-        return fresh
-
-    async def _learn(self, result: CellResult, runs: list[AttemptRun]) -> dict[str, Any] | None:
-        """A fixed retry or an escalation becomes lessons; never fails the cell."""
-        try:
-            nb = self.store.peek(result.notebook_id)
-            prior = prior_code_of(nb, result.cell_id)
-        except NotebookNotFound:
-            prior = ""
-        namespace = next((r.namespace for r in reversed(runs) if r.namespace), None)
-        try:
-            learned: Learned = await self.learning.learn_from_cell(
-                result.attempts, result.escalation, notebook_id=result.notebook_id,
-                cell_id=result.cell_id, execution_id=result.execution_id, prior_code=prior,
-                namespace=namespace)
-        except Exception:
-            log.exception("learning from cell %s failed", result.cell_id)
-            return None
-        data = learned.to_dict()
-        if learned.created or learned.merged:
-            self.hub.emit(result.execution_id, result.notebook_id, result.cell_id, "lessons",
-                          data)
-        return data
 
     async def reflect(self, notebook_id: str, execution_ids: list[str] | None = None, *,
                       record_clean: bool | None = None) -> dict[str, Any]:
@@ -807,29 +498,6 @@ class NotebookService:
 
         return await self.store.update(notebook_id, change)
 
-    async def _replay_earlier(self, execution_id: str, notebook_id: str,
-                              cell_id: str) -> KernelSession:
-        """A fresh kernel with the earlier code cells re-run (their outputs are not kept):
-        the retry starts from the namespace the notebook builds, not the failed attempt's."""
-        await self._drop_kernel(notebook_id)
-        session = await self._kernel_for(notebook_id, execution_id)
-        try:
-            sources = earlier_cells(self.store.peek(notebook_id), cell_id)
-        except NotebookNotFound:
-            sources = []
-        failed: int | None = None
-        for index, source in enumerate(sources):
-            raw = await session.execute(source, timeout=self.config.cell_timeout,
-                                        interrupt_grace=self.config.interrupt_grace,
-                                        on_message=_discard)
-            if (raw.reply or {}).get("status") != "ok":
-                failed = index
-                break
-        self.hub.emit(execution_id, notebook_id, cell_id, "replay", {
-            "kernel_id": session.kernel_id, "cells": len(sources),
-            "ok": failed is None, "failed_cell_index": failed})
-        return session
-
     def _budgets(self, cell: NotebookNode, options: ExecuteOptions) -> RetryBudgets:
         """Request, then cell metadata, then settings."""
         def pick(requested: int | None, key: str, default: int) -> int:
@@ -862,73 +530,12 @@ class NotebookService:
         return standing_override(cell, cell.source, cell_prompt(cell),
                                  single_cell=single_cell, by=options.override_by)
 
-    async def _critique(self, session: KernelSession, review: ReviewPlan, code: str,
-                        collector: OutputCollector) -> dict[str, Any]:
-        """The critic never fails a cell: an internal error becomes a critic error."""
-        try:
-            critique = await self.reviewer.review(session, review, code,
-                                                  [dict(o) for o in collector.outputs()])
-        except Exception as exc:
-            log.exception("the critic failed")
-            return Critique(errors=[CriticError("critic", f"{type(exc).__name__}: {exc}")]
-                            ).to_dict()
-        return reviewed(critique, self.reviewer.critic)
-
     def _skip_reason(self, cell: NotebookNode, options: ExecuteOptions) -> str:
         if not self.config.critic_enabled:
             return "the critic is disabled in settings"
         if not options.critic:
             return "the request asked for no critique"
         return skip_reason(cell) or "skipped"
-
-    def _review_plan(self, notebook_id: str, cell: NotebookNode, options: ExecuteOptions,
-                     code: str) -> ReviewPlan | None:
-        if not (self.config.critic_enabled and options.critic) or skip_reason(cell):
-            return None
-        try:
-            prior = prior_code_of(self.store.peek(notebook_id), cell.id)
-        except NotebookNotFound:
-            prior = ""
-        return self.reviewer.plan(code, prior,
-                                  cell_disabled_rules(cell) + list(options.disabled_rules))
-
-    def _output_sink(self, execution_id: str, notebook_id: str, cell_id: str,
-                     collector: OutputCollector) -> Callable[[dict[str, Any]], None]:
-        announced = False
-
-        def on_message(msg: dict[str, Any]) -> None:
-            nonlocal announced
-            event = collector.handle(msg)
-            if collector.truncated and not announced:
-                announced = True
-                self.hub.emit(execution_id, notebook_id, cell_id, "output_truncated",
-                              {"budget_bytes": collector.budget_bytes})
-            if event is None:
-                return
-            type_, data = event
-            if type_ == "stream":
-                self.hub.stream(execution_id, notebook_id, cell_id, data["name"], data["text"])
-            else:
-                self.hub.emit(execution_id, notebook_id, cell_id, type_, data)
-
-        return on_message
-
-    def _status_of(self, raw: RawOutcome, session: KernelSession) -> CellStatus:
-        if session.kernel_id in self._replaced:
-            self._replaced.discard(session.kernel_id)
-            return CellStatus.ABORTED  # restarted or shut down on request mid-execution
-        if raw.dead:
-            return CellStatus.DEAD_KERNEL
-        if raw.timed_out:
-            return CellStatus.TIMEOUT
-        if raw.interrupted:
-            return CellStatus.INTERRUPTED
-        reply_status = (raw.reply or {}).get("status")
-        if reply_status == "ok":
-            return CellStatus.OK
-        if reply_status == "aborted":
-            return CellStatus.ABORTED
-        return CellStatus.ERROR
 
     async def _persist(self, result: CellResult, collector: OutputCollector) -> None:
         """Journal the `final` event and apply it to the notebook in one step (no await in
@@ -1013,7 +620,7 @@ class NotebookService:
         return {"id": session.kernel_id, "busy": session.busy,
                 "idle_seconds": round(time.monotonic() - session.last_used, 3)}
 
-    async def _kernel_for(self, notebook_id: str, execution_id: str | None = None) -> KernelSession:
+    async def kernel_for(self, notebook_id: str, execution_id: str | None = None) -> KernelSession:
         async with self._kernel_locks.setdefault(notebook_id, asyncio.Lock()):
             session = self._kernels.get(notebook_id)
             if session is not None and await session.is_alive():
@@ -1028,7 +635,7 @@ class NotebookService:
                               {"event": "started", "kernel_id": session.kernel_id, "warm": warm})
             return session
 
-    async def _replace_kernel(self, notebook_id: str, session: KernelSession,
+    async def replace_kernel(self, notebook_id: str, session: KernelSession,
                               execution_id: str, status: CellStatus) -> None:
         if self._kernels.get(notebook_id) is session:
             del self._kernels[notebook_id]
@@ -1037,9 +644,21 @@ class NotebookService:
                       {"event": "replaced", "kernel_id": session.kernel_id,
                        "reason": status.value})
 
+    def current_kernel(self, notebook_id: str, default: KernelSession) -> KernelSession:
+        """The notebook's kernel now (`default` when it was dropped)."""
+        return self._kernels.get(notebook_id, default)
+
+    def take_replaced(self, kernel_id: str) -> bool:
+        """Whether this kernel was restarted or shut down on request while it ran (asked
+        once: the answer is consumed)."""
+        if kernel_id not in self._replaced:
+            return False
+        self._replaced.discard(kernel_id)
+        return True
+
     async def ensure_kernel(self, notebook_id: str) -> dict[str, Any]:
         self.store.read(notebook_id)
-        await self._kernel_for(notebook_id)
+        await self.kernel_for(notebook_id)
         state = self.kernel_state(notebook_id)
         assert state is not None
         return state
@@ -1056,13 +675,13 @@ class NotebookService:
     async def restart(self, notebook_id: str) -> dict[str, Any]:
         """A fresh namespace: swap in a warm kernel; a running cell ends `aborted`."""
         self.store.read(notebook_id)
-        await self._drop_kernel(notebook_id)
+        await self.drop_kernel(notebook_id)
         return await self.ensure_kernel(notebook_id)
 
     async def shutdown_kernel(self, notebook_id: str) -> bool:
-        return await self._drop_kernel(notebook_id)
+        return await self.drop_kernel(notebook_id)
 
-    async def _drop_kernel(self, notebook_id: str) -> bool:
+    async def drop_kernel(self, notebook_id: str) -> bool:
         async with self._kernel_locks.setdefault(notebook_id, asyncio.Lock()):
             session = self._kernels.pop(notebook_id, None)
             if session is None:
@@ -1084,15 +703,7 @@ class NotebookService:
                 if now - session.last_used >= self.config.idle_kernel_timeout:
                     log.info("shutting down idle kernel of notebook %s", notebook_id)
                     with contextlib.suppress(Exception):
-                        await self._drop_kernel(notebook_id)
-
-
-def _applied(override: Override, attempt: int, blocking: list[Any], code: str,
-             prompt: str | None, generated: bool) -> dict[str, Any]:
-    """The override as recorded: who, how, when, on which attempt, findings and code."""
-    return {**override.to_dict(), "attempt": attempt,
-            "findings": [f.rule_id for f in blocking],
-            "fingerprint": fingerprint(code, prompt), "generated": generated}
+                        await self.drop_kernel(notebook_id)
 
 
 def _overall(results: list[CellResult]) -> str:
@@ -1100,30 +711,3 @@ def _overall(results: list[CellResult]) -> str:
         if not (result.acceptable or result.skipped):
             return result.status.value
     return CellStatus.OK.value
-
-
-def _error_of(status: CellStatus, raw: RawOutcome, collector: OutputCollector,
-              timeout: float) -> dict[str, Any] | None:
-    if status is CellStatus.DEAD_KERNEL:
-        return {"ename": "DeadKernelError", "evalue": "the kernel died while executing the cell;"
-                " the notebook gets a fresh kernel on the next execution", "traceback": []}
-    if status is CellStatus.TIMEOUT:
-        how = ("the kernel did not answer the interrupt and was replaced"
-               if raw.kernel_unusable else "the cell was interrupted")
-        return {"ename": "CellTimeoutError",
-                "evalue": f"cell exceeded its {timeout:g} s timeout; {how}", "traceback": []}
-    if status is CellStatus.ABORTED:
-        return {"ename": "ExecutionAborted", "evalue": "the kernel was restarted or shut down"
-                " while the cell ran", "traceback": []}
-    if status in (CellStatus.ERROR, CellStatus.INTERRUPTED):
-        if collector.error:
-            return collector.error
-        reply = raw.reply or {}
-        return {k: reply.get(k, "" if k != "traceback" else []) for k in
-                ("ename", "evalue", "traceback")}
-    return None
-
-
-
-def _discard(_msg: dict[str, Any]) -> None:
-    """Outputs of replayed cells are not kept (they ran before and kept theirs)."""
