@@ -40,6 +40,7 @@ from services.code_generator import CodeGenerator
 from services.learning import Learning
 from services.scientific_validity import ScientificValidityError, blocking_findings
 from services.self_checks import CheckSpecError, parse_checks
+from services.shell_capture import OutputCapture
 from services.status import CellStatus
 
 from .magics_display import (
@@ -54,7 +55,6 @@ from .magics_local import (
     AttemptRecord,
     CellRun,
     LocalRunner,
-    OutputCapture,
     RunOptions,
     current_user,
     generator_name,
@@ -79,6 +79,7 @@ SETTABLE = {
     "feedback_max_chars": "feedback_max_chars",
     "context_max_chars": "context_max_chars",
     "introspection_budget_ms": "introspection_budget_ms",
+    "cell_timeout": "cell_timeout",
 }
 # history entries that are our own magics: their code is recorded separately
 _OWN_MAGIC = re.compile(
@@ -344,6 +345,8 @@ class CriticMagics(Magics):
             reason = (run.escalation or {}).get("reason") or run.status.value
             exc = CodeGenerationError(reason)
             self._show_error(CodeGenerationError, exc, reason)
+        elif run.status is CellStatus.TIMEOUT:  # interrupted at cell_timeout, as the service
+            self._show_error(type(exc), exc, str(exc))
         outer.error_in_exec = exc
 
     def _show_error(self, etype: type[BaseException], exc: BaseException, text: str) -> None:
@@ -552,8 +555,11 @@ class CriticMagics(Magics):
                 self.remote.accept(run.cell_id, record["by"], reason)
             except RemoteError as exc:
                 raise UsageError(str(exc)) from None
-        self.accepted[fingerprint(run.code, run.prompt)] = record
-        self.accepted[fingerprint(run.final_code, None)] = record
+        # the code the person saw: the cell as written, and the run's last attempt (as
+        # code, and under its %%ask prompt); never code the generator writes later
+        for code, prompt in ((run.code, run.prompt), (run.final_code, None),
+                             (run.final_code, run.prompt)):
+            self.accepted[fingerprint(code, prompt)] = record
         findings = ", ".join(r for r in record["findings"] if r) or "none"
         display(message_panel(
             "findings accepted", f"accepted: {findings}",

@@ -352,6 +352,41 @@ def test_claude_generator_and_critic_run_on_the_private_loop(ipy: Kernel) -> Non
         "1020")
 
 
+def test_accepted_findings_do_not_cover_generated_code(ipy: Kernel) -> None:
+    """The same rule as the service's (tests/test_retry_loop.py, one runner for both): an
+    acceptance covers the code a person saw blocked, never code the generator wrote in its
+    place. The magics used to let it cover every attempt of the run."""
+    assert ipy.run("scale_input = X").status == "ok"
+    code = LEAKY.replace("fit_transform(X)", "fit_transform(scale_input)")
+    assert ipy.run("%%critique --no-retry\n" + code).ename == "ScientificValidityError"
+    assert ipy.run("%critic accept reference data").status == "ok"
+    assert ipy.run("del scale_input").status == "ok"  # the accepted code now fails
+    scripted(ipy, "gen", LEAKY.replace("alpha=1.0", "alpha=3.0"))  # still leaky
+    result = ipy.run("%%critique --max-retries 1\n" + code)
+    assert [e["ename"] for e in result.of("error")][:1] == ["NameError"]
+    text = result.panel_text()
+    assert "attempt 2: code written by ScriptedGenerator after an error" in text
+    assert result.ename == "ScientificValidityError" and "overridden" not in text
+    record = "__import__('app.magics').magics.critic_magics().last.attempts[-1]"
+    assert value(ipy, f"{record}.override is None") == "True"
+
+
+def test_the_cell_timeout_interrupts_an_attempt_as_in_the_service(ipy: Kernel) -> None:
+    assert ipy.run("%critic set cell_timeout 1").status == "ok"
+    try:
+        started = time.monotonic()
+        result = ipy.run("%%critique\nimport time\ntime.sleep(30)\nslept = True")
+        took = time.monotonic() - started
+    finally:
+        assert ipy.run("%critic set cell_timeout 120").status == "ok"
+    assert took < 15 and result.ename == "CellTimeoutError"
+    assert "exceeded its 1 s timeout" in result.reply["evalue"]
+    status = "__import__('app.magics').magics.critic_magics().last.status.value"
+    assert value(ipy, status) == "'timeout'"
+    assert value(ipy, "'slept' in globals()") == "False"
+    assert value(ipy, "1 + 1") == "2"  # the kernel lives; the alarm is off
+
+
 # -- %critic --------------------------------------------------------------------------------
 
 
