@@ -290,6 +290,8 @@ def main() -> int:
                              "(comma-separated)")
     parser.add_argument("--cache", type=Path,
                         help="with --in-process: keep each case's evidence in this folder")
+    parser.add_argument("--shard", default="",
+                        help="i/n: only every n-th case from the i-th (fill a --cache in parallel)")
     parser.add_argument("--findings", type=Path,
                         help="also write each case's findings here (JSON Lines)")
     args = parser.parse_args()
@@ -297,6 +299,9 @@ def main() -> int:
     if args.family:
         cases = [c for c in cases if c.family == args.family or (
             not c.flawed and c.id in {x.twin for x in cases if x.family == args.family})]
+    if args.shard:
+        i, n = (int(x) for x in args.shard.split("/"))
+        cases = cases[i::n]
     t0 = time.perf_counter()
     if args.setup_hidden and not args.in_process:
         parser.error("--setup-hidden needs --in-process (a kernel run reads the notebook's "

@@ -23,7 +23,7 @@ def has_word(text: str, words: list[str]) -> str | None:
         while at >= 0:
             before = low[at - 1] if at else " "
             after = low[at + len(w)] if at + len(w) < len(low) else " "
-            if not before.isalpha() and not (after.isalpha() and len(w) < 5):
+            if not before.isalpha() and not (after.isalpha() and len(w) < 5 and w[-1].isalpha()):
                 return word
             at = low.find(w, at + 1)
     return None

@@ -82,6 +82,8 @@ class Recorder:
         self.derived: dict[int, tuple[Any, list[str], int]] = {}
         # row lineage through column selections: id(view) -> (view, the frame it selects from)
         self.views: dict[int, tuple[Any, Any]] = {}
+        # ungrouped statistics of a frame: id(result) -> (result, the frame, method)
+        self.stats: dict[int, tuple[Any, Any, str]] = {}
         self.modules_seen = 0
         self._next = 0
 
@@ -110,6 +112,7 @@ class Recorder:
             self.derived = dict(list(self.derived.items())[-150:])
         if len(self.views) > 200:
             self.views = dict(list(self.views.items())[-100:])
+        self.stats.clear()  # applied in the cell that computed them
 
     def stop(self, *_args: Any) -> None:
         self.on = False
@@ -183,6 +186,8 @@ class Recorder:
         self._next += 1
         did = f"d{self._next}"
         self.data[did] = _Datum(did, kind, n, cols, name, full, _sketch(full, self.k), origin)
+        if full is not None and origin is None and self.source_rows(obj) is obj:
+            self.by_content.setdefault(_signature(full), did)
         self.by_obj[id(obj)] = (obj, did)
         self.keep.append(obj)
         return did
@@ -450,6 +455,8 @@ def _estimator_event(rec: Recorder, op: str, est: Any, args: tuple[Any, ...],
     event: dict[str, Any] = {"op": op, "est": type(est).__name__,
                              "module": type(est).__module__, "est_id": id(est),
                              "kind": _estimator_kind(est)}
+    if hasattr(est, "get_support"):  # a feature selector, whatever else it is
+        event["selector"] = True
     if op == "model_fit":
         return _model_fit_event(event, est, result)
     x = _first(args, kwargs, 0, "X")
@@ -710,8 +717,11 @@ def _patch_classes(rec: Recorder, module: Any, spec: dict[str, Any]) -> None:
             continue
         for method, op in spec["methods"].items():
             fn = obj.__dict__.get(method)
+            make = functools.partial(_method_maker, rec, op)
             if callable(fn) and not isinstance(fn, staticmethod | classmethod):
-                setattr(obj, method, _wrap(rec, fn, functools.partial(_method_maker, rec, op)))
+                setattr(obj, method, _wrap(rec, fn, make))
+            elif callable(getattr(fn, "fn", None)):  # sklearn's `available_if` descriptor
+                fn.fn = _wrap(rec, fn.fn, make)
 
 
 def _method_maker(rec: Recorder, op: str, args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -802,11 +812,47 @@ def _patch_pandas(rec: Recorder, pd: Any) -> None:
                         rec.keep.append(getattr(getattr(args[0], "obj", args[0]), "index", None))
                         if ev["grouped"]:
                             _derive(rec, result, ev["cols"], ev["n"])
+                        elif isinstance(args[0], frame):
+                            rec.stats[id(result)] = (result, args[0], _m)
                     return ev
                 setattr(cls, method, _wrap(rec, fn, make))
     _patch_views(rec, frame)
+    _patch_by_hand(rec, frame)
     _patch_lineage(rec, pd)
 
+
+def _patch_by_hand(rec: Recorder, frame: Any) -> None:
+    """`(X - X.mean()) / X.std()`, `X.fillna(X.median())`: statistics learned from rows and
+    applied to them are a fit by hand, recorded like a scaler's or an imputer's."""
+    for method in rec.cat.get("pandas_by_hand", []):
+        fn = frame.__dict__.get(method) or getattr(frame, method, None)
+        if not callable(fn) or getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def applied(self: Any, *args: Any, _fn: Any = fn, _m: str = method, **kw: Any) -> Any:
+            result = _fn(self, *args, **kw)
+            if rec.on and not rec.depth and not rec.stopped and rec.stats:
+                stat = next((rec.stats[id(a)] for a in (*args, *kw.values())
+                             if id(a) in rec.stats and rec.stats[id(a)][0] is a), None)
+                if stat is not None and len(stat[1]) == len(self) and _called_from_cell():
+                    rec.record(_by_hand_event, rec, stat, self, result)
+            return result
+        applied.__nbcritic_orig__ = fn  # type: ignore[attr-defined]
+        functools.update_wrapper(applied, fn)
+        setattr(frame, method, applied)
+
+
+def _by_hand_event(rec: Recorder, stat: tuple[Any, Any, str], frame: Any,
+                   result: Any) -> dict[str, Any] | None:
+    last = rec.events[-1] if rec.events else None
+    line = _cell_line()
+    if last is not None and last.get("by_hand") and last.get("line") == line:
+        last["out"] = rec.alias(result, last["X"], "by hand")  # `(x - mean) / std`: one step
+        return None
+    rows = rec.datum(frame)
+    return {"op": "fit_transform", "est": f"{stat[2]} by hand", "kind": "transformer",
+            "by_hand": True, "X": rows, "out": rec.alias(result, rows, "by hand"),
+            "line": line}
 
 def _patch_views(rec: Recorder, frame: Any) -> None:
     """Column selections by method keep their source's rows (row lineage)."""

@@ -473,3 +473,68 @@ def test_several_metrics_of_one_model_are_no_candidates() -> None:
         print(name, getattr(metrics, name)(d, pred))
     """)
     assert "circular_validation.chosen_on_heldout_rows" not in found
+
+
+# --- statistics computed by hand, Pipeline methods, selectors ------------------------------------
+def test_standardised_by_hand_with_pandas_before_the_split() -> None:
+    """`(X - X.mean()) / X.std()` over every row is a scaler fit on the test rows."""
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=list("abcdef"))
+    frame = frame.fillna(frame.median())
+    z = (frame - frame.mean()) / frame.std()
+    a, b, c, d = train_test_split(z, y, random_state=9)
+    print(LogisticRegression().fit(a, c).score(b, d))
+    """)
+
+
+def test_standardised_by_hand_with_training_statistics_is_quiet() -> None:
+    found = rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=list("abcdef"))
+    a, b, c, d = train_test_split(frame, y, random_state=9)
+    mu, sd = a.mean(), a.std()
+    print(LogisticRegression().fit((a - mu) / sd, c).score((b - mu) / sd, d))
+    """)
+    assert "leakage.fit_saw_heldout_rows" not in found
+
+
+def test_pipelines_compared_on_the_test_rows_by_their_score_method() -> None:
+    """`Pipeline.score` is behind sklearn's `available_if`: the trace still sees it."""
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+    a, b, c, d = train_test_split(X, y, random_state=10)
+    acc = {C: make_pipeline(StandardScaler(), SVC(C=C)).fit(a, c).score(b, d)
+           for C in (0.01, 0.1, 1, 10, 100)}
+    print("best C", max(acc, key=acc.get), max(acc.values()))
+    """)
+
+
+def test_label_column_read_afresh_for_each_threshold_is_one_set_of_rows() -> None:
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import f1_score
+    t = pd.DataFrame(X, columns=list("abcdef")).assign(label=y)
+    tr, te = t.iloc[:160], t.iloc[160:]
+    p = LogisticRegression().fit(tr[list("abcdef")], tr["label"]).predict_proba(
+        te[list("abcdef")])[:, 1]
+    f1 = {q: f1_score(te["label"], p >= q) for q in np.arange(0.1, 0.9, 0.05)}
+    print("best cut-off", max(f1, key=f1.get))
+    """)
+
+
+def test_recursive_elimination_on_all_rows_then_cross_validation() -> None:
+    """RFE predicts too, yet it selects features: fit with the labels of every fold."""
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.feature_selection import RFE
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    frame = pd.DataFrame(X, columns=list("abcdef"))
+    keep = frame.columns[RFE(LogisticRegression(), n_features_to_select=2).fit(frame, y).support_]
+    print(cross_val_score(LogisticRegression(), frame[keep], y, cv=5).mean())
+    """)

@@ -2712,11 +2712,10 @@ def chosen_on_heldout_rows(ev: Evidence) -> Iterator[Finding]:
 
     cfg = section("circular_validation")
     groups = _heldout_groups(ev)
-    many = [g for g in groups if len({round(float(e["result"]), 12) for e in g}) >=
-            cfg["min_candidates"]]
+    many = [g for g in groups if _candidates(g) >= cfg["min_candidates"]]
     if len(many) != 1 or groups[-1] is not many[0]:
         return  # selected on validation rows and then tested once, or a fold loop
-    scored = many[0]
+    scored = max(_by_metric(many[0]).values(), key=len)
     picked = has_word(ev.code, cfg["selection_words"])
     values = [float(e["result"]) for e in scored]
     yield Finding(
@@ -2738,19 +2737,30 @@ def _heldout_groups(ev: Evidence) -> list[list[dict[str, object]]]:
     t = ev.trace
     fitted_y = [e.get("y") for e in t.all_of("fit", "fit_transform", "fit_predict")
                 if e.get("y")]
-    groups: dict[tuple[str, str], list[dict[str, object]]] = {}
+    groups: dict[str, list[dict[str, object]]] = {}
     for e in t.of("score", "metric"):
         rows = e.get("y")
         if not rows or not isinstance(e.get("result"), int | float):
             continue
         if any((t.share(rows, y) or 0.0) >= 0.5 for y in fitted_y):
             continue  # rows a model was fit on: in-sample, another rule's matter
-        func = str(e.get("func") or e.get("op"))  # candidates are compared on one metric
-        key = next((k for k in groups if k[0] == func and _same_rows(t, k[1], str(rows))),
-                   (func, str(rows)))
+        key = next((k for k in groups if _same_rows(t, k, str(rows))), str(rows))
         groups.setdefault(key, []).append(e)
         groups[key] = groups.pop(key)  # most recently scored last
     return list(groups.values())
+
+
+def _by_metric(group: list[dict[str, object]]) -> dict[str, list[dict[str, object]]]:
+    """Candidates are compared on one metric: accuracy beside recall is no comparison."""
+    out: dict[str, list[dict[str, object]]] = {}
+    for e in group:
+        out.setdefault(str(e.get("func") or e.get("op")), []).append(e)
+    return out
+
+
+def _candidates(group: list[dict[str, object]]) -> int:
+    return max(len({round(float(e["result"]), 12) for e in scores})  # type: ignore[arg-type]
+               for scores in _by_metric(group).values())
 
 
 def _same_rows(t: object, a: str, b: str) -> bool:

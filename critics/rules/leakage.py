@@ -543,7 +543,8 @@ def _supervised_steps_before(t: Any, evaluation: dict[str, Any],
     for e in t.all_of("fit", "fit_transform"):
         if e is evaluation:
             return
-        if e.get("kind") == "transformer" and e.get("y") and e.get("est") not in stateless:
+        if (e.get("kind") == "transformer" or e.get("selector")) and e.get("y") and \
+                e.get("est") not in stateless:
             yield e
 
 
