@@ -163,9 +163,9 @@ class KernelSession:
     # -- execution ------------------------------------------------------------------------
 
     def send_comm(self, comm_id: str, data: dict[str, Any], parent: dict[str, Any]) -> None:
-        """A comm_msg from the "frontend" (an Output widget telling the kernel its outputs).
-        The kernel sends no reply; what it publishes has this message as parent, so the
-        collector of a running request never sees it."""
+        """A comm_msg from the "frontend" (an Output widget telling the kernel its outputs),
+        sent between requests. The kernel sends no reply; what it publishes has this message
+        as parent, so the collector of the next request never sees it."""
         msg = self.kc.session.msg("comm_msg", content={"comm_id": comm_id, "data": data},
                                   parent=parent)
         self.kc.shell_channel.send(msg)
@@ -194,6 +194,8 @@ class KernelSession:
                                      user_expressions=user_expressions,
                                      allow_stdin=False, stop_on_error=False)
             await self._collect(msg_id, timeout, interrupt_grace, on_message, outcome)
+            if outcome.reply is not None:
+                self.widgets.flush()  # the kernel is between requests now
         finally:
             outcome.interrupted = self._interrupt_requested and not outcome.timed_out
             outcome.finished = time.time()

@@ -9,8 +9,13 @@ cell is used by later ones. It does what nbclient's executor does (`handle_comm_
   the models among them are written to the notebook's `metadata.widgets`, so the widget views
   in the outputs render when the file is opened in JupyterLab;
 - an Output widget whose `msg_id` is set captures every output and `clear_output` of that
-  request (the innermost one when nested); when it lets go, its outputs are sent back to the
-  kernel as a state update (`out.outputs` then holds them, as in JupyterLab).
+  request (the innermost one when nested); once the request is over (`flush`, called by the
+  session after the execute reply), what it captured is sent back to the kernel as a state
+  update, so `out.outputs` holds it in the next cell, as in JupyterLab (a sync cell's kernel
+  reads comm messages only between requests anyway). nbclient sends that update after every
+  output, on the shell socket it is waiting on for the execute reply; now and then it then
+  notices the reply only at its timeout (measured: about 1 run in 8 of
+  tests/parity_notebooks/widget_output.ipynb stalls for exactly the cell timeout).
 
 An Output widget's outputs go through an `OutputCollector` of their own, so they merge streams,
 defer `clear_output(wait=True)` and stay within the cell output budget like a cell's.
@@ -45,6 +50,7 @@ class OutputWidget:
     area: OutputCollector
     msg_id: str = ""
     changed: bool = False  # captured something the kernel has not been told about
+    parent: dict[str, Any] = field(default_factory=dict)  # the request it captured for
 
 
 @dataclass
@@ -81,8 +87,16 @@ class WidgetComms:
             return False
         widget = stack[-1]
         widget.area.handle(_without_display_id(msg))
-        widget.changed = True
+        widget.changed, widget.parent = True, msg["parent_header"]
         return True
+
+    def flush(self) -> None:
+        """Tell the kernel what each Output widget captured (between requests only)."""
+        for widget in self.outputs.values():
+            if widget.changed and self.send is not None:
+                widget.changed = False
+                self.send(widget.comm_id, {"method": "update", "buffer_paths": [], "state": {
+                    "outputs": _plain(widget.area.outputs())}}, widget.parent)
 
     def metadata(self) -> dict[str, Any] | None:
         """`metadata.widgets` as nbclient writes it; None when no widget model exists."""
@@ -110,22 +124,17 @@ class WidgetComms:
             return
         msg_id = state["msg_id"] or ""
         if widget.msg_id:
-            self._release(widget, msg["parent_header"])
+            self._release(widget)
         widget.msg_id = msg_id
         if msg_id:
             self.hooks[msg_id].append(widget)
 
-    def _release(self, widget: OutputWidget, parent: dict[str, Any]) -> None:
-        """The widget stops capturing: tell the kernel what it now shows."""
+    def _release(self, widget: OutputWidget) -> None:
         stack = self.hooks.get(widget.msg_id, [])
         if widget in stack:
             stack.remove(widget)
         if not stack:
             self.hooks.pop(widget.msg_id, None)
-        if widget.changed and self.send is not None:
-            widget.changed = False
-            self.send(widget.comm_id, {"method": "update", "buffer_paths": [], "state": {
-                "outputs": _plain(widget.area.outputs())}}, parent)
 
     def _keep_buffers(self, comm_id: str, msg: dict[str, Any]) -> None:
         paths = msg["content"]["data"].get("buffer_paths") or []

@@ -65,11 +65,13 @@ def test_output_inside_the_widget_is_the_widgets_and_the_kernel_is_told() -> Non
     cell = _collector(widgets)
     _feed(cell, open_output(), stream("hi\n"), set_msg_id("out-1", PARENT["msg_id"]),
           stream("in output\n"), stream("more\n"))
-    assert sent.sent == []  # told once, when the widget lets go
     _feed(cell, set_msg_id("out-1", ""), stream("after\n"))
     assert _texts(cell.outputs()) == ["hi\nafter\n"]
     assert _widget_outputs(widgets) == [
         {"output_type": "stream", "name": "stdout", "text": "in output\nmore\n"}]
+    assert sent.sent == []  # not while the request runs: only once it is over
+    widgets.flush()
+    widgets.flush()  # once
     [(comm_id, data, parent)] = sent.sent
     assert comm_id == "out-1" and parent == PARENT
     assert data["method"] == "update" and data["state"]["outputs"] == _widget_outputs(widgets)
