@@ -90,7 +90,7 @@ def parse_notebook(content: str | bytes | dict[str, Any], *,
 
 
 def _keep_load_warnings(nb: NotebookNode, repairs: list[str]) -> None:
-    log.warning("notebook loaded leniently: %s", "; ".join(repairs))
+    log.info("notebook loaded leniently: %s", "; ".join(repairs))
     own = nb.metadata.get(META)
     if not isinstance(own, dict):
         own = nb.metadata[META] = NotebookNode()
