@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,analysis,bench
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint docs bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	python3 -m venv $(VENV)
@@ -18,10 +18,15 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/nbcritic serve $(ARGS)
 
-## the whole test suite (real kernels) and the linter
+## the linter, the documentation site (strict: a broken link fails) and the whole test suite
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(MAKE) --no-print-directory docs
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## the documentation site into site/ (mkdocs.yml); --strict turns every warning into a failure
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -30,4 +35,4 @@ bench: $(STAMP)
 	$(PY) bench/execute_latency.py
 
 clean:
-	rm -rf $(VENV) nbcritic-data .pytest_cache .ruff_cache
+	rm -rf $(VENV) nbcritic-data .pytest_cache .ruff_cache site
