@@ -4,6 +4,9 @@
   environment variable, default, description), read from the settings model.
 - `<!-- nbcritic:rules -->` becomes the rule catalogue, read from the rule registry, with each
   rule's measured precision from `critics/calibration.json`.
+- A page in `docs/` that mkdocs.yml's nav does not list yet is added to the nav under "More
+  topics" (titled by its first heading), so a new page is on the site from its first commit and
+  the strict build checks its links; move it to its place in the nav when convenient.
 - `bench/README.md` (outside `docs/`) is brought into the site as `benchmark-results.md`, and
   links to `../bench/README.md` in pages (which work when the files are read in the repository)
   are pointed at it, so the strict build checks them like any other link.
@@ -24,6 +27,37 @@ BENCH_README = ROOT / "bench" / "README.md"
 BENCH_PAGE = "benchmark-results.md"
 SETTINGS_MARKER = "<!-- nbcritic:settings -->"
 RULES_MARKER = "<!-- nbcritic:rules -->"
+
+
+def _listed(nav: Any) -> set[str]:
+    if isinstance(nav, str):
+        return {nav}
+    if isinstance(nav, dict):
+        return set().union(*(_listed(v) for v in nav.values()))
+    if isinstance(nav, list):
+        return set().union(*(_listed(v) for v in nav)) if nav else set()
+    return set()
+
+
+def _title(path: Path) -> str:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip().strip("`")
+    return path.stem.replace("-", " ").capitalize()
+
+
+def on_config(config: Any) -> Any:
+    nav = config.get("nav")
+    if nav is None:
+        return config
+    listed = _listed(nav) | {BENCH_PAGE}
+    docs_dir = Path(config["docs_dir"])
+    extra = [{_title(p): p.relative_to(docs_dir).as_posix()}
+             for p in sorted(docs_dir.rglob("*.md"))
+             if p.relative_to(docs_dir).as_posix() not in listed]
+    if extra:
+        nav.append({"More topics": extra})
+    return config
 
 
 def on_files(files: Files, config: Any) -> Files:
