@@ -32,9 +32,34 @@ class EngineConfig(BaseModel):
         1_000_000, ge=1024, description="Per-cell output kept; beyond it head and tail are kept."
     )
     fsync_writes: bool = Field(True, description="fsync notebook files before the atomic rename.")
+    kernel_env_allow: list[str] = Field(
+        default_factory=list,
+        description="Environment variable names (or `PREFIX*` patterns) passed to kernels "
+        "besides what a kernel needs (PATH, HOME, LANG, LC_*, Python/Jupyter paths); nothing "
+        "else of the service's environment reaches a kernel.",
+    )
     kernel_env_denylist: list[str] = Field(
         default_factory=list,
-        description="Extra environment variable names never passed to kernels.",
+        description="Environment variable names never passed to kernels, even when allowed.",
+    )
+    kernel_memory_limit_mb: int = Field(
+        4096, ge=0, description="Address space of one kernel process in MiB (0: no limit); "
+        "past it allocations fail (MemoryError in the cell).",
+    )
+    kernel_max_processes: int = Field(
+        0, ge=0, description="Processes and threads a kernel may start (RLIMIT_NPROC, counted "
+        "per user id: use it with kernel_user; 0: no limit).",
+    )
+    kernel_max_file_mb: int = Field(
+        4096, ge=0, description="Largest file a kernel may write, in MiB (0: no limit).",
+    )
+    kernel_cpu_limit_seconds: int = Field(
+        0, ge=0, description="CPU seconds one kernel process may use in its life (0: no "
+        "limit); past it the kernel ends (dead_kernel, reason cpu_limit).",
+    )
+    kernel_user: str | None = Field(
+        None, description="Run kernels as this unprivileged user (the service must run as "
+        "root); unset: kernels run as the service's user (see docs/security.md).",
     )
     # -- the critic ---------------------------------------------------------------------
     critic_enabled: bool = Field(True, description="Review every successful cell.")

@@ -17,6 +17,7 @@ from .config import EngineConfig
 from .critique_record import add_check_results, failed_review, reviewed
 from .execution_events import ExecutionHub
 from .generation_context import earlier_cells
+from .kernel_limits import KernelLimits, exit_code, with_limit_reason
 from .kernel_session import KernelSession, RawOutcome
 from .notebook_store import NotebookNotFound, NotebookStore
 from .outputs import OutputCollector
@@ -95,11 +96,13 @@ class KernelExecutor:
                                     on_message=self._output_sink(collector))
         self.host.hub.flush(self.target.execution_id)
         status = self._status_of(raw, session)
+        returncode = await exit_code(session.km) if status is CellStatus.DEAD_KERNEL else None
         if status in (CellStatus.DEAD_KERNEL, CellStatus.TIMEOUT) and (
                 raw.dead or raw.kernel_unusable):
             await self.host.replace_kernel(self.target.notebook_id, session,
                                            self.target.execution_id, status)
-        error = error_of(status, raw, collector, self.target.timeout)
+        error = with_limit_reason(error_of(status, raw, collector, self.target.timeout),
+                                  returncode, KernelLimits.from_config(self.config))
         if error and not collector.error:
             collector.add_error(error)  # visible in JupyterLab as well
         self.session = self.host.current_kernel(self.target.notebook_id, session)

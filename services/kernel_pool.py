@@ -10,11 +10,11 @@ import asyncio
 import contextlib
 import logging
 import shutil
-import tempfile
+import uuid
 from pathlib import Path
 
 from .config import EngineConfig
-from .kernel_env import scrubbed_environment
+from .kernel_isolation import NOT_DUMPABLE_LINE, KernelLaunch, forget_connection_file
 from .kernel_session import KernelSession, KernelStartError
 
 log = logging.getLogger(__name__)
@@ -23,8 +23,10 @@ log = logging.getLogger(__name__)
 class KernelPool:
     def __init__(self, config: EngineConfig):
         self.config = config
-        # IPC socket paths must be short, so kernels live under /tmp, not under data_dir.
-        self.runtime_dir = Path(tempfile.mkdtemp(prefix="nbcritic-"))
+        # IPC socket paths must be short, so kernels live under /tmp, not under data_dir;
+        # each in its own 0700 dir. Kernels a killed service left behind are cleaned away.
+        self.launch = KernelLaunch.from_config(config)
+        self.runtime_dir: Path = self.launch.root
         self._warm: list[KernelSession] = []
         self._live: set[KernelSession] = set()
         self._refill_task: asyncio.Task[None] | None = None
@@ -85,21 +87,25 @@ class KernelPool:
     # -- internals ---------------------------------------------------------------------
 
     async def _start_one(self) -> KernelSession:
-        env = scrubbed_environment(self.config.kernel_env_denylist)
         last_error: Exception | None = None
         for _ in range(2):  # one retry: a start can fail for transient reasons
+            private_dir = self.launch.private_dir(uuid.uuid4().hex)
             try:
                 session = await KernelSession.start(
                     kernel_name=self.config.kernel_name,
                     transport=self.config.kernel_transport,
-                    runtime_dir=self.runtime_dir,
-                    env=env,
+                    runtime_dir=private_dir,
+                    env=self.launch.environment(private_dir),
                     timeout=self.config.kernel_start_timeout,
+                    launch=self.launch.popen_kwargs(private_dir),
+                    kernel_arguments=(NOT_DUMPABLE_LINE,),
                 )
             except KernelStartError as exc:
+                shutil.rmtree(private_dir, ignore_errors=True)
                 last_error = exc
                 log.warning("kernel start failed: %s", exc)
                 continue
+            forget_connection_file(session.km.connection_file)
             self._live.add(session)
             if self._closed:
                 await self._shutdown(session)
@@ -113,6 +119,7 @@ class KernelPool:
             await session.shutdown(now=now)
         finally:
             self._live.discard(session)
+            shutil.rmtree(session.runtime_dir, ignore_errors=True)
 
     def _schedule_refill(self) -> None:
         if self._closed or (self._refill_task and not self._refill_task.done()):

@@ -73,7 +73,11 @@ class KernelSession:
         runtime_dir: Path,
         env: dict[str, str],
         timeout: float,
+        launch: dict[str, Any] | None = None,
+        kernel_arguments: tuple[str, ...] = (),
     ) -> KernelSession:
+        """`launch`: extra Popen arguments (services.kernel_isolation); `kernel_arguments`:
+        extra IPython kernel arguments."""
         kernel_id = uuid.uuid4().hex
         # Short, unique paths: an IPC socket path must stay under ~100 bytes.
         conn_file = runtime_dir / f"k-{kernel_id[:12]}.json"
@@ -82,9 +86,9 @@ class KernelSession:
         if transport == "ipc":
             km.ip = str(runtime_dir / f"k-{kernel_id[:12]}")
         km.kernel_id = kernel_id
-        extra = [IN_MEMORY_HISTORY] if km.ipykernel else []
+        extra = [IN_MEMORY_HISTORY, *kernel_arguments] if km.ipykernel else []
         try:
-            await km.start_kernel(env=env, extra_arguments=extra)
+            await km.start_kernel(env=env, extra_arguments=extra, **(launch or {}))
         except Exception as exc:
             raise KernelStartError(f"kernel {kernel_name!r} failed to start: {exc}") from exc
         kc = km.client()
@@ -144,6 +148,7 @@ class KernelSession:
         await self.km.restart_kernel(now=True)
         self.widgets = WidgetComms(self.send_comm)
         await self._wait_ready(30.0)
+        Path(self.km.connection_file).unlink(missing_ok=True)  # rewritten for the restart
 
     async def shutdown(self, now: bool = False) -> None:
         try:

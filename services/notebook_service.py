@@ -42,6 +42,7 @@ from .execution_events import ExecutionHub
 from .iteration_control import RetryBudgets
 from .journal import Event, Journal
 from .kernel_executor import CellTarget, KernelExecuted, KernelExecutor
+from .kernel_isolation import protect_service_process
 from .kernel_pool import KernelPool
 from .kernel_session import KernelSession
 from .learning import Learning
@@ -119,6 +120,7 @@ class NotebookService:
     # -- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
+        protect_service_process()  # kernels of this user cannot read its environ or memory
         await self._replay_unwritten_results()
         self._recover_unfinished()
         self.pool.start()

@@ -256,15 +256,17 @@ async def test_kernel_environment_is_scrubbed(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
     monkeypatch.setenv("NBCRITIC_TOKEN", "service-token")
     monkeypatch.setenv("HARMLESS_SETTING", "visible")
-    svc = NotebookService(make_settings(tmp_path, pool_size=0))
+    monkeypatch.setenv("DATABASE_URL", "postgres://user:secret@db/x")  # not a secret by name
+    svc = NotebookService(make_settings(tmp_path, pool_size=0,
+                                        kernel_env_allow=["HARMLESS_SETTING"]))
     await svc.start()
     try:
         nb = await svc.create_notebook("env")
         code = ("import os, json\njson.dumps([os.environ.get(k) for k in "
-                "('ANTHROPIC_API_KEY', 'NBCRITIC_TOKEN', 'HARMLESS_SETTING')])")
+                "('ANTHROPIC_API_KEY', 'NBCRITIC_TOKEN', 'HARMLESS_SETTING', 'DATABASE_URL')])")
         result = await svc.execute_cell(nb, (await svc.add_cell(nb, source=code)).id)
         values = json.loads(eval(result.outputs[0]["data"]["text/plain"]))
-        assert values == [None, None, "visible"]
+        assert values == [None, None, "visible", None]  # an allowlist, not a denylist
     finally:
         await svc.stop()
 
