@@ -27,6 +27,11 @@ class KernelPool:
         # each in its own 0700 dir. Kernels a killed service left behind are cleaned away.
         self.launch = KernelLaunch.from_config(config)
         self.runtime_dir: Path = self.launch.root
+        if self.launch.identity is None:
+            log.warning("kernels run as the service's own user: a cell cannot read the "
+                        "service's environment or other kernels' keys, but it can read and "
+                        "write the service's files and signal it; set kernel_user (service "
+                        "as root) to isolate them (docs/kernel-isolation.md)")
         self._warm: list[KernelSession] = []
         self._live: set[KernelSession] = set()
         self._refill_task: asyncio.Task[None] | None = None
