@@ -22,6 +22,7 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
+import zmq
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 
@@ -30,6 +31,8 @@ from .widgets import WidgetComms
 log = logging.getLogger(__name__)
 
 LIVENESS_POLL = 0.2  # seconds between is_alive checks while a cell runs
+REPLY_POLL = 0.05  # seconds between looks at the shell channel while IOPub is read
+DRAIN_QUIET_POLLS = 10  # after the reply, IOPub silent this many LIVENESS_POLLs: done
 READY_POLL = 0.02  # re-ask kernel_info this often: readier than wait_for_ready's 0.2 s IOPub wait
 IN_MEMORY_HISTORY = "--HistoryManager.hist_file=:memory:"
 
@@ -91,7 +94,10 @@ class KernelSession:
             await km.start_kernel(env=env, extra_arguments=extra, **(launch or {}))
         except Exception as exc:
             raise KernelStartError(f"kernel {kernel_name!r} failed to start: {exc}") from exc
+        # No high-water mark on the client's sockets: ZMQ's default (1000 messages) makes the
+        # kernel's IOPub drop outputs silently whenever the service falls behind.
         kc = km.client()
+        kc.context.setsockopt(zmq.RCVHWM, 0)  # defaults for the sockets created next
         kc.start_channels()
         session = cls(km, kc, runtime_dir)
         try:
@@ -210,12 +216,20 @@ class KernelSession:
 
     async def _collect(self, msg_id: str, timeout: float, grace: float,
                        on_message: Callable[[dict[str, Any]], None], outcome: RawOutcome) -> None:
+        """IOPub until `idle` and the shell reply, read side by side: the reply says when the
+        kernel finished, so a service that falls behind the outputs never calls a finished
+        cell a timeout; after the reply, IOPub is drained however long that takes."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         idle = False
+        next_poll = 0.0
+        quiet = 0  # IOPub polls that found nothing since the reply came
         while not (idle and outcome.reply is not None):
             now = loop.time()
-            if now >= deadline:
+            if outcome.reply is None and (now >= next_poll or now >= deadline):
+                next_poll = now + REPLY_POLL
+                await self._take_reply(msg_id, outcome, wait=0)
+            if outcome.reply is None and now >= deadline:
                 if outcome.timed_out:  # the interrupt did not bring it back either
                     outcome.kernel_unusable = True
                     return
@@ -224,28 +238,38 @@ class KernelSession:
                     await self.km.interrupt_kernel()
                 deadline = loop.time() + grace
                 continue
-            wait = min(deadline - now, LIVENESS_POLL)
+            wait = LIVENESS_POLL if outcome.reply else min(deadline - now, LIVENESS_POLL)
             if idle:  # IOPub is done; the reply is (almost always) already queued
-                try:
-                    msg = await self.kc.get_shell_msg(timeout=wait)
-                except Empty:
-                    if not await self.km.is_alive():
-                        outcome.dead = True
-                        return
-                    continue
-                if msg["parent_header"].get("msg_id") == msg_id:
-                    outcome.reply = msg["content"]
+                if not await self._take_reply(msg_id, outcome, wait) and not (
+                        await self.km.is_alive()):
+                    outcome.dead = True
+                    return
                 continue
             try:
                 msg = await self.kc.get_iopub_msg(timeout=wait)
             except Empty:
+                quiet = quiet + 1 if outcome.reply is not None else 0
+                if quiet > DRAIN_QUIET_POLLS:
+                    return  # replied, and IOPub has been silent: its idle is not coming
                 if not await self.km.is_alive():
                     outcome.dead = True
                     return
                 continue
+            quiet = 0
             if msg["parent_header"].get("msg_id") != msg_id:
                 continue
             if msg["msg_type"] == "status":
                 idle = msg["content"]["execution_state"] == "idle"
                 continue
             on_message(msg)
+
+    async def _take_reply(self, msg_id: str, outcome: RawOutcome, wait: float) -> bool:
+        """Read shell messages queued (or arriving within `wait`); True once the reply came."""
+        while outcome.reply is None:
+            try:
+                msg = await self.kc.get_shell_msg(timeout=wait)
+            except Empty:
+                return False
+            if msg["parent_header"].get("msg_id") == msg_id:
+                outcome.reply = msg["content"]
+        return True
