@@ -105,6 +105,18 @@ async def run_cases(cases: list[Case], pool_size: int) -> list[Scored]:
     return scored
 
 
+def rescore(cases: list[Case], saved: Path, disabled: frozenset[str]) -> list[Scored]:
+    """The saved findings of `cases`, without those of the `disabled` rules (ids, families,
+    or 'prefix*')."""
+    rows = {r["id"]: r for r in map(json.loads, saved.read_text().splitlines()) if r}
+
+    def kept(f: dict[str, Any]) -> bool:
+        return not any(f["rule_id"] == d or f["family"] == d or
+                       (d.endswith("*") and f["rule_id"].startswith(d[:-1])) for d in disabled)
+    return [Scored(c, "ok", [f for f in rows[c.id]["findings"] if kept(f)])
+            for c in cases if c.id in rows]
+
+
 def run_in_process(cases: list[Case], setup_hidden: bool = False,
                    disabled: frozenset[str] = frozenset(),
                    cache: Path | None = None) -> list[Scored]:
@@ -292,6 +304,10 @@ def main() -> int:
                         help="with --in-process: keep each case's evidence in this folder")
     parser.add_argument("--shard", default="",
                         help="i/n: only every n-th case from the i-th (fill a --cache in parallel)")
+    parser.add_argument("--rescore", type=Path,
+                        help="score a saved --findings run again (no cell runs), leaving out "
+                             "the findings of the --disable rules: two configurations measured "
+                             "on one first look")
     parser.add_argument("--findings", type=Path,
                         help="also write each case's findings here (JSON Lines)")
     args = parser.parse_args()
@@ -307,8 +323,12 @@ def main() -> int:
         parser.error("--setup-hidden needs --in-process (a kernel run reads the notebook's "
                      "real earlier cells)")
     disabled = frozenset(d for d in args.disable.split(",") if d)
-    scored = run_in_process(cases, args.setup_hidden, disabled, args.cache) \
-        if args.in_process else asyncio.run(
+    if args.rescore:
+        scored = rescore(cases, args.rescore, disabled)
+    elif args.in_process:
+        scored = run_in_process(cases, args.setup_hidden, disabled, args.cache)
+    else:
+        scored = asyncio.run(
         run_cases(cases, args.pool_size))
     text, totals = report(scored)
     print(text)

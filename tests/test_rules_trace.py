@@ -538,3 +538,46 @@ def test_recursive_elimination_on_all_rows_then_cross_validation() -> None:
     keep = frame.columns[RFE(LogisticRegression(), n_features_to_select=2).fit(frame, y).support_]
     print(cross_val_score(LogisticRegression(), frame[keep], y, cv=5).mean())
     """)
+
+
+def test_threshold_read_off_a_precision_recall_curve_of_the_test_rows() -> None:
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import precision_recall_curve
+    a, b, c, d = train_test_split(X, y, random_state=12)
+    p = LogisticRegression().fit(a, c).predict_proba(b)[:, 1]
+    prec, rec, thr = precision_recall_curve(d, p)
+    f1 = 2 * prec * rec / (prec + rec + 1e-12)
+    print("operating point", thr[np.argmax(f1[:-1])], "F1", f1.max())
+    """)
+
+
+def test_threshold_from_a_validation_curve_then_one_test_score_is_quiet() -> None:
+    found = rules("""
+    from sklearn.model_selection import train_test_split
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import precision_recall_curve, f1_score
+    a, b, c, d = train_test_split(X, y, random_state=12)
+    a2, v, c2, vy = train_test_split(a, c, random_state=12)
+    m = LogisticRegression().fit(a2, c2)
+    prec, rec, thr = precision_recall_curve(vy, m.predict_proba(v)[:, 1])
+    best = thr[np.argmax((2 * prec * rec / (prec + rec + 1e-12))[:-1])]
+    print("test F1 at the validation cut-off", f1_score(d, m.predict_proba(b)[:, 1] >= best))
+    """)
+    assert "circular_validation.chosen_on_heldout_rows" not in found
+
+
+def test_components_picked_by_a_hand_computed_test_error() -> None:
+    """No metric call: the errors are numpy arithmetic, the predictions are traced."""
+    assert "circular_validation.chosen_on_heldout_rows" in rules("""
+    from sklearn.cross_decomposition import PLSRegression
+    yc = X[:, 0] * 2 + X[:, 1]
+    tr, te = slice(0, 180), slice(180, None)
+    rmse = {}
+    for k in range(1, 6):
+        pred = PLSRegression(n_components=k).fit(X[tr], yc[tr]).predict(X[te]).ravel()
+        rmse[k] = float(np.sqrt(np.mean((yc[te] - pred) ** 2)))
+    best = min(rmse, key=rmse.get)
+    print(f"best k = {best}, test RMSE {rmse[best]:.3f}")
+    """)

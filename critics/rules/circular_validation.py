@@ -15,6 +15,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..ast_cache import nodes_of
 from ..ast_cache import parents as tree_parents
@@ -23,6 +24,7 @@ from ..code_model import CallSite, called_name, names_in, root_name
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
+from ..thresholds import has_word, section
 from . import _columns
 from ._split_flow import (
     METRIC_EXACT,
@@ -2708,26 +2710,28 @@ def chosen_on_heldout_rows(ev: Evidence) -> Iterator[Finding]:
     """Reads the trace: several candidates (models, settings, thresholds, seeds, epochs) were
     scored on one set of held-out rows, and no other held-out rows were scored after them, so
     the score of the one kept is the maximum of many and no longer an unbiased estimate."""
-    from ..thresholds import has_word, section
-
     cfg = section("circular_validation")
     groups = _heldout_groups(ev)
     many = [g for g in groups if _candidates(g) >= cfg["min_candidates"]]
+    if not groups and has_word(ev.code, cfg["selection_words"]):
+        groups = many = _predicted_groups(ev, cfg["min_candidates"])  # scored by hand
     if len(many) != 1 or groups[-1] is not many[0]:
         return  # selected on validation rows and then tested once, or a fold loop
     scored = max(_by_metric(many[0]).values(), key=len)
     picked = has_word(ev.code, cfg["selection_words"])
-    values = [float(e["result"]) for e in scored]
+    values = [float(e["result"]) for e in scored if isinstance(e.get("result"), int | float)]
+    what = (f"{len(scored)} candidates were scored on the same held-out rows (line "
+            f"{scored[0].get('line')}; scores {min(values):.3g} to {max(values):.3g})"
+            if values else f"A {scored[0].get('func')} swept every threshold on the held-out "
+            f"rows (line {scored[0].get('line')})")
     yield Finding(
-        explanation=(f"{len(scored)} candidates were scored on the same held-out rows "
-                     f"(line {scored[0].get('line')}; scores {min(values):.3g} to "
-                     f"{max(values):.3g}) and no other held-out rows were scored after them: "
-                     "the score of the candidate kept is optimistic, because it was chosen "
-                     "for being high on these very rows."),
+        explanation=(f"{what}, and no other held-out rows were scored after them: the score "
+                     "of the candidate kept is optimistic, because it was chosen for being "
+                     "high on these very rows."),
         severity="critical" if picked else "medium", confidence=0.8,
         evidence={"lines": sorted({e["line"] for e in scored if isinstance(e.get("line"), int)}),
-                  "values": {"candidates": len(scored), "best": max(values),
-                             "worst": min(values)}},
+                  "values": {"candidates": len(scored)} | (
+                      {"best": max(values), "worst": min(values)} if values else {})},
         suggestion=_FIX)
 
 
@@ -2735,19 +2739,42 @@ def _heldout_groups(ev: Evidence) -> list[list[dict[str, object]]]:
     """Scores on held-out rows, grouped by the rows scored (their true labels), in order of
     each group's last score."""
     t = ev.trace
-    fitted_y = [e.get("y") for e in t.all_of("fit", "fit_transform", "fit_predict")
-                if e.get("y")]
+    curves = set(section("circular_validation")["curve_metrics"])
     groups: dict[str, list[dict[str, object]]] = {}
     for e in t.of("score", "metric"):
         rows = e.get("y")
-        if not rows or not isinstance(e.get("result"), int | float):
+        if not rows or not (isinstance(e.get("result"), int | float) or e.get("func") in curves):
             continue
-        if any((t.share(rows, y) or 0.0) >= 0.5 for y in fitted_y):
-            continue  # rows a model was fit on: in-sample, another rule's matter
+        if _in_sample(t, e):
+            continue  # rows the model was fit on: another rule's matter
         key = next((k for k in groups if _same_rows(t, k, str(rows))), str(rows))
         groups.setdefault(key, []).append(e)
         groups[key] = groups.pop(key)  # most recently scored last
     return list(groups.values())
+
+
+def _predicted_groups(ev: Evidence, least: int) -> list[list[dict[str, object]]]:
+    """Predictions of several fitted models on the same held-out rows (their errors computed
+    by hand), grouped by the rows; only groups of at least `least` models."""
+    t = ev.trace
+    groups: dict[str, list[dict[str, object]]] = {}
+    for e in t.of("predict"):
+        if e.get("X") and not _in_sample(t, e):
+            key = next((k for k in groups if _same_rows(t, k, str(e["X"]))), str(e["X"]))
+            groups.setdefault(key, []).append(e)
+            groups[key] = groups.pop(key)
+    return [g for g in groups.values() if len({e.get("est_id") for e in g}) >= least]
+
+
+def _in_sample(t: Any, e: dict[str, Any]) -> bool:
+    """Scored on rows its model was fit on (judged by the features, whose rows tell units
+    apart; labels repeat)."""
+    model = e if e["op"] in ("score", "predict") else t.producer(str(e.get("X") or ""))
+    if model is not None and model.get("op") in ("score", "predict"):
+        fit = t.fit_of(model.get("est_id"), before=model)
+        return bool(fit) and (t.share(model.get("X"), fit.get("X")) or 0.0) >= 0.5
+    return any((t.share(e.get("y"), f.get("y")) or 0.0) >= 0.5
+               for f in t.all_of("fit", "fit_predict") if f.get("y"))
 
 
 def _by_metric(group: list[dict[str, object]]) -> dict[str, list[dict[str, object]]]:
@@ -2759,6 +2786,11 @@ def _by_metric(group: list[dict[str, object]]) -> dict[str, list[dict[str, objec
 
 
 def _candidates(group: list[dict[str, object]]) -> int:
+    """Distinct results of one metric; a curve (ROC, precision-recall) is a whole sweep of
+    thresholds in one call."""
+    curves = set(section("circular_validation")["curve_metrics"])
+    if any(e.get("func") in curves for e in group):
+        return int(section("circular_validation")["min_candidates"])
     return max(len({round(float(e["result"]), 12) for e in scores})  # type: ignore[arg-type]
                for scores in _by_metric(group).values())
 
