@@ -6,6 +6,7 @@ requests to it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -189,24 +190,39 @@ class KernelExecutor:
         return status_of(raw)
 
     def _output_sink(self, collector: OutputCollector) -> Callable[[dict[str, Any]], None]:
+        """Outputs into the collector and, live, into the journal. Stream text is capped by
+        the collector; every other kind is capped here, at the same budget, so a cell of
+        100k display() calls cannot write 100k journal rows (the final outputs keep the
+        head and tail, and the announcement says that the live events stopped)."""
         execution_id, notebook_id, cell_id = self._ids
         hub = self.host.hub
         announced = False
+        live_bytes = 0
 
-        def on_message(msg: dict[str, Any]) -> None:
+        def announce() -> None:
             nonlocal announced
-            event = collector.handle(msg)
-            if collector.truncated and not announced:
+            if not announced:
                 announced = True
                 hub.emit(execution_id, notebook_id, cell_id, "output_truncated",
                          {"budget_bytes": collector.budget_bytes})
+
+        def on_message(msg: dict[str, Any]) -> None:
+            nonlocal live_bytes
+            event = collector.handle(msg)
+            if collector.truncated:
+                announce()
             if event is None:
                 return
             type_, data = event
             if type_ == "stream":
                 hub.stream(execution_id, notebook_id, cell_id, data["name"], data["text"])
-            else:
-                hub.emit(execution_id, notebook_id, cell_id, type_, data)
+                return
+            if type_ != "error":
+                live_bytes += _event_size(data)
+                if live_bytes > collector.budget_bytes:
+                    announce()
+                    return
+            hub.emit(execution_id, notebook_id, cell_id, type_, data)
 
         return on_message
 
@@ -246,6 +262,11 @@ def error_of(status: CellStatus, raw: RawOutcome, collector: OutputCollector,
         return {k: reply.get(k, "" if k != "traceback" else []) for k in
                 ("ename", "evalue", "traceback")}
     return None
+
+
+def _event_size(data: dict[str, Any]) -> int:
+    """What a live output event costs against the budget (as the collector counts)."""
+    return len(json.dumps(data.get("data", data), default=str)) + 64
 
 
 def _discard(_msg: dict[str, Any]) -> None:

@@ -15,6 +15,9 @@ import pytest
 
 from services.kernel_env import scrubbed_environment
 from services.kernel_session import KernelSession
+from services.notebook_service import NotebookService
+from services.status import CellStatus
+from tests.conftest import make_settings
 
 
 @pytest.fixture
@@ -63,3 +66,21 @@ async def test_a_cell_that_finished_is_not_a_timeout(session: KernelSession) -> 
     again = await session.execute("1 + 1", timeout=30, interrupt_grace=5,
                                   on_message=lambda m: None)
     assert again.reply is not None and again.reply["status"] == "ok"
+
+
+async def test_every_output_kind_counts_against_the_budget_in_the_journal(
+        tmp_path: Path) -> None:
+    svc = NotebookService(make_settings(tmp_path, pool_size=0, critic_enabled=False,
+                                        output_budget_bytes=20_000, cell_timeout=120.0))
+    await svc.start()
+    try:
+        nb = await svc.create_notebook("displays")
+        code = "for i in range(2000):\n    display({'text/plain': 'x' * 100}, raw=True)"
+        result = await svc.execute_cell(nb, (await svc.add_cell(nb, source=code)).id)
+        assert result.status is CellStatus.OK and result.output_truncated
+        events = svc.journal.events(result.execution_id)
+        displays = [e for e in events if e.type == "display_data"]
+        assert 0 < len(displays) < 200  # ~20 kB of live events, not 2000 rows
+        assert sum(e.type == "output_truncated" for e in events) == 1
+    finally:
+        await svc.stop()
