@@ -29,8 +29,10 @@ import difflib
 import hashlib
 import keyword
 import re
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from critics import Severity
@@ -508,19 +510,10 @@ def _did_you_mean(options: list[str]) -> str:
     return " Did you mean " + " or ".join(repr(o) for o in options) + "?"
 
 
-# -- hints: (enames or None for any, regex on evalue, builder) ----------------------------
+# -- hints: a table (services/error_hints.toml) and the few builders it names -------------
 
+HINTS_TABLE = Path(__file__).with_name("error_hints.toml")
 HintFn = Callable[[_Context, re.Match[str]], str | None]
-_HINTS: list[tuple[frozenset[str] | None, re.Pattern[str], HintFn]] = []
-
-
-def _hint(enames: str | None, pattern: str, flags: int = re.IGNORECASE | re.DOTALL
-          ) -> Callable[[HintFn], HintFn]:
-    def register(fn: HintFn) -> HintFn:
-        names = frozenset(enames.split()) if enames else None
-        _HINTS.append((names, re.compile(pattern, flags), fn))
-        return fn
-    return register
 
 
 def _key_error_subject(ctx: _Context) -> None:
@@ -539,7 +532,6 @@ def _key_error_subject(ctx: _Context) -> None:
     ctx.suggestions = list(dict.fromkeys(ctx.suggestions))
 
 
-@_hint("KeyError", r".*")
 def _key_error(ctx: _Context, m: re.Match[str]) -> str | None:
     key = _literal(ctx.evalue)
     many = len(ctx.subject) > 1
@@ -590,7 +582,6 @@ _COMMON_IMPORTS = {
 }
 
 
-@_hint("NameError", r"name '(\w+)' is not defined")
 def _name_error(ctx: _Context, m: re.Match[str]) -> str | None:
     name = m.group(1)
     if name in _COMMON_IMPORTS:
@@ -602,14 +593,6 @@ def _name_error(ctx: _Context, m: re.Match[str]) -> str | None:
     return (f"`{name}` is not defined in the kernel.{_did_you_mean(ctx.suggestions)} Define it "
             "in this cell, or the earlier cell that creates it has not run (or the kernel "
             "restarted): recompute it here.")
-
-
-@_hint("UnboundLocalError NameError",
-       r"local variable '(\w+)'|cannot access (?:local|free) variable '(\w+)'")
-def _unbound_local(ctx: _Context, m: re.Match[str]) -> str | None:
-    name = m.group(1) or m.group(2)
-    return (f"`{name}` is assigned inside the function, so Python treats it as local there: "
-            "pass it in as an argument (or return the new value) instead of reassigning it.")
 
 
 def _attribute_subject(ctx: _Context) -> None:
@@ -636,7 +619,6 @@ _PANDAS_ONLY = {"iloc", "loc", "columns", "head", "tail", "values", "apply", "gr
                 "to_numpy", "merge", "plot", "reset_index", "sort_values", "unique", "nunique"}
 
 
-@_hint("AttributeError", r"'(DataFrame|Series|\w*GroupBy)' object has no attribute '(\w+)'")
 def _pandas_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
     kind, attr = m.group(1), m.group(2)
     if attr in _PANDAS_REMOVED:
@@ -651,7 +633,6 @@ def _pandas_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
             "after checking df.columns; otherwise check the pandas method name.")
 
 
-@_hint("AttributeError", r"'numpy\.ndarray' object has no attribute '(\w+)'")
 def _ndarray_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
     attr = m.group(1)
     if attr in _PANDAS_ONLY:
@@ -661,75 +642,6 @@ def _ndarray_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
     return None
 
 
-@_hint("AttributeError", r"'NoneType' object has no attribute '(\w+)'")
-def _none_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the object is None: its value came from a call that returns None (an in-place "
-            "pandas method with inplace=True, list.sort(), a function without `return`); "
-            "do not assign the result of in-place operations.")
-
-
-@_hint("AttributeError", r"module '([\w.]+)' has no attribute '(\w+)'")
-def _module_attribute(ctx: _Context, m: re.Match[str]) -> str | None:
-    module, attr = m.group(1), m.group(2)
-    return (f"`{module}` has no `{attr}` in the installed version: import it from the submodule "
-            f"that defines it (e.g. `import {module}.<submodule>`) or use the current API name.")
-
-
-@_hint("ValueError", r"operands could not be broadcast together with shapes ([^\n]*)")
-def _broadcast(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"elementwise operation on arrays of incompatible shapes {m.group(1).strip()}: "
-            "compute both from the same rows (apply the same filter/mask to both) or reshape "
-            "explicitly (e.g. x[:, None]).")
-
-
-@_hint("ValueError", r"shapes \(([\d, ]*)\) and \(([\d, ]*)\) not aligned")
-def _matmul(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"matrix product of ({m.group(1)}) and ({m.group(2)}): the inner dimensions must "
-            "match; transpose one operand (.T) or check which axis holds the samples.")
-
-
-@_hint("ValueError", r"inconsistent numbers of samples: \[([^\]]*)\]")
-def _inconsistent_samples(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"X and y have different numbers of rows ({m.group(1)}): build both from the same "
-            "DataFrame after filtering/dropna (e.g. d = df.dropna(subset=cols + [target]); "
-            "X, y = d[cols], d[target]) and split them together.")
-
-
-@_hint("ValueError", r"Length of values \((\d+)\) does not match length of index \((\d+)\)")
-def _length_mismatch(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"assigning {m.group(1)} values to a frame with {m.group(2)} rows: compute the new "
-            "column from the same frame (or assign a Series aligned on its index).")
-
-
-@_hint("ValueError", r"cannot reshape array of size (\d+) into shape")
-def _reshape(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"the array has {m.group(1)} elements, which do not fill that shape: use -1 for "
-            "one dimension (reshape(-1, 1)) or check the array's length.")
-
-
-@_hint("ValueError", r"Expected 2D array, got (?:1D array|scalar array)")
-def _expected_2d(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("sklearn wants X as 2-D (n_samples, n_features): use df[['col']] (double "
-            "brackets) or x.reshape(-1, 1).")
-
-
-@_hint("ValueError", r"X has (\d+) features?, but (\w+) is expecting (\d+) features?")
-def _feature_count(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"{m.group(2)} was fitted on {m.group(3)} features but got {m.group(1)}: transform "
-            "and predict with exactly the columns (and preprocessing) used in fit.")
-
-
-@_hint("ValueError", r"Input (?:X |y )?contains (NaN|infinity)")
-def _nan_input(ctx: _Context, m: re.Match[str]) -> str | None:
-    if m.group(1).lower().startswith("inf"):
-        return ("the input holds inf values (often from a division by zero or log(0)): replace "
-                "them (x.replace([np.inf, -np.inf], np.nan)) and handle them like NaN.")
-    return ("the model input contains NaN: impute inside a Pipeline (SimpleImputer, fit on the "
-            "training data only), or drop rows with missing values from X and y together; "
-            "HistGradientBoosting* models accept NaN natively.")
-
-
-@_hint("ValueError TypeError", r"could not convert string to float: ?(.*)")
 def _string_to_float(ctx: _Context, m: re.Match[str]) -> str | None:
     value = m.group(1).strip()
     return (f"a column holds text ({_short(value, 60)}): encode categoricals (pd.get_dummies or "
@@ -738,121 +650,11 @@ def _string_to_float(ctx: _Context, m: re.Match[str]) -> str | None:
             "errors='coerce').")
 
 
-@_hint("TypeError", r"Could not convert .* to numeric|agg function failed|Cannot perform "
-       r"reduction '\w+' with (?:string|object) dtype|does not support (?:reduction|operation) "
-       r"'\w+'")
-def _non_numeric_agg(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("a numeric aggregation hit a text column: aggregate only numeric columns "
-            "(numeric_only=True, or select them first: df.select_dtypes('number')).")
-
-
-@_hint("ValueError", r"Unknown label type: '?(continuous|continuous-multioutput)")
-def _continuous_labels(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("a classifier was given a continuous target: use a regressor, or bin the target "
-            "into classes first (pd.cut) if classification is intended.")
-
-
-@_hint("ValueError", r"least populated class in y has only (\d+) member|n_splits=(\d+) cannot "
-       r"be greater than the number of members in each class")
-def _too_few_per_class(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("some class has too few samples for this split: lower n_splits, merge rare "
-            "classes, or drop stratification for them.")
-
-
-@_hint("NotFittedError", r".*")
-def _not_fitted(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("call .fit(X_train, y_train) on this same estimator object before predict/"
-            "transform; a freshly created estimator (e.g. constructed inline) is unfitted.")
-
-
-@_hint("SettingWithCopyError SettingWithCopyWarning ChainedAssignmentError", r".*")
-def _chained_assignment(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("assignment through a chain (df[mask]['col'] = v) writes to a temporary copy: "
-            "assign in one step with df.loc[mask, 'col'] = v, or .copy() the subset first.")
-
-
-@_hint(None, r"A value is trying to be set on a copy of a slice")
-def _setting_with_copy(ctx: _Context, m: re.Match[str]) -> str | None:
-    return _chained_assignment(ctx, m)
-
-
-@_hint("MergeError", r"No common columns to perform merge on")
-def _no_common_columns(ctx: _Context, m: re.Match[str]) -> str | None:
-    return "the frames share no column name: pass on='key' or left_on=/right_on= explicitly."
-
-
-@_hint("MergeError", r"Merge keys are not unique in (\w+) dataset")
-def _merge_not_unique(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"the {m.group(1)} frame has duplicate keys: deduplicate or aggregate it before the "
-            "merge, or relax validate= if many-to-one is intended.")
-
-
-@_hint("ValueError", r"You are trying to merge on (\S+) and (\S+) columns")
-def _merge_dtypes(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"the merge keys have different dtypes ({m.group(1)} vs {m.group(2)}): cast both to "
-            "one type first (pd.to_numeric(...) or .astype(str)).")
-
-
-@_hint("TypeError", r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'")
-def _unsupported_operand(ctx: _Context, m: re.Match[str]) -> str | None:
-    left, right = m.group(2), m.group(3)
-    if "NoneType" in (left, right):
-        return ("one operand is None: a function returned None (no `return`, or an in-place "
-                "call such as inplace=True / list.sort()); use the value, not the call result.")
-    if "str" in (left, right):
-        return ("one operand is a string: convert it (float(x), int(x), or pd.to_numeric for a "
-                "column read as text) before arithmetic.")
-    return None
-
-
-@_hint("TypeError", r"can only concatenate str \(not \"(\w+)\"\) to str|must be str, not (\w+)")
-def _str_concat(ctx: _Context, m: re.Match[str]) -> str | None:
-    return "build the text with an f-string (f\"{x}\") or str(x) instead of + on mixed types."
-
-
-@_hint("TypeError", r"'NoneType' object is not (subscriptable|iterable|callable)")
-def _none_usage(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the object is None: a function returned None (no `return`, or an in-place "
-            "method); use the object itself rather than the result of the in-place call.")
-
-
-@_hint("TypeError", r"'<' not supported between instances of '(\w+)' and '(\w+)'")
-def _mixed_compare(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"values of types {m.group(1)} and {m.group(2)} are compared (e.g. while sorting a "
-            "column with mixed types): convert the column to one type first.")
-
-
-@_hint("IndexError", r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 def _numpy_index(ctx: _Context, m: re.Match[str]) -> str | None:
     index, axis, size = m.groups()
     return (f"index {index} on axis {axis} of size {size}: valid indices are 0..{int(size) - 1}; "
             "loop over range(x.shape[axis]) and check that an empty/filtered array is "
             "handled.")
-
-
-@_hint("IndexError", r"single positional indexer is out-of-bounds|positional indexers are "
-       r"out-of-bounds")
-def _iloc_index(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the .iloc position is past the last row: check len(df) (a filter may have left "
-            "it empty) and use positions 0..len(df)-1.")
-
-
-@_hint("IndexError", r"too many indices for array: array is (\d+)-dimensional, but (\d+)")
-def _too_many_indices(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"a {m.group(1)}-D array is indexed with {m.group(2)} indices: check its shape "
-            "(x.shape) and index with as many indices as it has dimensions.")
-
-
-@_hint("IndexError", r"(list|tuple|string) index out of range")
-def _sequence_index(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"the {m.group(1)} is shorter than the index: check its len() first (it may be "
-            "empty); indices run 0..len-1.")
-
-
-@_hint("ZeroDivisionError", r".*")
-def _zero_division(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("a denominator is 0 (an empty group, a zero count or a constant): check why, then "
-            "skip or handle the zero case explicitly rather than hiding it.")
 
 
 _ALTERNATIVES = {
@@ -869,7 +671,6 @@ _ALTERNATIVES = {
 }
 
 
-@_hint("ModuleNotFoundError ImportError", r"No module named '([\w.]+)'")
 def _missing_module(ctx: _Context, m: re.Match[str]) -> str | None:
     module = m.group(1)
     alt = _ALTERNATIVES.get(module) or _ALTERNATIVES.get(module.split(".")[0])
@@ -878,85 +679,63 @@ def _missing_module(ctx: _Context, m: re.Match[str]) -> str | None:
             f"not pip install; use a package that is installed{instead}.")
 
 
-@_hint("ImportError", r"cannot import name '(\w+)' from '([\w.]+)'")
-def _cannot_import(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"`{m.group(1)}` is not in `{m.group(2)}` in the installed version (renamed, moved "
-            "or removed): import the current equivalent instead of retrying this import.")
+HINT_BUILDERS: dict[str, HintFn] = {
+    "key_error": _key_error, "name_error": _name_error, "pandas_attribute": _pandas_attribute,
+    "ndarray_attribute": _ndarray_attribute, "string_to_float": _string_to_float,
+    "numpy_index": _numpy_index, "missing_module": _missing_module,
+}
 
 
-@_hint("ValueError", r"x and y must (?:have same first dimension|be the same size)")
-def _mpl_xy(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("matplotlib needs x and y of the same length: plot two columns of one frame, or "
-            "compute both from the same rows.")
+@dataclass(frozen=True)
+class _HintRow:
+    enames: frozenset[str] | None  # None: any exception
+    pattern: re.Pattern[str]
+    text: str | None
+    builder: HintFn | None
+
+    def hint(self, ctx: _Context, m: re.Match[str]) -> str | None:
+        if self.builder is not None:
+            return self.builder(ctx, m)
+        assert self.text is not None
+        return self.text.format(m.group(0), *(g or "" for g in m.groups()))
 
 
-@_hint("ValueError", r"'([^']*)' is not a valid value for (\w+)")
-def _mpl_value(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"{m.group(1)!r} is not accepted for `{m.group(2)}`: use one of the documented values "
-            "(for colors: a named color such as 'tab:blue', '#1f77b4' or 'C0').")
+def load_hints(path: Path = HINTS_TABLE) -> list[_HintRow]:
+    """The hint table, in order; a malformed row fails here, at import, naming the row."""
+    rows: list[_HintRow] = []
+    for i, row in enumerate(tomllib.loads(path.read_text(encoding="utf-8"))["hint"], 1):
+        unknown = set(row) - {"errors", "evalue", "text", "builder"}
+        if unknown or ("text" in row) == ("builder" in row) or "evalue" not in row:
+            raise ValueError(f"{path.name} row {i}: needs `evalue` and one of `text` or "
+                             f"`builder` (unknown keys: {sorted(unknown)})")
+        if "builder" in row and row["builder"] not in HINT_BUILDERS:
+            raise ValueError(f"{path.name} row {i}: no builder {row['builder']!r}")
+        enames = frozenset(row["errors"].split()) if "errors" in row else None
+        rows.append(_HintRow(enames, re.compile(row["evalue"], re.IGNORECASE | re.DOTALL),
+                             row.get("text"), HINT_BUILDERS.get(row.get("builder", ""))))
+    return rows
 
 
-@_hint("ValueError", r"num must be an integer with 1 <= num <= (\d+)")
-def _mpl_subplot(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"subplot numbers run from 1 to {m.group(1)} (1-based): enlarge the grid or use "
-            "fig, axes = plt.subplots(rows, cols) and index axes[i].")
+_HINTS = load_hints()
 
 
-@_hint("ValueError", r"Image size of .* pixels is too large")
-def _mpl_image_size(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the figure is too large: lower figsize/dpi, and check for a text or axis limit "
-            "placed at an extreme data coordinate.")
-
-
-@_hint("FileNotFoundError", r"No such file or directory: ?'?([^'\n]*)'?")
-def _file_not_found(ctx: _Context, m: re.Match[str]) -> str | None:
-    return (f"{m.group(1)!r} does not exist relative to the kernel's working directory: do not "
-            "invent file names; use a path that exists (check os.listdir('.')) or data "
-            "already loaded in the kernel.")
-
-
-@_hint("ValueError", r"zero-size array to reduction operation|attempt to get arg(?:max|min) of "
-       r"an empty sequence|Found array with 0 sample")
-def _empty(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the data is empty at this point: a filter, merge or dropna removed every row; "
-            "check the row count after each step.")
-
-
-@_hint("CellTimeoutError", r".*")
-def _timeout(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the cell exceeded its time limit: do less work (sample the data, fewer iterations "
-            "or estimators, vectorize Python loops), not the same computation again.")
-
-
-@_hint("DeadKernelError", r".*")
-def _dead_kernel(ctx: _Context, m: re.Match[str]) -> str | None:
-    return ("the kernel died, most often out of memory: process less data at once (sample, "
-            "chunk, smaller dtypes) and avoid huge intermediate arrays; earlier variables are "
-            "gone and must be recomputed.")
-
-
-@_hint("MemoryError", r".*")
-def _memory(ctx: _Context, m: re.Match[str]) -> str | None:
-    return _dead_kernel(ctx, m)
+def find_hint(ctx: _Context) -> str | None:
+    for row in _HINTS:
+        if row.enames is not None and ctx.ename not in row.enames:
+            continue
+        m = row.pattern.search(ctx.evalue)
+        if m is None:
+            continue
+        hint = row.hint(ctx, m)
+        if hint:
+            return hint
+    return None
 
 
 _SUBJECTS: dict[str, Callable[[_Context], None]] = {
     "KeyError": _key_error_subject, "NameError": _name_error_subject,
     "UnboundLocalError": _name_error_subject, "AttributeError": _attribute_subject,
 }
-
-
-def find_hint(ctx: _Context) -> str | None:
-    for enames, pattern, build in _HINTS:
-        if enames is not None and ctx.ename not in enames:
-            continue
-        m = pattern.search(ctx.evalue)
-        if m is None:
-            continue
-        hint = build(ctx, m)
-        if hint:
-            return hint
-    return None
 
 
 # -- frames shown to the generator ----------------------------------------------------
