@@ -7,6 +7,7 @@ fails on a broken link between pages; these checks cover what MkDocs does not se
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -53,3 +54,30 @@ def test_paths_named_in_the_docs_exist() -> None:
                for path in REPO_PATH.findall(page.read_text(encoding="utf-8"))
                if not (ROOT / path).exists()]
     assert not missing, "pages name files that do not exist:\n" + "\n".join(missing)
+
+
+# `critics.rule`, `services.cell_evidence.gather_in_process`, `app.magics.critic_magics()`
+DOTTED = re.compile(r"`((?:app|services|critics)\.[A-Za-z_][\w.]*)(?:\(\))?`")
+
+
+def _resolves(name: str) -> bool:
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_python_names_in_the_docs_exist() -> None:
+    missing = [f"{page.relative_to(ROOT)}: {name}"
+               for page in [README, *PAGES]
+               for name in DOTTED.findall(page.read_text(encoding="utf-8"))
+               if not _resolves(name)]
+    assert not missing, "pages name Python objects that do not exist:\n" + "\n".join(missing)
