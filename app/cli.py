@@ -61,9 +61,8 @@ def _settings(**overrides: Any) -> Any:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from .main import create_app
+    from .server import serve as serve_app
 
     settings = _settings(host=args.host, port=args.port, data_dir=args.data_dir,
                          token=args.token, pool_size=args.pool_size)
@@ -74,7 +73,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"nbcritic serving {settings.data_dir.resolve()} at {where}  (API docs: {where}/docs)",
           file=sys.stderr)
     print(f"token{' (generated)' if generated else ''}: {token}", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
+    serve_app(app, settings, args.log_level)
     return EXIT_OK
 
 

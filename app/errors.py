@@ -13,7 +13,7 @@ from services.cell_metadata import CellMetadataError
 from services.improvement_queue import ImprovementError, ImprovementNotFound
 from services.kernel_session import KernelStartError
 from services.lessons import LessonError, LessonNotFound
-from services.notebook_service import CellNotExecutable, ExecutionNotFound
+from services.notebook_service import CellNotExecutable, ExecutionNotFound, ServiceStopping
 from services.notebook_store import (
     CellNotFound,
     InvalidNotebook,
@@ -48,6 +48,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (InvalidNotebook, 422, "invalid_notebook", "invalid notebook: {}"),
         (CellNotExecutable, 409, "cell_not_executable", "{}"),
         (KernelStartError, 503, "kernel_unavailable", "{}"),
+        (ServiceStopping, 503, "service_stopping", "{}"),
         (ExecutionNotFound, 404, "execution_not_found", "execution {} not found"),
         (LessonNotFound, 404, "lesson_not_found", "lesson {} not found"),
         (ImprovementNotFound, 404, "improvement_not_found", "improvement request {} not found"),

@@ -39,6 +39,10 @@ class Settings(EngineConfig, BaseSettings):
     cors_origins: list[str] = Field(default_factory=list, description="CORS off when empty.")
     max_body_bytes: int = Field(25 * 1024 * 1024, ge=1024,
                                 description="Largest request body or upload accepted (413).")
+    shutdown_timeout: float = Field(
+        5.0, gt=0, le=600, description="Seconds `nbcritic serve` waits for open connections "
+        "after SIGTERM, once running executions are ended `aborted`; then it closes them and "
+        "stops the kernels.")
     anthropic_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "NBCRITIC_ANTHROPIC_API_KEY"))
     anthropic_base_url: str | None = Field(

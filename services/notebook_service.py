@@ -67,6 +67,10 @@ class ExecutionNotFound(KeyError):
     """An execution id the journal does not know for this notebook."""
 
 
+class ServiceStopping(RuntimeError):
+    """The service is shutting down and takes no new executions."""
+
+
 class CellNotExecutable(Exception):
     """The cell cannot run as asked (not a code cell, or a prompt with no code generator)."""
 
@@ -115,6 +119,7 @@ class NotebookService:
         self._displays: dict[str, dict[str, dict[str, list[int]]]] = {}
         self._reaper: asyncio.Task[None] | None = None
         self._started = False
+        self._stopping = ""  # why new executions are refused, once draining
         self.last_reflection: dict[str, dict[str, Any]] = {}  # notebook -> after its run-all
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -127,6 +132,16 @@ class NotebookService:
         if self.config.idle_kernel_timeout > 0:
             self._reaper = asyncio.create_task(self._reap_idle_kernels())
         self._started = True
+
+    async def drain(self, reason: str = "the service is stopping") -> None:
+        """The first step of a graceful stop: refuse new executions, end the running and
+        queued ones `aborted`, which answers the clients waiting on them and ends their
+        event streams. Kernels are stopped by `stop()`."""
+        self._stopping = reason
+        for task in list(self._tasks.values()):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
     async def stop(self) -> None:
         """Abort running executions and shut every kernel down (no orphans)."""
@@ -279,7 +294,12 @@ class NotebookService:
         task = self._tasks.get(execution_id)
         if task is None:
             return []
-        return await asyncio.shield(task)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.cancelled():  # the execution was aborted (the service is stopping)
+                return []
+            raise
 
     def start_execution(self, notebook_id: str, cell_ids: list[str] | None,
                         options: ExecuteOptions | None = None) -> str:
@@ -287,6 +307,8 @@ class NotebookService:
 
         Bad requests fail here, before anything is queued.
         """
+        if self._stopping:
+            raise ServiceStopping(self._stopping)
         nb = self.store.peek(notebook_id)
         if options is not None and options.plan and self.planner is None:
             raise CellNotExecutable("a plan was asked for, but no planner is configured "

@@ -1,0 +1,47 @@
+"""`nbcritic serve`'s HTTP server: uvicorn, stopped in bounded time.
+
+On SIGTERM or SIGINT the service first drains (new executions refused with 503, running and
+queued ones ended `aborted` with a reason, which answers waiting clients and ends their event
+streams); uvicorn then stops accepting, waits at most `shutdown_timeout` for connections still
+open, and the app's shutdown stops the kernels.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from types import FrameType
+
+import uvicorn
+from fastapi import FastAPI
+
+from services.notebook_service import NotebookService
+
+from .settings import Settings
+
+
+class DrainingServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self.app = app
+        self._drain: asyncio.Task[None] | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        service = getattr(self.app.state, "service", None)
+        if service is None:
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to drain
+            loop = asyncio.get_running_loop()
+            # a signal handler interrupts the loop anywhere: start the drain from the loop
+            loop.call_soon_threadsafe(self._start_drain, service)
+
+    def _start_drain(self, service: NotebookService) -> None:
+        if self._drain is None:
+            self._drain = asyncio.create_task(service.drain("the service is stopping"))
+
+
+def serve(app: FastAPI, settings: Settings, log_level: str) -> None:
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=log_level,
+                            timeout_graceful_shutdown=settings.shutdown_timeout)
+    DrainingServer(config, app).run()

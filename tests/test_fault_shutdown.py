@@ -1,0 +1,86 @@
+"""A server that stops on time (issue 21): SIGTERM while clients are attached - a synchronous
+execute waiting, an SSE stream following, an execution queued - ends them `aborted` with a
+reason and the process exits, however long the running cell would take. A real `nbcritic
+serve` process on 127.0.0.1, real kernels."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.test_cli import ServerProcess
+
+LONG_CELL = "import time\ntime.sleep(600)"
+
+
+def _wait_running(client: httpx.Client, execution_id: str) -> None:
+    for _ in range(600):  # bounded: 60 s of polls
+        if client.get(f"/api/executions/{execution_id}").json()["state"] == "running":
+            return
+        time.sleep(0.1)
+    raise AssertionError("the execution never started")
+
+
+def _wait_queued(server: ServerProcess, nb: str, count: int) -> None:
+    with server.client() as client:
+        for _ in range(600):
+            if len(client.get(f"/api/notebooks/{nb}/executions").json()["executions"]) >= count:
+                return
+            time.sleep(0.1)
+    raise AssertionError("the execute never queued")
+
+
+def _follow(server: ServerProcess, execution_id: str, seen: list[dict[str, Any]]) -> None:
+    with server.client() as client, client.stream(
+            "GET", f"/api/executions/{execution_id}/events", timeout=120) as response:
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: ") and kind == "done":
+                seen.append(json.loads(line[6:]))
+
+
+def _execute(server: ServerProcess, path: str, answers: list[httpx.Response]) -> None:
+    with server.client() as client:
+        answers.append(client.post(path, json={}, timeout=120))
+
+
+def test_sigterm_with_clients_attached_stops_on_time(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path)
+    try:
+        with server.client() as client:
+            nb = client.post("/api/notebooks", json={"id": "slow"}).json()["id"]
+            cell = client.post(f"/api/notebooks/{nb}/cells", json={"source": LONG_CELL}
+                               ).json()["id"]
+            path = f"/api/notebooks/{nb}/cells/{cell}/execute"
+            running = client.post(path + "?wait=false", json={}).json()["id"]
+            _wait_running(client, running)
+        streamed: list[dict[str, Any]] = []
+        answers: list[httpx.Response] = []
+        threads = [threading.Thread(target=_follow, args=(server, running, streamed)),
+                   threading.Thread(target=_execute, args=(server, path, answers))]
+        for thread in threads:
+            thread.start()
+        _wait_queued(server, nb, 2)  # the execute queued behind the running cell
+        time.sleep(0.5)  # the stream attached (a short grace; the assertions say if not)
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            server.proc.wait(timeout=90)  # the cell would run 600 s
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the server did not stop after SIGTERM") from None
+        for thread in threads:
+            thread.join(timeout=30)
+        assert [s["status"] for s in streamed] == ["aborted"]
+        assert "stopping" in streamed[0]["reason"]
+        assert [a.status_code for a in answers] == [409]
+        assert answers[0].json()["code"] == "execution_aborted"
+    finally:
+        server.stop(signal.SIGKILL)
