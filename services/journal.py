@@ -125,6 +125,14 @@ class Journal:
         ).fetchall()
         return [_event(row) for row in rows]
 
+    def events_of_type(self, execution_id: str, type_: str) -> list[Event]:
+        """Every event of one type of an execution, in order (e.g. its `final` results)."""
+        rows = self._conn.execute(
+            "SELECT * FROM events WHERE execution_id = ? AND type = ? ORDER BY seq",
+            (execution_id, type_),
+        ).fetchall()
+        return [_event(row) for row in rows]
+
     def notebook_events(self, notebook_id: str, after_seq: int = 0, limit: int = 1000,
                         types: tuple[str, ...] | None = None) -> list[Event]:
         query = "SELECT * FROM events WHERE notebook_id = ? AND seq > ?"

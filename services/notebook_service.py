@@ -159,11 +159,16 @@ class NotebookService:
         self._started = False
 
     def _recover_unfinished(self) -> None:
-        """Executions cut off by a killed service end as `aborted` in the journal."""
+        """Executions cut off by a killed service end as `aborted` in the journal, with the
+        results of the cells that finished before (their `final` events) and the rest as
+        not run."""
         for record in self.journal.unfinished():
+            results = [e.data for e in self.journal.events_of_type(record.id, "final")]
+            done = {r.get("cell_id") for r in results}
             self.hub.finish(record.id, record.notebook_id, {
                 "state": ExecutionState.DONE.value, "status": CellStatus.ABORTED.value,
-                "reason": "the service stopped before this execution finished", "results": [],
+                "reason": "the service stopped before this execution finished",
+                "results": results, "not_run": [c for c in record.cell_ids if c not in done],
             })
 
     # -- notebooks -----------------------------------------------------------------------

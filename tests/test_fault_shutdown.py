@@ -5,9 +5,12 @@ serve` process on 127.0.0.1, real kernels."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -84,3 +87,41 @@ def test_sigterm_with_clients_attached_stops_on_time(tmp_path: Path) -> None:
         assert answers[0].json()["code"] == "execution_aborted"
     finally:
         server.stop(signal.SIGKILL)
+
+
+def test_after_sigkill_the_cut_off_run_reports_what_finished(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path)
+    try:
+        with server.client() as client:
+            nb = client.post("/api/notebooks", json={"id": "cut"}).json()["id"]
+            cells = [client.post(f"/api/notebooks/{nb}/cells", json={"source": source}
+                                 ).json()["id"] for source in ("a = 1", "b = a + 1", LONG_CELL)]
+            run = client.post(f"/api/notebooks/{nb}/run?wait=false", json={}).json()["id"]
+            second = f"/api/notebooks/{nb}/cells/{cells[1]}"
+            for _ in range(600):  # bounded: until the second cell has its result
+                if client.get(second).json().get("execution_count") is not None:
+                    break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("the second cell never finished")
+        killed_kernels = set(_runtime_root(tmp_path).iterdir())
+        assert killed_kernels  # each kernel's private dir (its IPC sockets)
+    finally:
+        server.stop(signal.SIGKILL)
+    restarted = ServerProcess(tmp_path)
+    try:
+        with restarted.client() as client:
+            record = client.get(f"/api/executions/{run}").json()
+        assert not killed_kernels & set(_runtime_root(tmp_path).iterdir())  # cleaned at start
+        assert record["status"] == "aborted"
+        assert [r["cell_id"] for r in record["results"]] == cells[:2]
+        assert [r["status"] for r in record["results"]] == ["ok", "ok"]
+        assert record["not_run"] == cells[2:]
+    finally:
+        restarted.stop()
+
+
+def _runtime_root(data_dir: Path) -> Path:
+    """Where the service keeps its kernels' private dirs (services.kernel_isolation)."""
+    digest = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:10]
+    return Path(tempfile.gettempdir()) / f"nbcritic-{os.geteuid()}-{digest}"
