@@ -19,14 +19,19 @@ async def require_token_or_query(request: Request) -> None:
 
 
 def _check(request: Request, allow_query: bool) -> None:
-    expected: str = request.app.state.token
     header = request.headers.get("authorization", "")
-    scheme, _, supplied = header.partition(" ")
     if allow_query and not header and request.query_params.get("token"):
-        scheme, supplied = "bearer", request.query_params["token"]
+        header = "Bearer " + request.query_params["token"]
+    problem = token_problem(header, request.app.state.token)
+    if problem:
+        raise ApiError(401, problem, "unauthorized", headers={"WWW-Authenticate": "Bearer"})
+
+
+def token_problem(header: str, expected: str) -> str | None:
+    """What is wrong with an Authorization header value (None: the right bearer token)."""
+    scheme, _, supplied = header.partition(" ")
     if scheme.lower() != "bearer" or not supplied:
-        raise ApiError(401, "missing bearer token (Authorization: Bearer <token>)",
-                       "unauthorized", headers={"WWW-Authenticate": "Bearer"})
+        return "missing bearer token (Authorization: Bearer <token>)"
     if not secrets.compare_digest(supplied.strip().encode(), expected.encode()):
-        raise ApiError(401, "invalid token", "unauthorized",
-                       headers={"WWW-Authenticate": "Bearer"})
+        return "invalid token"
+    return None

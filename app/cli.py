@@ -72,7 +72,8 @@ def serve(args: argparse.Namespace) -> int:
     where = f"http://{settings.host}:{settings.port}"
     print(f"nbcritic serving {settings.data_dir.resolve()} at {where}  (API docs: {where}/docs)",
           file=sys.stderr)
-    print(f"token{' (generated)' if generated else ''}: {token}", file=sys.stderr, flush=True)
+    shown = token if generated else "as configured (not shown)"  # never echo a user's secret
+    print(f"token{' (generated)' if generated else ''}: {shown}", file=sys.stderr, flush=True)
     serve_app(app, settings, args.log_level)
     return EXIT_OK
 

@@ -74,6 +74,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc.__cause__, RecursionError):  # the JSON parser gave up on the depth
+            return error_response(422, "body: JSON nested too deeply (metadata and notebook "
+                                  "content nest at most 64 levels)", "validation_error")
         code = getattr(exc, "code", None) or _HTTP_CODES.get(exc.status_code, "error")
         return error_response(exc.status_code, exc.detail, code, headers=exc.headers)
 

@@ -19,6 +19,7 @@ from services.code_generator import CodeGenerator
 from services.notebook_service import NotebookService
 
 from .auth import require_token, require_token_or_query
+from .auth_gate import TokenGateMiddleware
 from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
 from .routers import critic, executions, kernels, learning, notebooks
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None, *, generator: CodeGenerator | N
     app.state.token = token
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(TokenGateMiddleware, token=token)  # runs first: before any body read
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
                            allow_methods=["*"], allow_headers=["*"],

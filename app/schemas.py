@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from services.self_checks import CheckSpecError, parse_checks
 
+from .json_limits import shallow_json
+
 MAX_TIMEOUT = 24 * 3600.0
 
 
@@ -20,6 +22,8 @@ class NotebookCreate(Body):
                            min_length=1, max_length=128)
     content: dict[str, Any] | None = Field(None, description="An nbformat 4.x notebook (JSON).")
 
+    _shallow = field_validator("content")(shallow_json)
+
 
 class CellCreate(Body):
     source: str = ""
@@ -28,12 +32,16 @@ class CellCreate(Body):
     position: int | None = Field(None, ge=0, description="Index to insert at; end when absent.")
     metadata: dict[str, Any] | None = None
 
+    _shallow = field_validator("metadata")(shallow_json)
+
 
 class CellUpdate(Body):
     source: str | None = None
     prompt: str | None = None
     metadata: dict[str, Any] | None = Field(None, description="Replaces the cell's metadata "
                                             "(the service's own `nbcritic` key is kept).")
+
+    _shallow = field_validator("metadata")(shallow_json)
 
 
 class CellMove(Body):
@@ -85,7 +93,8 @@ def _checks(value: Any) -> None:
 
 
 class ExecuteRequest(RetryOptions):
-    timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds for the cell.")
+    timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, strict=True,
+                                   description="Seconds for the cell.")
     # one cell only: on a run-all they would judge cells that run before their names exist
     checks: list[dict[str, Any] | str] = Field(
         default_factory=list, max_length=100,
@@ -103,7 +112,8 @@ class ExecuteRequest(RetryOptions):
 
 
 class RunAllRequest(RetryOptions):
-    timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, description="Seconds per cell.")
+    timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, strict=True,
+                                   description="Seconds per cell.")
     stop_on_error: bool = True
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import re
 from types import FrameType
 
 import uvicorn
@@ -41,7 +43,21 @@ class DrainingServer(uvicorn.Server):
             self._drain = asyncio.create_task(service.drain("the service is stopping"))
 
 
+class RedactToken(logging.Filter):
+    """`?token=...` (accepted by the pages a browser opens) never reaches the access log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN_QUERY.sub(r"\1[redacted]", a) if isinstance(a, str)
+                                else a for a in record.args)
+        return True
+
+
+_TOKEN_QUERY = re.compile(r"([?&]token=)[^&\s]*")
+
+
 def serve(app: FastAPI, settings: Settings, log_level: str) -> None:
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=log_level,
                             timeout_graceful_shutdown=settings.shutdown_timeout)
+    logging.getLogger("uvicorn.access").addFilter(RedactToken())  # after Config set logging up
     DrainingServer(config, app).run()

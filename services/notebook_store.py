@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 WRITE_BEHIND_DELAY = 0.05  # seconds a background write waits to coalesce changes
 DEFAULT_KERNEL = "python3"
 META = "nbcritic"  # the notebook metadata key this service owns (as cell_metadata.META)
-NOTEBOOK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+NOTEBOOK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}\Z")  # \Z: "$" allows a final \n
 
 
 class NotebookNotFound(LookupError):

@@ -16,6 +16,7 @@ from services.journal import Event, ExecutionRecord
 from services.notebook_service import ExecuteOptions
 
 router = APIRouter(prefix="/api", tags=["executions"])
+MAX_EVENT_ID = 2 ** 63 - 1  # SQLite's integers
 
 
 def _accepted(execution_id: str) -> JSONResponse:
@@ -80,7 +81,8 @@ async def execution_events(
     execution_id: str,
     service: Service,
     last_event_id: Annotated[str | None, Header(description="Resume after this event id")] = None,
-    after: Annotated[int | None, Query(ge=0, description="Resume after this event id")] = None,
+    after: Annotated[int | None, Query(ge=0, le=MAX_EVENT_ID,
+                                       description="Resume after this event id")] = None,
 ) -> StreamingResponse:
     """The execution's events as Server-Sent Events; `Last-Event-ID` resumes after a drop.
     The stream ends after the `done` event."""
@@ -106,6 +108,9 @@ def _parse_event_id(value: str | None) -> int:
                        "validation_error") from None
     if parsed < 0:
         raise ApiError(422, "header Last-Event-ID: must not be negative", "validation_error")
+    if parsed > MAX_EVENT_ID:
+        raise ApiError(422, "header Last-Event-ID: beyond any event id (at most 2^63 - 1)",
+                       "validation_error")
     return parsed
 
 
