@@ -43,8 +43,9 @@ class EngineConfig(BaseModel):
         description="Environment variable names never passed to kernels, even when allowed.",
     )
     kernel_memory_limit_mb: int = Field(
-        4096, ge=0, description="Address space of one kernel process in MiB (0: no limit); "
-        "past it allocations fail (MemoryError in the cell).",
+        8192, ge=0, description="Address space of one kernel process in MiB (0: no limit); "
+        "past it allocations fail (MemoryError in the cell). Address space, not resident "
+        "memory: libraries that reserve much of it (many threads, GPU runtimes) need more.",
     )
     kernel_max_processes: int = Field(
         0, ge=0, description="Processes and threads a kernel may start (RLIMIT_NPROC, counted "
