@@ -183,7 +183,7 @@ class NotebookService:
         summaries = []
         for notebook_id in self.store.list_ids():
             try:
-                nb = self.store.read(notebook_id)
+                nb = self.store.peek(notebook_id)  # a summary needs no copy of every output
             except Exception as exc:  # a broken file on disk must not hide the others
                 summaries.append({"id": notebook_id, "error": str(exc)})
                 continue
