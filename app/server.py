@@ -56,8 +56,29 @@ class RedactToken(logging.Filter):
 _TOKEN_QUERY = re.compile(r"([?&]token=)[^&\s]*")
 
 
+def with_header_timeout(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, closing a connection whose first request has not completed
+    its headers within `seconds` (uvicorn has no header timeout: slow-header connections
+    were held as long as the client liked). Idle keep-alive connections have uvicorn's own
+    timeout."""
+
+    class HeaderTimeout(base):  # type: ignore[valid-type, misc]
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self.loop.call_later(seconds, self._headers_overdue)
+
+        def _headers_overdue(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderTimeout
+
+
 def serve(app: FastAPI, settings: Settings, log_level: str) -> None:
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=log_level,
                             timeout_graceful_shutdown=settings.shutdown_timeout)
     logging.getLogger("uvicorn.access").addFilter(RedactToken())  # after Config set logging up
+    config.load()
+    config.http_protocol_class = with_header_timeout(config.http_protocol_class,
+                                                     settings.header_timeout)
     DrainingServer(config, app).run()

@@ -39,6 +39,9 @@ class Settings(EngineConfig, BaseSettings):
     cors_origins: list[str] = Field(default_factory=list, description="CORS off when empty.")
     max_body_bytes: int = Field(25 * 1024 * 1024, ge=1024,
                                 description="Largest request body or upload accepted (413).")
+    header_timeout: float = Field(
+        10.0, gt=0, le=600, description="Seconds a new connection has to send its request "
+        "headers; then it is closed (slow-header connections are not held).")
     shutdown_timeout: float = Field(
         5.0, gt=0, le=600, description="Seconds `nbcritic serve` waits for open connections "
         "after SIGTERM, once running executions are ended `aborted`; then it closes them and "

@@ -24,6 +24,7 @@ class Server:
         self.port = free_port()
         self.log = data_dir / "server.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith("NBCRITIC_")}
+        env["NBCRITIC_HEADER_TIMEOUT"] = "2"
         with self.log.open("w") as log:
             self.proc = subprocess.Popen(
                 [*NBCRITIC, "serve", "--port", str(self.port), "--data-dir", str(data_dir),
@@ -111,3 +112,15 @@ def test_the_token_is_not_printed_or_logged(server: Server) -> None:
     log = server.log.read_text()
     assert "/docs?token=" in log  # the request was logged ...
     assert TOKEN not in log  # ... without the token, and the start banner did not show it
+
+
+def test_a_connection_that_never_finishes_its_headers_is_closed(server: Server) -> None:
+    """Slow-header connections are closed after header_timeout (the server runs with 2 s),
+    not held for as long as the client likes."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as conn:
+        conn.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        try:
+            answer = conn.recv(4096)  # b"": closed by the server
+        except TimeoutError:
+            raise AssertionError("the server held the connection for 60 s") from None
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
