@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from services.notebook_service import NotebookService, ServiceStopping
+from tests.conftest import make_settings
 from tests.test_cli import ServerProcess
 
 LONG_CELL = "import time\ntime.sleep(600)"
@@ -125,3 +128,17 @@ def _runtime_root(data_dir: Path) -> Path:
     """Where the service keeps its kernels' private dirs (services.kernel_isolation)."""
     digest = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:10]
     return Path(tempfile.gettempdir()) / f"nbcritic-{os.geteuid()}-{digest}"
+
+
+async def test_a_draining_service_refuses_new_executions(tmp_path: Path) -> None:
+    """After SIGTERM nothing new runs: a request that slips in gets 503 service_stopping."""
+    svc = NotebookService(make_settings(tmp_path, pool_size=0))
+    await svc.start()
+    try:
+        nb = await svc.create_notebook("late")
+        cell = (await svc.add_cell(nb, source="1")).id
+        await svc.drain("the service is stopping")
+        with pytest.raises(ServiceStopping, match="stopping"):
+            svc.start_execution(nb, [cell])
+    finally:
+        await svc.stop()
