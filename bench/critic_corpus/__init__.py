@@ -48,7 +48,7 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
     "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33",
     "holdout34", "holdout35", "holdout36", "holdout37", "holdout38", "holdout39",
-    "holdout40", "holdout41", "holdout42",
+    "holdout40", "holdout41", "holdout42", "holdout43", "holdout44", "holdout45", "holdout46",
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent
