@@ -3,7 +3,10 @@ levels deep is accepted by the parser, then breaks validation and copying for go
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from .errors import ApiError
 
 MAX_JSON_DEPTH = 64
 
@@ -29,3 +32,17 @@ def shallow_json(value: Any) -> Any:
     if json_depth(value) > MAX_JSON_DEPTH:
         raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
     return value
+
+
+def check_upload_depth(data: bytes) -> None:
+    """An uploaded .ipynb nested too deeply is a 422 naming the file (not JSON: the notebook
+    parser reports it)."""
+    try:
+        parsed = json.loads(data)
+    except RecursionError:
+        parsed = None
+    except ValueError:
+        return
+    if parsed is None or json_depth(parsed) > MAX_JSON_DEPTH:
+        raise ApiError(422, f"file: JSON nested deeper than {MAX_JSON_DEPTH} levels",
+                       "validation_error")

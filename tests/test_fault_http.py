@@ -124,3 +124,15 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(server: Server) 
         except TimeoutError:
             raise AssertionError("the server held the connection for 60 s") from None
     assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
+
+
+def test_an_uploaded_notebook_nested_too_deeply_is_a_422(server: Server) -> None:
+    for depth in (300, 5000):
+        nested = '{"a": ' * depth + "1" + "}" * depth
+        ipynb = ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {"deep": ' + nested +
+                 '}, "cells": []}')
+        with server.client() as client:
+            answer = client.post("/api/notebooks/upload",
+                                 files={"file": (f"deep{depth}.ipynb", ipynb.encode())})
+        assert answer.status_code == 422, (depth, answer.text[:200])
+        assert "file" in answer.json()["detail"]

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from nbformat.v4 import nbjson
 
 from app.deps import Service
+from app.json_limits import check_upload_depth
 from app.schemas import CellCreate, CellMove, CellUpdate, NotebookCreate
 
 router = APIRouter(prefix="/api/notebooks", tags=["notebooks"])
@@ -43,6 +44,7 @@ async def upload_notebook(
     id: Annotated[str | None, Form(description="Notebook id; the file name stem if absent")] = None,
 ) -> JSONResponse:
     data = await file.read()
+    check_upload_depth(data)
     notebook_id = id or _stem(file.filename)
     notebook_id = await service.create_notebook(notebook_id, data)
     return _created(notebook_id, _notebook_body(service, notebook_id),
