@@ -162,6 +162,22 @@ def _nobody() -> str | None:
 
 
 SYSTEM_PYTHON = Path("/usr/bin/python3")
+THREAD_FLOOD = """\
+import threading
+stop = threading.Event()
+started = []
+try:
+    for _ in range(200):
+        t = threading.Thread(target=stop.wait)
+        t.start()
+        started.append(t)
+except RuntimeError:
+    pass
+stop.set()
+for t in started:
+    t.join()
+print(len(started))
+"""
 
 
 def _kernel_nobody_can_run(root: Path) -> str:
@@ -203,7 +219,8 @@ async def test_separate_identity_cannot_reach_the_service(
     kernels = Path(tempfile.mkdtemp(prefix="nbc-nobody-"))
     monkeypatch.setenv("JUPYTER_PATH", str(kernels))
     kernel_name = _kernel_nobody_can_run(kernels)
-    svc = await _service(tmp_path, kernel_user="nobody", kernel_name=kernel_name)
+    svc = await _service(tmp_path, kernel_user="nobody", kernel_name=kernel_name,
+                         kernel_max_processes=64)
     try:
         nb = await svc.create_notebook("ident")
         notebook_file = next(tmp_path.rglob("*.ipynb"))
@@ -224,6 +241,10 @@ print(json.dumps([os.getuid(),
         uid, environ, notebook, signal_ = json.loads(_text(result))
         assert uid == pwd.getpwnam("nobody").pw_uid
         assert [environ, notebook, signal_] == ["denied"] * 3
+        threads = await _run(svc, nb, THREAD_FLOOD)
+        assert threads.status is CellStatus.OK
+        assert int(_text(threads)) < 200  # the process limit stopped the flood in the cell
+        assert (await _run(svc, nb, "1 + 1")).status is CellStatus.OK
     finally:
         await svc.stop()
         shutil.rmtree(kernels, ignore_errors=True)
