@@ -19,6 +19,7 @@ import hashlib
 import logging
 import os
 import pwd
+import secrets
 import shutil
 import stat
 import sys
@@ -91,22 +92,43 @@ def protect_service_process() -> bool:
 
 
 def runtime_root(data_dir: Path, shared: bool) -> Path:
-    """A stable, short directory under the temp dir for this data dir's kernels, emptied of
-    kernels a killed service left behind. `shared`: other users may traverse it (0711) to reach
-    their own 0700 kernel dir, never list it."""
+    """A short directory under the temp dir for this process's kernels of this data dir:
+    `nbcritic-<uid>-<data dir hash>/<pid>-<random>/`. The dirs of processes that are gone (a
+    killed service) are removed first; a live service on the same data dir (`nbcritic run`
+    next to `nbcritic serve`) keeps its own. `shared`: other users may traverse the dirs
+    (0711) to reach their own 0700 kernel dir, never list them."""
     digest = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:10]
-    root = Path(tempfile.gettempdir()) / f"nbcritic-{os.geteuid()}-{digest}"
+    base = Path(tempfile.gettempdir()) / f"nbcritic-{os.geteuid()}-{digest}"
+    mode = 0o711 if shared else 0o700
     try:
-        root.mkdir(mode=0o700)
+        base.mkdir(mode=0o700)
     except FileExistsError:
-        info = root.lstat()
+        info = base.lstat()
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
             return Path(tempfile.mkdtemp(prefix="nbcritic-"))  # not ours: never trust it
-        for stale in root.iterdir():
-            log.info("removing the runtime files of a kernel that did not stop: %s", stale)
-            _remove(stale)
-    root.chmod(0o711 if shared else 0o700)
+        for stale in base.iterdir():
+            if not _owner_alive(stale.name):
+                log.info("removing the runtime files of kernels that did not stop: %s", stale)
+                _remove(stale)
+    base.chmod(mode)
+    root = base / f"{os.getpid()}-{secrets.token_hex(3)}"
+    root.mkdir(mode=0o700)
+    root.chmod(mode)
     return root
+
+
+def _owner_alive(name: str) -> bool:
+    """Whether the process that made the dir `<pid>-<random>` still runs."""
+    pid = name.split("-", 1)[0]
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _remove(path: Path) -> None:

@@ -108,7 +108,7 @@ def test_after_sigkill_the_cut_off_run_reports_what_finished(tmp_path: Path) -> 
             else:
                 raise AssertionError("the second cell never finished")
         killed_kernels = set(_runtime_root(tmp_path).iterdir())
-        assert killed_kernels  # each kernel's private dir (its IPC sockets)
+        assert killed_kernels  # the killed service's dir of kernel dirs (IPC sockets)
     finally:
         server.stop(signal.SIGKILL)
     restarted = ServerProcess(tmp_path)
@@ -125,7 +125,8 @@ def test_after_sigkill_the_cut_off_run_reports_what_finished(tmp_path: Path) -> 
 
 
 def _runtime_root(data_dir: Path) -> Path:
-    """Where the service keeps its kernels' private dirs (services.kernel_isolation)."""
+    """Where services keep their kernels' private dirs, one dir per service process
+    (services.kernel_isolation)."""
     digest = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:10]
     return Path(tempfile.gettempdir()) / f"nbcritic-{os.geteuid()}-{digest}"
 

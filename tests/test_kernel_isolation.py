@@ -40,14 +40,17 @@ def test_environment_is_an_allowlist() -> None:
 
 
 def test_runtime_root_is_private_and_cleaned_at_start(tmp_path: Path) -> None:
-    root = runtime_root(tmp_path, shared=False)
-    stale = root / "k-deadbeef0000"
-    stale.mkdir()
-    (stale / "k-deadbeef0000.json").write_text("{}")
-    assert runtime_root(tmp_path, shared=False) == root
+    first = runtime_root(tmp_path, shared=False)
+    stale = first.parent / "999999999-dead00"  # a killed service: no such process
+    (stale / "k-deadbeef0000").mkdir(parents=True)
+    alive = first.parent / "1-abcdef"  # a service still running on the same data dir
+    alive.mkdir()
+    second = runtime_root(tmp_path, shared=False)
+    assert second != first and first.exists() and alive.exists()
     assert not stale.exists()
-    assert stat.S_IMODE(root.stat().st_mode) == 0o700
-    root.rmdir()
+    for path in (second, second.parent):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o700
+    shutil.rmtree(second.parent)
 
 
 def test_kernel_user_must_be_usable() -> None:
