@@ -31,6 +31,7 @@ from .widgets import WidgetComms
 log = logging.getLogger(__name__)
 
 LIVENESS_POLL = 0.2  # seconds between is_alive checks while a cell runs
+RECEIVE_HWM = 200_000  # messages the service may be behind a kernel before ZMQ drops any
 REPLY_POLL = 0.05  # seconds between looks at the shell channel while IOPub is read
 DRAIN_QUIET_POLLS = 10  # after the reply, IOPub silent this many LIVENESS_POLLs: done
 READY_POLL = 0.02  # re-ask kernel_info this often: readier than wait_for_ready's 0.2 s IOPub wait
@@ -94,10 +95,11 @@ class KernelSession:
             await km.start_kernel(env=env, extra_arguments=extra, **(launch or {}))
         except Exception as exc:
             raise KernelStartError(f"kernel {kernel_name!r} failed to start: {exc}") from exc
-        # No high-water mark on the client's sockets: ZMQ's default (1000 messages) makes the
-        # kernel's IOPub drop outputs silently whenever the service falls behind.
+        # ZMQ's default high-water mark (1000 messages) made the kernel's IOPub drop outputs
+        # silently whenever the service fell behind; RECEIVE_HWM lets it fall far behind
+        # while a flood of messages still cannot take all of the service's memory.
         kc = km.client()
-        kc.context.setsockopt(zmq.RCVHWM, 0)  # defaults for the sockets created next
+        kc.context.setsockopt(zmq.RCVHWM, RECEIVE_HWM)  # defaults for the sockets created next
         kc.start_channels()
         session = cls(km, kc, runtime_dir)
         try:
