@@ -22,23 +22,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..ast_cache import walk as _walk
-from ..code_model import root_name
+from ..code_model import (
+    CV_FUNCS,
+    NON_COLUMN_ATTRS,
+    chain_methods,
+    const_strs,
+    id_tokens,
+    is_random_call,
+    kwarg,
+    literal,
+    prior_statements,
+    root_name,
+    slice_prior,
+)
 from ..evidence import Evidence
 from ..findings import Finding
 from ..rule import rule
 from . import _columns
-from ._split_flow import (
-    CV_FUNCS,
-    NON_COLUMN_ATTRS,
-    _chain_methods,
-    _const_strs,
-    _is_random_call,
-    _kw,
-    _literal,
-    _slice_prior,
-    _tokens,
-    prior_statements,
-)
 
 _PASS_METHODS = {"copy", "fillna", "dropna", "astype", "reset_index", "sample", "head", "tail",
                  "query", "sort_values", "sort_index", "to_numpy", "infer_objects",
@@ -138,7 +138,7 @@ class _Analysis:
         prior, _ = prior_statements(ev)
         cell = self.m.tree.body
         self.stmts: list[_Stmt] = []
-        for s in _slice_prior(prior, cell, ev.prior_code):
+        for s in slice_prior(prior, cell, ev.prior_code):
             self._flatten(s, False)
         self.cell_start = len(self.stmts)
         for s in cell:
@@ -244,7 +244,7 @@ class _Analysis:
                     cols = self._strs(call.args[0], st.pos)
                     if cols:
                         self.removals.append((st.pos, f.value.id, set(cols)))
-                elif f.attr == "drop" and _literal(_kw(call, "inplace"), False) is True:
+                elif f.attr == "drop" and literal(kwarg(call, "inplace"), False) is True:
                     cols = self._drop_cols(call, st.pos)
                     if cols:
                         self.removals.append((st.pos, f.value.id, set(cols)))
@@ -286,7 +286,7 @@ class _Analysis:
                     continue
                 a = self.last_assign(var, pos)
                 if a is None or not isinstance(a[1], ast.expr) or \
-                        isinstance(a[1], ast.Constant) or _is_random_call(a[1]):
+                        isinstance(a[1], ast.Constant) or is_random_call(a[1]):
                     continue  # a draw conditioned on a label is judged as a drawn column
                 cols = {c for x, c in alias.items() if x != var and c != k.value and
                         self.reads_var(a[1], x, a[0], 1)}
@@ -321,13 +321,13 @@ class _Analysis:
         return value, a[0], a[2], False
 
     def _strs(self, node: ast.AST | None, pos: int) -> list[str] | None:
-        strs = _const_strs(node)
+        strs = const_strs(node)
         if strs is not None:
             return strs
         if isinstance(node, ast.Name):
             a = self.last_assign(node.id, pos + 1)
             if a is not None and isinstance(a[1], ast.expr):
-                return _const_strs(a[1]) if not isinstance(a[1], ast.Name) else None
+                return const_strs(a[1]) if not isinstance(a[1], ast.Name) else None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                 isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
             # a config dict's entry: CFG["target"] with CFG = {"target": "churned", ...} or
@@ -337,22 +337,22 @@ class _Analysis:
             if isinstance(d, ast.Dict):
                 for k, v in zip(d.keys, d.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value == node.slice.value:
-                        return _const_strs(v)
+                        return const_strs(v)
             elif isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and \
                     d.func.id == "dict" and not d.args:
-                v = _kw(d, node.slice.value)
-                return _const_strs(v) if v is not None else None
+                v = kwarg(d, node.slice.value)
+                return const_strs(v) if v is not None else None
         return None
 
     def _drop_cols(self, call: ast.Call, pos: int) -> list[str] | None:
-        cols = _kw(call, "columns")
+        cols = kwarg(call, "columns")
         if cols is None:
-            cols = _kw(call, "labels")
+            cols = kwarg(call, "labels")
             if cols is None and call.args:
-                axis = _kw(call, "axis")
+                axis = kwarg(call, "axis")
                 if axis is None and len(call.args) > 1:
                     axis = call.args[1]
-                if _literal(axis) not in (1, "columns"):
+                if literal(axis) not in (1, "columns"):
                     return None
                 cols = call.args[0]
         if cols is None:
@@ -387,7 +387,7 @@ class _Analysis:
         out = Refs()
         self._refs(node, pos, out, agg=False, lagged=False, depth=depth)
         # a draw anywhere in what it reads: `play = skill + rng.normal(…)`, `y = play > 0`
-        out.random = out.random or _is_random_call(node)
+        out.random = out.random or is_random_call(node)
         return out
 
     def _refs(self, node: ast.AST, pos: int, out: Refs, agg: bool, lagged: bool,
@@ -396,17 +396,17 @@ class _Analysis:
             f = node.func
             if isinstance(f, ast.Attribute):
                 meth = f.attr
-                chain = _chain_methods(f.value)
+                chain = chain_methods(f.value)
                 if meth in ("transform", "agg", "aggregate", "apply") and \
                         "groupby" not in chain and isinstance(f.value, ast.Name):
                     # grp = df.groupby("g")["y"]; grp.transform("sum"): a group statistic
                     g = self.last_assign(f.value.id, pos)
                     if g is not None and isinstance(g[1], ast.expr):
-                        chain = chain | _chain_methods(g[1])
+                        chain = chain | chain_methods(g[1])
                 r_agg, r_lag = agg, lagged
                 if meth == "shift":
-                    k = _literal(node.args[0], None) if node.args else \
-                        _literal(_kw(node, "periods"), 1)
+                    k = literal(node.args[0], None) if node.args else \
+                        literal(kwarg(node, "periods"), 1)
                     if isinstance(k, int) and k > 0:
                         r_lag = True
                     out.shifted = True
@@ -440,7 +440,7 @@ class _Analysis:
         if isinstance(node, ast.Subscript):
             sl = node.slice
             col_sl = sl.elts[1] if isinstance(sl, ast.Tuple) and len(sl.elts) == 2 else sl
-            strs = _const_strs(col_sl)
+            strs = const_strs(col_sl)
             if strs is None and isinstance(col_sl, ast.Name):
                 strs = self._strs(col_sl, pos)
                 if strs is not None and len(strs) != 1:
@@ -516,7 +516,7 @@ class _Analysis:
             return None
         a = self.last_assign(node.id, pos)
         if a is None or not isinstance(a[1], ast.Call) or \
-                "groupby" not in _chain_methods(a[1]):
+                "groupby" not in chain_methods(a[1]):
             return None
         sub = self.refs(a[1], a[0], depth + 1)
         named: set[str] = set()
@@ -545,10 +545,10 @@ class _Analysis:
             return False
         if not self.m.aliases.get(f.value.id, "").startswith("numpy"):
             return False
-        axis = _kw(call, "axis")
+        axis = kwarg(call, "axis")
         if axis is None and len(call.args) > 1 and f.attr != "bincount":
             axis = call.args[1]
-        return _literal(axis) not in (1, -1, "columns")
+        return literal(axis) not in (1, -1, "columns")
 
     def _encoder_fit(self, call: ast.Call) -> bool:
         """`enc.fit_transform(X, y)` / `enc.fit(X, y)` of a categorical encoder
@@ -621,7 +621,7 @@ class _Analysis:
             # numpy column: data[:, -1]
             if isinstance(sl, ast.Tuple) and len(sl.elts) == 2 and \
                     isinstance(sl.elts[0], ast.Slice) and isinstance(node.value, ast.Name):
-                j = _literal(sl.elts[1])
+                j = literal(sl.elts[1])
                 if isinstance(j, int):
                     return Target(set(), True, None, True, array=(node.value.id, j))
                 strs = self._strs(sl.elts[1], pos)
@@ -770,7 +770,7 @@ class _Analysis:
             if facts is not None and facts.kind in ("module", "callable", "class"):
                 continue
             a = self.last_assign(n.id, len(self.stmts) + 1)
-            if a is not None and isinstance(a[1], ast.Call) and _chain_methods(a[1]) & _RNG_MAKERS:
+            if a is not None and isinstance(a[1], ast.Call) and chain_methods(a[1]) & _RNG_MAKERS:
                 continue  # rng = np.random.default_rng(…): draws, not data
             out.add(n.id)
         return out
@@ -785,7 +785,7 @@ class _Analysis:
         d = defs[-1]
         value, vpos = d.value, d.pos
         for _ in range(2):
-            if _is_random_call(value) or isinstance(value, ast.Lambda):
+            if is_random_call(value) or isinstance(value, ast.Lambda):
                 return None
             read = self._read_vars(value)
             if len(read) != 1:
@@ -815,7 +815,7 @@ class _Analysis:
         if not defs:
             return None
         d = defs[-1]
-        if _is_random_call(d.value) or _pass_through_name(d.value) is not None:
+        if is_random_call(d.value) or _pass_through_name(d.value) is not None:
             return None  # a copy of a drawn label is the label itself (latent_source)
         src_cols = self.refs(d.value, d.pos).row - {col}
         if not src_cols:
@@ -831,7 +831,7 @@ class _Analysis:
                 if self._is_frame(v):
                     continue
                 a = self.last_assign(v, npos)
-                if a is None or not isinstance(a[1], ast.expr) or not _is_random_call(a[1]):
+                if a is None or not isinstance(a[1], ast.expr) or not is_random_call(a[1]):
                     continue
                 inputs = set()
                 for x in self._read_vars(a[1]) - {v}:
@@ -977,8 +977,8 @@ class _Analysis:
                 if meth == "drop":
                     dropped = self._drop_cols(node, pos)
                     if dropped is None:
-                        if _kw(node, "columns") is None and _kw(node, "labels") is None and \
-                                _literal(_kw(node, "axis"), 0) in (0, "index") and \
+                        if kwarg(node, "columns") is None and kwarg(node, "labels") is None and \
+                                literal(kwarg(node, "axis"), 0) in (0, "index") and \
                                 (len(node.args) < 2):
                             return self.contains(f.value, col, pos, frame_hint, depth + 1)
                         return None, ""
@@ -992,9 +992,9 @@ class _Analysis:
                     kind = self._dtype_of(col, f.value)
                     if kind is None:
                         return None, ""
-                    inc = _kw(node, "include") or (node.args[0] if node.args else None)
-                    exc = _kw(node, "exclude")
-                    keep = _dtype_selected(kind, _literal(inc), _literal(exc))
+                    inc = kwarg(node, "include") or (node.args[0] if node.args else None)
+                    exc = kwarg(node, "exclude")
+                    keep = _dtype_selected(kind, literal(inc), literal(exc))
                     if keep is None:
                         return None, ""
                     return (keep and ans is not False) if keep else False, \
@@ -1004,7 +1004,7 @@ class _Analysis:
                         return True, "code"
                     return self.contains(f.value, col, pos, frame_hint, depth + 1)
                 if meth == "filter":
-                    items = _kw(node, "items") or (node.args[0] if node.args else None)
+                    items = kwarg(node, "items") or (node.args[0] if node.args else None)
                     strs = self._strs(items, pos) if items is not None else None
                     if strs is not None:
                         return col in strs, "code"
@@ -1064,7 +1064,7 @@ class _Analysis:
 
     def _any_of(self, node: ast.Call, col: str, pos: int, frame_hint: str | None,
                 depth: int) -> tuple[bool | None, str]:
-        first = node.args[0] if node.args else _kw(node, "data")
+        first = node.args[0] if node.args else kwarg(node, "data")
         if first is None:
             return None, ""
         parts = first.elts if isinstance(first, ast.List | ast.Tuple) else \
@@ -1100,11 +1100,11 @@ class _Analysis:
         idx = names.index(col)
         n = len(names)
         if isinstance(col_sl, ast.Slice):
-            lo, hi, st = (_literal(col_sl.lower), _literal(col_sl.upper), _literal(col_sl.step))
+            lo, hi, st = (literal(col_sl.lower), literal(col_sl.upper), literal(col_sl.step))
             if any(v is not None and not isinstance(v, int) for v in (lo, hi, st)):
                 return None, ""
             return idx in range(n)[slice(lo, hi, st)], "kernel: column order"
-        v = _literal(col_sl)
+        v = literal(col_sl)
         if isinstance(v, int):
             return range(n)[v] == idx, "kernel: column order"
         if isinstance(v, list) and all(isinstance(i, int) for i in v):
@@ -1138,13 +1138,13 @@ class _Analysis:
                     p.outputs = set(c.targets[0::2][:2]) if len(c.targets) >= 4 else set()
                     out.append(p)
             elif last in CV_FUNCS:
-                x = _kw(node, "X") or (node.args[1] if len(node.args) > 1 else None)
-                y = _kw(node, "y") or (node.args[2] if len(node.args) > 2 else None)
+                x = kwarg(node, "X") or (node.args[1] if len(node.args) > 1 else None)
+                y = kwarg(node, "y") or (node.args[2] if len(node.args) > 2 else None)
                 if x is not None and y is not None:
                     out.append(Pair(x, y, c.line, pos, last))
             elif c.method in ("fit", "fit_transform", "partial_fit"):
-                x = _kw(node, "X") or (node.args[0] if node.args else None)
-                y = _kw(node, "y") or (node.args[1] if len(node.args) > 1 else None)
+                x = kwarg(node, "X") or (node.args[0] if node.args else None)
+                y = kwarg(node, "y") or (node.args[1] if len(node.args) > 1 else None)
                 if x is not None and y is not None:
                     est = None
                     if isinstance(c.receiver, ast.Name):
@@ -1154,16 +1154,16 @@ class _Analysis:
                         est = c.targets[0]
                     out.append(Pair(x, y, c.line, pos, f"{est or _short(c)}.{c.method}", est))
             elif last in _STATSMODELS and c.name and "statsmodels" in c.name:
-                y = _kw(node, "endog") or (node.args[0] if node.args else None)
-                x = _kw(node, "exog") or (node.args[1] if len(node.args) > 1 else None)
+                y = kwarg(node, "endog") or (node.args[0] if node.args else None)
+                x = kwarg(node, "exog") or (node.args[1] if len(node.args) > 1 else None)
                 if x is not None and y is not None:
                     out.append(Pair(x, y, c.line, pos, last))
             elif last == "lstsq" and len(node.args) >= 2 and "linalg" in (c.name or "linalg"):
                 # np.linalg.lstsq(A, b) / scipy.linalg.lstsq: a least-squares fit of b on A
                 out.append(Pair(node.args[0], node.args[1], c.line, pos, "lstsq"))
             elif last in ("DMatrix", "Dataset", "Pool"):
-                x = _kw(node, "data") or (node.args[0] if node.args else None)
-                y = _kw(node, "label") or (node.args[1] if len(node.args) > 1 else None)
+                x = kwarg(node, "data") or (node.args[0] if node.args else None)
+                y = kwarg(node, "label") or (node.args[1] if len(node.args) > 1 else None)
                 if x is not None and y is not None:
                     out.append(Pair(x, y, c.line, pos, last))
         # a split whose feature outputs feed a fit in this cell is judged at that fit
@@ -1221,11 +1221,11 @@ def _computed(r: Refs) -> bool:
 
 def _row_wise(call: ast.Call) -> bool:
     """`df[cols].sum(axis=1)`, `.apply(f, axis="columns")`: one value per row."""
-    axis = _kw(call, "axis")
+    axis = kwarg(call, "axis")
     if axis is None and call.args and isinstance(call.func, ast.Attribute) and \
             call.func.attr in _REDUCTIONS:
         axis = call.args[0]
-    return _literal(axis) in (1, "columns")
+    return literal(axis) in (1, "columns")
 
 
 def _pass_through_name(v: ast.AST) -> str | None:
@@ -1297,7 +1297,7 @@ def _appended_strings(m, name: str) -> list[str] | None:  # type: ignore[no-unty
             continue
         if c.method in ("append", "extend", "insert"):
             arg = c.node.args[-1] if c.node.args else None
-            strs = _const_strs(arg)
+            strs = const_strs(arg)
             if strs is None:
                 return None
             out += strs
@@ -1306,7 +1306,7 @@ def _appended_strings(m, name: str) -> list[str] | None:  # type: ignore[no-unty
     for node in _walk(m.tree):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                 node.target.id == name:
-            strs = _const_strs(node.value)
+            strs = const_strs(node.value)
             if strs is None:
                 return None
             out += strs
@@ -1389,7 +1389,7 @@ def _dtype_selected(kind: str, include: object, exclude: object) -> bool | None:
 def _similar(feature: str, target: str) -> bool:
     if feature == target or target.lower() in _GENERIC_TARGETS:
         return False
-    ft, tt = _tokens(feature), _tokens(target)
+    ft, tt = id_tokens(feature), id_tokens(target)
     if not tt or not ft or set(ft) & _LAG_TOKENS:
         return False
     # lag-like words as whole tokens (sales_lag7, prev_price, y_t1), not inside another word
@@ -1420,7 +1420,7 @@ _POST_PHRASES = (("length", "of", "stay"), ("days", "to"), ("time", "to"), ("fol
 
 def _post_outcome_name(name: str) -> str | None:
     """The words of `name` that mark it as measured at or after the outcome, else None."""
-    toks = _tokens(name)
+    toks = id_tokens(name)
     hit = [t for t in toks if t in _POST_TOKENS]
     for ph in _POST_PHRASES:
         for i in range(len(toks) - len(ph) + 1):
@@ -1445,7 +1445,7 @@ _PRE_TOKENS = {"pre", "before", "prior", "baseline", "lag", "lagged", "prev", "p
 def _consequence_name(name: str) -> str | None:
     """The words of `name` that mark it as a consequence of the outcome, unless it is named as
     measured before it (pre_/baseline_/prior_)."""
-    toks = _tokens(name)
+    toks = id_tokens(name)
     if set(toks) & _PRE_TOKENS:
         return None
     hit = [t for t in toks if t in _CONSEQUENCE_TOKENS]
@@ -1498,7 +1498,7 @@ def _any_auc(ev: Evidence, frame: str | None, target: str, col: str) -> float | 
 def _prediction_name(feature: str, target: str) -> bool:
     """`feature` names `target` in full and a model's output word (a previous model's score or
     posterior for the target, kept in the extract)."""
-    ft = set(_tokens(feature))
+    ft = set(id_tokens(feature))
     return bool(ft & _PREDICTION_TOKENS) and _similar(feature, target)
 
 
@@ -1990,7 +1990,7 @@ def _rule_clause(an: _Analysis, t: str, pos: int) -> tuple[list[str], str, int] 
         else:
             clauses.append(e)
     for cl in clauses:
-        if not isinstance(cl, ast.Compare) or _is_random_call(cl):
+        if not isinstance(cl, ast.Compare) or is_random_call(cl):
             continue
         r = an.refs(cl, d.pos)
         if not r.row or r.agg or r.lagged or r.random or r.shifted or t in r.row:
@@ -2123,7 +2123,7 @@ def _variable_label(an: _Analysis, y: ast.AST, pos: int) -> tuple[str, str, int,
                                    comparators=[node.args[0]])
                 break
             if name == "where" and len(node.args) == 3 and all(
-                    isinstance(_literal(a), int | float | bool) for a in node.args[1:]):
+                    isinstance(literal(a), int | float | bool) for a in node.args[1:]):
                 node = node.args[0]
                 continue
             if name in _LABEL_WRAPPERS:
@@ -2137,13 +2137,13 @@ def _variable_label(an: _Analysis, y: ast.AST, pos: int) -> tuple[str, str, int,
                 continue
             return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and \
-                _literal(node.right) == 1:
+                literal(node.right) == 1:
             node = node.left
             continue
         break
     if label is None or not isinstance(node, ast.Compare) or len(node.ops) != 1 or \
             not isinstance(node.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE) or \
-            _is_random_call(node) or any(_is_random_call(c) for c in _calls(node)):
+            is_random_call(node) or any(is_random_call(c) for c in _calls(node)):
         return None
     srcs = []
     for v in an._read_vars(node):
@@ -2206,7 +2206,7 @@ def _stack_columns(an: _Analysis, x: ast.AST, pos: int) -> list[tuple[str, ast.e
         arg = node.args[0] if node.args else None
         if name in ("column_stack", "hstack", "vstack", "array", "row_stack", "stack") and \
                 isinstance(arg, ast.List | ast.Tuple):
-            if name == "stack" and _literal(_kw(node, "axis"), 0) not in (1, -1):
+            if name == "stack" and literal(kwarg(node, "axis"), 0) not in (1, -1):
                 return None
             elts = list(arg.elts)
         elif name == "DataFrame" and isinstance(arg, ast.Dict):
@@ -2230,7 +2230,7 @@ def _call_name(call: ast.Call) -> str:
 def _draws_after(an: _Analysis, e: ast.AST, v: str, pos: int, depth: int = 0) -> bool:
     """Whether the computation of `e` from the variable `v` draws random numbers on the way
     (`stage = f(q) + rng.normal(…)`); the draws that made `v` itself do not count."""
-    if _is_random_call(e) or any(_is_random_call(c) for c in _calls(e)):
+    if is_random_call(e) or any(is_random_call(c) for c in _calls(e)):
         return True
     if depth >= 3:
         return False
@@ -2309,7 +2309,7 @@ def _row_reads(an: _Analysis, e: ast.AST, targets: set[str], pos: int, depth: in
         return _row_reads(an, a[1], targets, a[0], depth + 1)
     if isinstance(e, ast.Call):
         name = _call_name(e)
-        if (name in _NOT_ROWWISE and not _row_wise(e)) or _is_random_call(e) or (
+        if (name in _NOT_ROWWISE and not _row_wise(e)) or is_random_call(e) or (
                 name[:1].isupper() and name not in _ROW_CONSTRUCTORS):
             return False
         parts = [*e.args, *(k.value for k in e.keywords)]
@@ -2366,7 +2366,7 @@ def _target_vars(an: _Analysis, y: ast.AST, pos: int) -> tuple[list[str], int] |
                 isinstance(node, ast.Call) and _call_name(node) in _TARGET_TRANSFORMS):
             continue
         # the outcome's definition: a draw that reads no data is a simulated label
-        if _is_random_call(node) or any(_is_random_call(c) for c in _calls(node)):
+        if is_random_call(node) or any(is_random_call(c) for c in _calls(node)):
             data = [v for v in an._read_vars(node) if (an.ev.objects.get(v) is None or
                     an.ev.objects[v].kind in ("ndarray", "series", "dataframe")) and
                     not isinstance((an.last_assign(v, npos) or (0, None))[1],
@@ -2415,7 +2415,7 @@ def _variable_target_hits(an: _Analysis, pair: Pair, seen: set) -> list[_Hit]:
         if ("derived", name) in seen:
             continue
         seen.add(("derived", name))
-        toks = set(_tokens(name))
+        toks = set(id_tokens(name))
         leading = name if random and not in_cell and (
             toks & _BEFORE_TOKENS or any(_BEFORE_WORD.match(t) for t in toks)) else None
         out.append(_Hit("derived", name, names[-1], pair, "code",
@@ -2454,7 +2454,7 @@ def _array_hit(an: _Analysis, pair: Pair, tgt: Target) -> _Hit | None:
             and isinstance(x.slice, ast.Tuple) and len(x.slice.elts) == 2:
         sl = x.slice.elts[1]
         if isinstance(sl, ast.Slice):
-            lo, hi = _literal(sl.lower), _literal(sl.upper)
+            lo, hi = literal(sl.lower), literal(sl.upper)
             if not all(v is None or isinstance(v, int) for v in (lo, hi)):
                 return None
             if ncols is None:
@@ -2479,11 +2479,11 @@ def _formula_hits(an: _Analysis, seen: set) -> list[_Hit]:
         if c.last not in _FORMULA_FUNCS or not c.name or "statsmodels" not in c.name:
             continue
         f = c.kwarg("formula") or (c.node.args[0] if c.node.args else None)
-        formula = _literal(f)
+        formula = literal(f)
         pair = Pair(c.node, c.node, c.line, len(an.stmts) + 1, c.last)
         if isinstance(f, ast.Name):  # formula = "y ~ a + b"; smf.logit(formula, df)
             a = an.last_assign(f.id, pair.pos)
-            formula = _literal(a[1]) if a is not None and isinstance(a[1], ast.expr) else None
+            formula = literal(a[1]) if a is not None and isinstance(a[1], ast.expr) else None
         if not isinstance(formula, str) or "~" not in formula:
             continue
         lhs, rhs = formula.split("~", 1)
@@ -2550,7 +2550,7 @@ def _leading_proxy(derived: dict[str, tuple[str, int, bool, bool]], col: str) ->
     if not any(random and not in_cell for _, (_, _, in_cell, random) in chain):
         return None
     for name, _ in chain:
-        toks = _tokens(name)
+        toks = id_tokens(name)
         if set(toks) & _BEFORE_TOKENS or any(_BEFORE_WORD.match(t) for t in toks):
             return name
     return None
@@ -3172,7 +3172,7 @@ def whole_period_aggregate(ev: Evidence) -> Iterator[Finding]:
     m = ev.model
     for pair in an.pairs():
         tgt = an.target(pair.y, pair.pos)
-        if tgt is None or not any(set(_tokens(c)) & _TERMINAL_OUTCOME for c in tgt.cols):
+        if tgt is None or not any(set(id_tokens(c)) & _TERMINAL_OUTCOME for c in tgt.cols):
             continue
         x_root = root_name(pair.x)
         if not x_root:
