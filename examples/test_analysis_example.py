@@ -61,8 +61,8 @@ async def test_leakage_is_blocked_then_fixed_on_retry(nbcritic, nbcritic_generat
     result = await nbcritic.run(LEAKY, setup=SETUP)
     nbcritic.assert_status(result, "ok")
     nbcritic.assert_attempts(result, 2, statuses=["scientific_validity_error", "ok"])
-    nbcritic.assert_findings(result, attempt=1, includes=["leakage.preprocessing_before_split"])
-    assert "preprocessing_before_split" in nbcritic_generator.calls[0].feedback
+    nbcritic.assert_findings(result, attempt=1, includes=["leakage.fit_saw_heldout_rows"])
+    assert "fit_saw_heldout_rows" in nbcritic_generator.calls[0].feedback
     assert nbcritic.cell(result).source == result.code  # the notebook keeps the fixed code
 
 

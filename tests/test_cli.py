@@ -61,12 +61,12 @@ def test_run_is_a_ci_gate_for_analysis_flaws(tmp_path: Path) -> None:
     proc = _run("run", str(flawed), "-o", str(out))
     assert proc.returncode == 3, proc.stderr
     assert "CRITICAL" in proc.stderr
-    assert "leakage.preprocessing_before_split" in proc.stderr
+    assert "leakage.fit_saw_heldout_rows" in proc.stderr
     assert "multiple_comparisons.uncorrected" in proc.stderr
     executed = nbformat.read(out, as_version=4)
     rule_ids = {f["rule_id"] for c in executed.cells if c.cell_type == "code"
                 for f in c.metadata["nbcritic"].get("critique", {}).get("findings", [])}
-    assert {"leakage.preprocessing_before_split", "multiple_comparisons.uncorrected"} <= rule_ids
+    assert {"leakage.fit_saw_heldout_rows", "multiple_comparisons.uncorrected"} <= rule_ids
     assert _run("run", str(flawed), "-o", str(out), "--fail-on", "never").returncode == 0
     assert _run("run", str(flawed), "-o", str(out), "--no-critic").returncode == 0
     skipped = _run("run", str(flawed), "-o", str(out), "--disable-rule", "leakage",

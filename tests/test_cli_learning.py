@@ -92,7 +92,7 @@ def test_lessons_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "title": "Fit the scaler on the training rows only", "category": "fix",
         "severity": "critical", "what_went_wrong": "StandardScaler fit before the split",
         "what_fixed_it": "a Pipeline inside cross_val_score",
-        "scope": {"rule_ids": ["leakage.preprocessing_before_split"],
+        "scope": {"rule_ids": ["leakage.fit_saw_heldout_rows"],
                   "libraries": ["sklearn"]}}]}
     source = tmp_path / "in.json"
     source.write_text(json.dumps(handmade))

@@ -99,10 +99,10 @@ PAIRS = [
          True),
     Pair("escalation told twice",
          ("Cell escalated: critique retries exhausted",
-          "leakage.preprocessing_before_split was found again after 2 retries; the generator "
+          "leakage.fit_saw_heldout_rows was found again after 2 retries; the generator "
           "kept fitting the scaler on X before the split."),
          ("Cell escalated after the critique retries were exhausted",
-          "leakage.preprocessing_before_split found again after 3 retries: the generator kept "
+          "leakage.fit_saw_heldout_rows found again after 3 retries: the generator kept "
           "fitting the scaler on X before splitting."),
          True),
     Pair("imbalanced accuracy, reordered",
@@ -242,15 +242,15 @@ def test_normalise_numbers_quotes_columns_stems_and_stop_words() -> None:
 
 
 def test_same_scope() -> None:
-    base = Scope(rule_ids=["leakage.preprocessing_before_split"], libraries=["sklearn"])
+    base = Scope(rule_ids=["leakage.fit_saw_heldout_rows"], libraries=["sklearn"])
     a = lesson("t", "w", scope=base)
     # other libraries and columns do not make another scope
-    b = lesson("t", "w", scope=Scope(rule_ids=["leakage.preprocessing_before_split"],
+    b = lesson("t", "w", scope=Scope(rule_ids=["leakage.fit_saw_heldout_rows"],
                                      libraries=["pandas"], columns=["age"]))
     assert same_scope(a, b)
-    c = lesson("t", "w", scope=Scope(rule_ids=["leakage.feature_selection_before_split"]))
+    c = lesson("t", "w", scope=Scope(rule_ids=["leakage.target_aggregate_as_feature"]))
     assert not same_scope(a, c)
-    d = lesson("t", "w", scope=Scope(rule_ids=["leakage.preprocessing_before_split"],
+    d = lesson("t", "w", scope=Scope(rule_ids=["leakage.fit_saw_heldout_rows"],
                                      error_types=["ValueError"]))
     assert not same_scope(a, d)
     # no rule, no error type: the libraries are the scope

@@ -31,7 +31,7 @@ from services.lessons import (
 
 T0 = 1_714_564_800.25  # 2024-05-01T12:00:00.25Z
 
-LEAKAGE = "leakage.preprocessing_before_split"
+LEAKAGE = "leakage.fit_saw_heldout_rows"
 
 
 class Clock:
@@ -151,7 +151,7 @@ def test_an_unverified_fix_never_overwrites_a_verified_one(store: LessonStore,
 def test_different_scope_does_not_merge(store: LessonStore) -> None:
     store.record(scaler_lesson())
     other_rule = store.record(scaler_lesson(
-        scope=Scope(rule_ids=["leakage.feature_selection_before_split"])))
+        scope=Scope(rule_ids=["leakage.target_aggregate_as_feature"])))
     other_error = store.record(scaler_lesson(
         scope=Scope(rule_ids=[LEAKAGE], error_types=["ValueError"])))
     assert other_rule.created and other_error.created
@@ -314,7 +314,7 @@ def test_persists_across_close_and_reopen(tmp_path: Path, clock: Clock) -> None:
 
 def test_relevant_by_match_strength(store: LessonStore) -> None:
     exact = store.record(simple("exact rule", rule_ids=[LEAKAGE])).lesson
-    family = store.record(simple("family rule", rule_ids=["leakage.test_rows_in_training"])).lesson
+    family = store.record(simple("family rule", rule_ids=["leakage.copies_across_split"])).lesson
     error = store.record(simple("error type", error_types=["ValueError"])).lesson
     both = store.record(simple("rule and error", rule_ids=[LEAKAGE],
                                error_types=["ValueError"])).lesson
@@ -332,7 +332,7 @@ def test_relevant_by_match_strength(store: LessonStore) -> None:
 
 def test_relevant_family_match_is_weaker_than_exact(store: LessonStore) -> None:
     family = store.record(simple("family", severity="critical",
-                                 rule_ids=["leakage.test_rows_in_training"])).lesson
+                                 rule_ids=["leakage.copies_across_split"])).lesson
     exact = store.record(simple("exact", severity="low", rule_ids=[LEAKAGE])).lesson
     got = store.relevant(LessonQuery(rule_ids=[LEAKAGE]))
     assert [x.id for x in got] == [exact.id, family.id]

@@ -44,7 +44,7 @@ X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random
 scaler = StandardScaler().fit(X_train)
 model = Ridge(alpha=1.0).fit(scaler.transform(X_train), y_train)
 print(f"test R2 = {model.score(scaler.transform(X_test), y_test):.3f}")"""
-RULE = "leakage.preprocessing_before_split"
+RULE = "leakage.fit_saw_heldout_rows"
 
 # run silently before each test: no generator, auto review off, defaults, nothing accepted
 RESET = """\

@@ -79,6 +79,7 @@ from critics import Evidence, Finding, rule
 
 SETUP = """
     from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import Ridge
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
     X, y = load_diabetes(return_X_y=True)
@@ -89,6 +90,7 @@ async def test_1_fails_readably(nbcritic, nbcritic_service):
     result = await nbcritic.run("""
         X_scaled = StandardScaler().fit_transform(X)
         X_train, X_test, y_train, y_test = train_test_split(X_scaled, y, random_state=0)
+        print(Ridge().fit(X_train, y_train).score(X_test, y_test))
     """, setup=SETUP)
     PIDS.extend(s.km.provisioner.process.pid for s in nbcritic_service.pool._live)
     nbcritic.assert_status(result, "ok")
@@ -132,9 +134,9 @@ def test_failures_are_readable_and_leave_no_kernel(pytester: pytest.Pytester) ->
         "critic)",
         "E       attempts: 1",
         "E         1. scientific_validity_error ScientificValidityError blocked by "
-        "leakage.preprocessing_before_split",
+        "leakage.fit_saw_heldout_rows",
         "E       findings of the last attempt: *",
-        "E         CRITICAL (0.*) leakage.preprocessing_before_split line *: Preprocessing *",
+        "E         CRITICAL (0.*) leakage.fit_saw_heldout_rows line *: A step before *",
         "E       escalation: generator_failed - *no answer left",
     ])
     assert "in nbcritic.assert_status(result, \"ok\")" not in out  # the user's line, not ours
@@ -165,7 +167,7 @@ async def test_the_markers_min_confidence_decides_blocking(
                       max_critique_retries=0)
 async def test_rules_join_the_builtin_ones_and_budgets_apply(nbcritic: NbcriticHarness) -> None:
     critic = nbcritic.service.reviewer.critic
-    assert {"acme.bad", "leakage.preprocessing_before_split"} <= {r.id for r in critic.rules}
+    assert {"acme.bad", "leakage.fit_saw_heldout_rows"} <= {r.id for r in critic.rules}
     result = await nbcritic.run("x = 'BAD'  # UNSURE too")
     nbcritic.assert_blocked(result, rule_id="acme.bad")
     nbcritic.assert_findings(result, excludes=["acme.unsure"])  # disabled by the marker
@@ -250,7 +252,7 @@ def _finding(rule_id: str, severity: str = "critical", confidence: float = 0.9) 
             "severity": severity, "confidence": confidence, "evidence": {"lines": [2]}}
 
 
-LEAK = _finding("leakage.preprocessing_before_split", confidence=0.94)
+LEAK = _finding("leakage.fit_saw_heldout_rows", confidence=0.94)
 SMALL = _finding("small_sample.tiny_groups", "medium", 0.7)
 
 
@@ -282,9 +284,9 @@ def test_helpers_pass_when_the_behaviour_is_there() -> None:
     assert_status(fixed, CellStatus.OK)
     assert assert_blocked(blocked, rule_id="leakage.*") == [LEAK]
     assert_findings(blocked, includes=["leakage", "small_sample.tiny_groups"])
-    assert_findings(blocked, includes="leakage.preprocessing_before_split",
+    assert_findings(blocked, includes="leakage.fit_saw_heldout_rows",
                     excludes=["small_sample.*"], severity_at_least="high")
-    assert_findings(fixed, attempt=1, includes=["leakage.preprocessing_before_split"])
+    assert_findings(fixed, attempt=1, includes=["leakage.fit_saw_heldout_rows"])
     assert assert_findings(fixed) == [SMALL]  # no pattern: at least one finding
     assert_no_findings(fixed, severity_at_least="high")
     assert_no_findings(fixed, attempt=2)
@@ -292,7 +294,7 @@ def test_helpers_pass_when_the_behaviour_is_there() -> None:
     assert assert_escalated(blocked, pattern="no_code_generator")["question"]
     # the REST API's dict works too, and so does a critique
     as_dict = blocked.as_dict()
-    assert_blocked(as_dict, rule_id="leakage.preprocessing_before_split")
+    assert_blocked(as_dict, rule_id="leakage.fit_saw_heldout_rows")
     assert_attempts(as_dict, 1)
     assert_findings({"attempt": 1, "findings": [SMALL]}, includes=["small_sample"])
 
@@ -302,7 +304,7 @@ def test_helpers_pass_when_the_behaviour_is_there() -> None:
      "expected status 'ok', got 'scientific_validity_error'"),
     (lambda: assert_blocked(_fixed()), "expected the critic to block the result"),
     (lambda: assert_blocked(_blocked(), rule_id="acme.*"),
-     "expected acme.* among the blocking findings, got leakage.preprocessing_before_split"),
+     "expected acme.* among the blocking findings, got leakage.fit_saw_heldout_rows"),
     (lambda: assert_findings(_fixed(), includes=["leakage"]),
      "expected finding(s) leakage, not found"),
     (lambda: assert_findings(_blocked(), includes=["small_sample"], severity_at_least="high"),
@@ -335,10 +337,10 @@ def test_a_failure_shows_status_attempts_findings_and_escalation() -> None:
         "status: scientific_validity_error (ScientificValidityError: blocked by the critic)",
         "attempts: 1",
         "  1. scientific_validity_error ScientificValidityError blocked by "
-        "leakage.preprocessing_before_split",
+        "leakage.fit_saw_heldout_rows",
         "findings of the last attempt: 2",
-        "  CRITICAL (0.94) leakage.preprocessing_before_split line 2: "
-        "title of leakage.preprocessing_before_split",
+        "  CRITICAL (0.94) leakage.fit_saw_heldout_rows line 2: "
+        "title of leakage.fit_saw_heldout_rows",
         "  MEDIUM (0.70) small_sample.tiny_groups line 2: title of small_sample.tiny_groups",
         "  critic error in acme.x: KeyError: 'y'",
         "escalation: no_code_generator - no generator",

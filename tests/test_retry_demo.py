@@ -56,7 +56,7 @@ def test_demo_with_claude_is_caught_rewritten_and_fixed(tmp_path: Path) -> None:
         (request,) = api.requests
     assert proc.returncode == 0, proc.stderr
     assert "Fit a ridge regression" in request.user_text  # the cell's prompt
-    assert "leakage.preprocessing_before_split" in request.user_text  # the finding
+    assert "leakage.fit_saw_heldout_rows" in request.user_text  # the finding
     cell = nbformat.read(out, as_version=4).cells[2]
     meta = cell.metadata["nbcritic"]
     assert meta["status"] == "ok"

@@ -135,12 +135,12 @@ async def test_critical_finding_fixed_on_retry_with_the_real_rules(
     first, second = result.attempts
     assert first["status"] == "scientific_validity_error"
     assert first["error"]["ename"] == "ScientificValidityError"
-    assert "leakage.preprocessing_before_split" in {f["rule_id"] for f in first["findings"]}
+    assert "leakage.fit_saw_heldout_rows" in {f["rule_id"] for f in first["findings"]}
     assert second["status"] == "ok" and second["cause"] == "critique"
     assert result.status.value == "ok"
     assert not [f for f in result.critique["findings"] if f["severity"] == "critical"]
     feedback = gen.calls[0].feedback
-    assert "leakage.preprocessing_before_split" in feedback
+    assert "leakage.fit_saw_heldout_rows" in feedback
     assert "fit_transform" in feedback  # the finding's evidence line, quoted from the code
 
 
