@@ -11,7 +11,7 @@ The Markdown is one `## <Category>` section per category and one `### <title>` p
     - **First seen:** 2024-05-01T12:00:00.000000Z
     - **Last seen:** 2024-05-03T08:12:44.123456Z
     - **Scope:**
-      - rule ids: `leakage.preprocessing_before_split`
+      - rule ids: `leakage.fit_saw_heldout_rows`
       - libraries: `sklearn`
     - **Source:** `{"notebook_id": "nb1"}`
 

@@ -373,7 +373,7 @@ class LessonQuery:
 
 
 def rule_family(rule_id: str) -> str:
-    """`leakage.preprocessing_before_split` -> `leakage`; "" for an id without a family."""
+    """`leakage.fit_saw_heldout_rows` -> `leakage`; "" for an id without a family."""
     return rule_id.split(".", 1)[0] if "." in rule_id else ""
 
 
