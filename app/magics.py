@@ -33,6 +33,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from critics import AnalysisCritic, Finding
+from services import trace_request
 from services.cell_evidence import gather_in_process, snapshot_before
 from services.cell_metadata import fingerprint, now_iso
 from services.cell_review import nearest_within_budget
@@ -41,6 +42,7 @@ from services.learning import Learning
 from services.scientific_validity import ScientificValidityError, blocking_findings
 from services.self_checks import CheckSpecError, parse_checks
 from services.shell_capture import OutputCapture
+from services.shell_executor import start_trace
 from services.status import CellStatus
 
 from .magics_display import (
@@ -201,6 +203,7 @@ class CriticMagics(Magics):
         self._count = 0  # execution count of the magic's own cell
         self._auto_capture: OutputCapture | None = None
         self._auto_before: dict[str, Any] | None = None
+        self._auto_traced = False  # the recorder runs for this automatic review
         self._learning: Learning | None = None
         self.planner: Any = None
         if self.settings.anthropic_api_key is not None:
@@ -661,6 +664,7 @@ class CriticMagics(Magics):
             code = self._reviewable_code(info)
             self._auto_before = (snapshot_before(code, self.shell.user_ns)
                                  if code is not None else None)  # names a cell filters
+            self._auto_traced = self.settings.critic_enabled and start_trace(self.shell)
             self._auto_capture = OutputCapture(self.shell).__enter__()
         except Exception as exc:
             log.warning("nbcritic: automatic review could not start: %s", exc)
@@ -709,9 +713,12 @@ class CriticMagics(Magics):
             return
         count = result.execution_count or self._count_of(None)
         prior = "\n\n".join(self.prior_cells(count))
+        trace = trace_request.in_cell_lines(trace_request.export_in_process(), code) \
+            if self._auto_traced else None
         evidence = gather_in_process(code, self.shell.user_ns, outputs, prior_code=prior,
                                      before=self._auto_before,
-                                     budget_ms=self.settings.introspection_budget_ms)
+                                     budget_ms=self.settings.introspection_budget_ms,
+                                     trace=trace)
         self._auto_before = None
         critique = self.analysis_critic.review(evidence).to_dict()  # rules only: fast, no API spend
         min_conf = self.settings.critic_min_confidence

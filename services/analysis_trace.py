@@ -175,10 +175,11 @@ class Recorder:
         if n is None:
             return None
         if full is None:
-            full = self.row_hashes(self.source_rows(obj))
+            source = self.source_rows(obj)
+            full = self.row_hashes(source)
             if full is not None:
-                sig = _signature(full)
-                if sig in self.by_content:  # same rows as a transform's output seen before
+                sig = _content_key(full, None if source is obj else cols)
+                if sig in self.by_content:  # same rows (and, for a selection, columns)
                     did = self.by_content[sig]
                     self.by_obj[id(obj)] = (obj, did)
                     self.keep.append(obj)
@@ -186,8 +187,9 @@ class Recorder:
         self._next += 1
         did = f"d{self._next}"
         self.data[did] = _Datum(did, kind, n, cols, name, full, _sketch(full, self.k), origin)
-        if full is not None and origin is None and self.source_rows(obj) is obj:
-            self.by_content.setdefault(_signature(full), did)
+        if full is not None and origin is None:
+            self.by_content.setdefault(_content_key(
+                full, None if self.source_rows(obj) is obj else cols), did)
         self.by_obj[id(obj)] = (obj, did)
         self.keep.append(obj)
         return did
@@ -362,6 +364,12 @@ def _sketch(full: Any, k: int) -> Any:
         return None
     uniq = np.unique(full)
     return uniq[:k]
+
+
+def _content_key(full: Any, cols: list[str] | None) -> tuple[Any, ...]:
+    """Equal for equal rows; a column selection also by its columns (its rows are hashed
+    over its source's columns, so selections of other columns must stay apart)."""
+    return _signature(full) if cols is None else (*_signature(full), *cols)
 
 
 def _signature(full: Any) -> tuple[int, int]:

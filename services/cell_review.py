@@ -28,7 +28,7 @@ from .cell_evidence import (
 )
 from .config import EngineConfig
 from .kernel_session import KernelSession
-from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION
+from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION, in_cell_lines
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class CellReviewer:
             trace = _trace_of(raw) if extra else {}
         ms = (time.perf_counter() - t0) * 1000 + plan.before_ms
         evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms,
-                                  trace=trace)
+                                  trace=in_cell_lines(trace, code))
         return await self.critic.areview(evidence, disabled=plan.disabled)
 
     async def namespace(self, session: KernelSession) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from critics import AnalysisCritic
 
-from . import kernel_facts, self_check_kernel
+from . import kernel_facts, self_check_kernel, trace_request
 from .cell_evidence import gather_in_process, snapshot_before
 from .config import EngineConfig
 from .critique_record import add_check_results, failed_review, reviewed
@@ -53,6 +53,19 @@ class ShellExecuted(Executed):
     outputs: list[dict[str, Any]] = field(default_factory=list)
     before: dict[str, Any] | None = None  # what the cell filters in place, read before it ran
     prior: str = ""  # earlier cells, for the critic
+    trace: dict[str, Any] | None = None  # what ran, as the kernel-side recorder saw it
+
+
+def start_trace(shell: Any) -> bool:
+    """The analysis trace recorder in the user's own process, recording the cells `shell`
+    runs (installed once; IPython's events start and stop it). False if it cannot be."""
+    try:
+        if trace_request.install_in_process(shell.user_ns, shell):
+            trace_request.begin_in_process()  # installed during this cell's events
+        return True
+    except Exception as exc:  # the critic degrades to the code and the facts
+        log.warning("nbcritic: the analysis trace could not be installed: %s", exc)
+        return False
 
 
 class ShellExecutor:
@@ -74,13 +87,17 @@ class ShellExecutor:
     def _run(self, code: str, prior: str) -> ShellExecuted:
         """One attempt on the shell's thread: shown as usual, captured for the critic."""
         before = self._before(code, prior)
+        traced = self.config.critic_enabled and start_trace(self.shell)
         timeout = self.config.cell_timeout
         started = time.time()
         with OutputCapture(self.shell) as capture, _deadline(timeout) as expired:
             result = self.shell.run_cell(code, store_history=False)
         exc = result.error_before_exec or result.error_in_exec
         executed = ShellExecuted(CellStatus.OK, None, result.execution_count, started,
-                                 time.time(), exc, capture.outputs, before, prior)
+                                 time.time(), exc, capture.outputs, before, prior,
+                                 trace_request.in_cell_lines(
+                                     trace_request.export_in_process(), code)
+                                 if traced else None)
         if expired():
             executed.status = CellStatus.TIMEOUT
             executed.exception = CellTimeoutError(
@@ -112,7 +129,8 @@ class ShellExecutor:
         try:
             evidence = await self.on_main(lambda: gather_in_process(
                 code, self.shell.user_ns, executed.outputs, prior_code=executed.prior,
-                before=executed.before, budget_ms=self.config.introspection_budget_ms))
+                before=executed.before, budget_ms=self.config.introspection_budget_ms,
+                trace=executed.trace))
             critique = await self.critic.areview(evidence, disabled=self.disabled,
                                                  use_llm=self.use_llm)
         except Exception as exc:

@@ -29,9 +29,11 @@ INSTALL_EXPRESSION = (
 EXPORT_EXPRESSION = f"__import__('sys').modules[{_MODULE!r}].export()"
 
 
-def install_in_process(user_ns: dict[str, Any] | None = None) -> None:
-    """Install the recorder in this process (the in-process evidence of tests and bench)."""
-    analysis_trace.install(CATALOGUE, user_ns)
+def install_in_process(user_ns: dict[str, Any] | None = None, shell: Any = None) -> bool:
+    """Install the recorder in this process (the magics' local mode, the in-process evidence
+    of tests and bench); with `shell`, it records every cell that shell runs. True when this
+    call installed it."""
+    return analysis_trace.install(CATALOGUE, user_ns, shell)
 
 
 def begin_in_process(fresh: bool = False) -> None:
@@ -40,3 +42,17 @@ def begin_in_process(fresh: bool = False) -> None:
 
 def export_in_process() -> dict[str, Any]:
     return json.loads(analysis_trace.export())
+
+
+def in_cell_lines(trace: dict[str, Any], code: str) -> dict[str, Any]:
+    """IPython drops a cell's leading blank lines before it compiles the cell, so the
+    recorder's line numbers count from the first non-blank line: shift this cell's events
+    back to the lines of the code as written (what the rules and the user read)."""
+    lines = code.splitlines()
+    shift = next((i for i, line in enumerate(lines) if line and not line.isspace()), 0)
+    if shift:
+        for event in trace.get("events", []):
+            if isinstance(event.get("line"), int):
+                event["line"] += shift
+    return trace
+

@@ -3,6 +3,7 @@ the kernel records what ran, so the shape of the code does not matter."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -581,3 +582,49 @@ def test_components_picked_by_a_hand_computed_test_error() -> None:
     best = min(rmse, key=rmse.get)
     print(f"best k = {best}, test RMSE {rmse[best]:.3f}")
     """)
+
+
+# --- chosen_on_heldout_rows: what is not a choice on the reported rows ---------------------------
+CHOSEN = "circular_validation.chosen_on_heldout_rows"
+SPLIT = """
+from sklearn.model_selection import train_test_split, cross_val_score
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression, Ridge
+a, b, c, d = train_test_split(X, y, random_state=13)
+"""
+
+
+@pytest.mark.parametrize("code", [
+    # chosen on a validation split of the training part; no test score in the cell
+    """
+    a2, v, c2, vy = train_test_split(a, c, random_state=1)
+    s = [LogisticRegression(C=k).fit(a2, c2).score(v, vy) for k in (0.1, 1, 10)]
+    print("best C", (0.1, 1, 10)[int(np.argmax(s))])
+    """,
+    # a learning curve: more training rows each time, nothing picked
+    """
+    curve = [LogisticRegression().fit(a[:n], c[:n]).score(b, d) for n in (40, 80, 120, 180)]
+    print("best", max(curve), "with all rows")
+    """,
+    # a spread over seeds: min and max together are a range, not a choice
+    """
+    accs = [RandomForestClassifier(n_estimators=10, random_state=s).fit(a, c).score(b, d)
+            for s in range(5)]
+    print(f"test accuracy over seeds {min(accs):.3f} to {max(accs):.3f}")
+    """,
+    # each candidate judged by cross-validation; the test score shown beside it
+    """
+    rows = [{"C": k, "cv": cross_val_score(LogisticRegression(C=k), a, c, cv=5).mean(),
+             "test": LogisticRegression(C=k).fit(a, c).score(b, d)} for k in (0.1, 1, 10)]
+    print(max(rows, key=lambda r: r["cv"]))
+    """,
+    # errors by hand on a validation split, the winner refit and tested once
+    """
+    a2, v, c2, vy = train_test_split(a, c.astype(float), random_state=1)
+    err = {k: np.mean((vy - Ridge(alpha=k).fit(a2, c2).predict(v)) ** 2) for k in (0.1, 1, 10)}
+    best = min(err, key=err.get)
+    print(best, np.mean((d - Ridge(alpha=best).fit(a, c).predict(b)) ** 2))
+    """,
+])
+def test_not_a_choice_on_the_reported_rows(code: str) -> None:
+    assert CHOSEN not in rules(SPLIT + textwrap.dedent(code))

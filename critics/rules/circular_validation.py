@@ -67,70 +67,99 @@ def _held_out(ev: Evidence, est_id: object) -> bool:
 @rule("circular_validation.chosen_on_heldout_rows",
       title="Candidates were compared on the held-out rows whose score is reported")
 def chosen_on_heldout_rows(ev: Evidence) -> Iterator[Finding]:
-    """Reads the trace: several candidates (models, settings, thresholds, seeds, epochs) were
-    scored on one set of held-out rows, and no other held-out rows were scored after them, so
-    the score of the one kept is the maximum of many and no longer an unbiased estimate."""
-    cfg = section("circular_validation")
-    groups = _heldout_groups(ev)
+    """Reads the trace: several candidates (models, settings, thresholds, seeds, epochs) fit on
+    the same rows were scored on one set of held-out rows, those rows were scored last, and the
+    cell picks one: the kept score is the best of many on these rows, not an estimate."""
+    cfg, t = section("circular_validation"), ev.trace
+    if not _picks(ev.code, cfg) or len(t.of("cross_validate")) >= cfg["min_candidates"]:
+        return  # nothing picked, or each candidate was judged by cross-validation
+    groups = _heldout_groups(ev) or _predicted_groups(ev)
     many = [g for g in groups if _candidates(g) >= cfg["min_candidates"]]
-    if not groups and has_word(ev.code, cfg["selection_words"]):
-        groups = many = _predicted_groups(ev, cfg["min_candidates"])  # scored by hand
-    if len(many) != 1 or groups[-1] is not many[0]:
-        return  # selected on validation rows and then tested once, or a fold loop
+    if len(many) != 1 or groups[-1] is not many[0] or not _same_training(t, many[0]):
+        return  # tested once after a choice elsewhere, a fold loop, or a learning curve
     scored = max(_by_metric(many[0]).values(), key=len)
-    picked = has_word(ev.code, cfg["selection_words"])
     values = [float(e["result"]) for e in scored if isinstance(e.get("result"), int | float)]
-    what = (f"{len(scored)} candidates were scored on the same held-out rows (line "
-            f"{scored[0].get('line')}; scores {min(values):.3g} to {max(values):.3g})"
-            if values else f"A {scored[0].get('func')} swept every threshold on the held-out "
-            f"rows (line {scored[0].get('line')})")
     yield Finding(
-        explanation=(f"{what}, and no other held-out rows were scored after them: the score "
-                     "of the candidate kept is optimistic, because it was chosen for being "
-                     "high on these very rows."),
-        severity="critical" if picked else "medium", confidence=0.8,
+        explanation=(f"{_what(scored, values)}, and no other held-out rows were scored after "
+                     "them: the score of the candidate kept is optimistic, because it was "
+                     "chosen for being high on these very rows."),
+        severity="critical", confidence=0.8,
         evidence={"lines": sorted({e["line"] for e in scored if isinstance(e.get("line"), int)}),
                   "values": {"candidates": len(scored)} | (
                       {"best": max(values), "worst": min(values)} if values else {})},
         suggestion=_FIX)
 
 
-def _heldout_groups(ev: Evidence) -> list[list[dict[str, object]]]:
-    """Scores on held-out rows, grouped by the rows scored (their true labels), in order of
-    each group's last score."""
+def _picks(code: str, cfg: dict[str, Any]) -> bool:
+    """The cell keeps one candidate: an arg-max, a sort, "best"; a bare max() or min() alone
+    (both together report a range, not a choice)."""
+    if has_word(code, cfg["selection_words"]):
+        return True
+    return bool(has_word(code, ["max("])) != bool(has_word(code, ["min("]))
+
+
+def _what(scored: list[dict[str, Any]], values: list[float]) -> str:
+    line = scored[0].get("line")
+    if values:
+        return (f"{len(scored)} candidates were scored on the same held-out rows (line {line}; "
+                f"scores {min(values):.3g} to {max(values):.3g})")
+    if scored[0].get("op") == "predict":
+        return f"{len(scored)} fitted models predicted the same held-out rows (line {line})"
+    return f"A {scored[0].get('func')} swept every threshold on the held-out rows (line {line})"
+
+
+def _heldout_groups(ev: Evidence) -> list[list[dict[str, Any]]]:
+    """Scores on held-out (not validation) rows, grouped by the rows scored (their true
+    labels), in order of each group's last score."""
     t = ev.trace
     curves = set(section("circular_validation")["curve_metrics"])
-    groups: dict[str, list[dict[str, object]]] = {}
-    for e in t.of("score", "metric"):
-        rows = e.get("y")
-        if not rows or not (isinstance(e.get("result"), int | float) or e.get("func") in curves):
+    return _grouped(t, [e for e in t.of("score", "metric") if e.get("y") and (
+        isinstance(e.get("result"), int | float) or e.get("func") in curves)], "y")
+
+
+def _predicted_groups(ev: Evidence) -> list[list[dict[str, Any]]]:
+    """Predictions of fitted models on held-out rows (their errors computed by hand)."""
+    return _grouped(ev.trace, [e for e in ev.trace.of("predict") if e.get("X")], "X")
+
+
+def _grouped(t: Any, events: list[dict[str, Any]], key: str) -> list[list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        if _in_sample(t, e) or _validation(t, e):
             continue
-        if _in_sample(t, e):
-            continue  # rows the model was fit on: another rule's matter
-        key = next((k for k in groups if _same_rows(t, k, str(rows))), str(rows))
-        groups.setdefault(key, []).append(e)
-        groups[key] = groups.pop(key)  # most recently scored last
+        rows = str(e[key])
+        at = next((k for k in groups if _same_rows(t, k, rows)), rows)
+        groups.setdefault(at, []).append(e)
+        groups[at] = groups.pop(at)  # most recently scored last
     return list(groups.values())
 
 
-def _predicted_groups(ev: Evidence, least: int) -> list[list[dict[str, object]]]:
-    """Predictions of several fitted models on the same held-out rows (their errors computed
-    by hand), grouped by the rows; only groups of at least `least` models."""
-    t = ev.trace
-    groups: dict[str, list[dict[str, object]]] = {}
-    for e in t.of("predict"):
-        if e.get("X") and not _in_sample(t, e):
-            key = next((k for k in groups if _same_rows(t, k, str(e["X"]))), str(e["X"]))
-            groups.setdefault(key, []).append(e)
-            groups[key] = groups.pop(key)
-    return [g for g in groups.values() if len({e.get("est_id") for e in g}) >= least]
+def _model_of(t: Any, e: dict[str, Any]) -> dict[str, Any] | None:
+    model = e if e["op"] in ("score", "predict") else t.producer(str(e.get("X") or ""))
+    return model if model is not None and model.get("op") in ("score", "predict") else None
+
+
+def _validation(t: Any, e: dict[str, Any]) -> bool:
+    """Rows taken from the training part of an earlier split: a validation set."""
+    model = _model_of(t, e)
+    rows = model.get("X") if model else None
+    return rows is not None and any(
+        (t.share(rows, train) or 0.0) >= 0.9
+        for split in t.all_of("split") for train in split.get("outputs", [])[:1])
+
+
+def _same_training(t: Any, group: list[dict[str, Any]]) -> bool:
+    """The candidates were fit on the same rows (more rows each time is a learning curve)."""
+    fits = [f.get("X") for m in map(lambda e: _model_of(t, e), group) if m
+            for f in [t.fit_of(m.get("est_id"), before=m)] if f and f.get("X")]
+    return all(_same_rows(t, str(fits[0]), str(x)) for x in fits[1:])
 
 
 def _in_sample(t: Any, e: dict[str, Any]) -> bool:
     """Scored on rows its model was fit on (judged by the features, whose rows tell units
     apart; labels repeat)."""
-    model = e if e["op"] in ("score", "predict") else t.producer(str(e.get("X") or ""))
-    if model is not None and model.get("op") in ("score", "predict"):
+    model = _model_of(t, e)
+    if model is not None:
         fit = t.fit_of(model.get("est_id"), before=model)
         return bool(fit) and (t.share(model.get("X"), fit.get("X")) or 0.0) >= 0.5
     return any((t.share(e.get("y"), f.get("y")) or 0.0) >= 0.5
@@ -151,6 +180,8 @@ def _candidates(group: list[dict[str, object]]) -> int:
     curves = set(section("circular_validation")["curve_metrics"])
     if any(e.get("func") in curves for e in group):
         return int(section("circular_validation")["min_candidates"])
+    if group[0].get("op") == "predict":
+        return len({e.get("est_id") for e in group})
     return max(len({round(float(e["result"]), 12) for e in scores})  # type: ignore[arg-type]
                for scores in _by_metric(group).values())
 
