@@ -628,3 +628,19 @@ a, b, c, d = train_test_split(X, y, random_state=13)
 ])
 def test_not_a_choice_on_the_reported_rows(code: str) -> None:
     assert CHOSEN not in rules(SPLIT + textwrap.dedent(code))
+
+
+def test_selector_fit_only_to_show_the_markers_beside_a_pipeline_is_quiet() -> None:
+    """The cross-validation gets every column; its pipeline selects inside each fold."""
+    found = rules("""
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+    frame = pd.DataFrame(X, columns=list("abcdef"))
+    shown = frame.columns[SelectKBest(f_classif, k=2).fit(frame, y).get_support()]
+    print("markers", list(shown))
+    model = make_pipeline(SelectKBest(f_classif, k=2), LogisticRegression())
+    print(cross_val_score(model, frame, y, cv=5).mean())
+    """)
+    assert "leakage.fit_saw_heldout_rows" not in found

@@ -48,11 +48,21 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
             reported.add(key)
             yield _heldout_finding(evaluation, step, fit, share, _test_kept_apart(t, fit))
         for step in _supervised_steps_before(t, evaluation, stateless):
+            if _unselected(t, rows, step.get("X")):
+                continue  # the evaluated data are the selector's own input: it only looked
             share = t.share(rows, step.get("X"))
             key = (step.get("est_id"), evaluation.get("line"))
             if share is not None and share >= bar and key not in reported:
                 reported.add(key)
                 yield _heldout_finding(evaluation, step, step, share, _test_kept_apart(t, step))
+
+
+def _unselected(t: Any, rows: str, fitted: Any) -> bool:
+    """The same data, all columns: nothing the selector chose reached the evaluation."""
+    if rows == fitted:
+        return True
+    a, b = t.data.get(rows, {}), t.data.get(str(fitted), {})
+    return bool(a.get("cols")) and a.get("cols") == b.get("cols")
 
 
 def _supervised_steps_before(t: Any, evaluation: dict[str, Any],
