@@ -84,6 +84,8 @@ class Recorder:
         self.views: dict[int, tuple[Any, Any]] = {}
         # ungrouped statistics of a frame: id(result) -> (result, the frame, method)
         self.stats: dict[int, tuple[Any, Any, str]] = {}
+        # outputs of statistics applied by hand: id(result) -> (result, its event)
+        self.by_hand: dict[int, tuple[Any, dict[str, Any]]] = {}
         self.modules_seen = 0
         self._next = 0
 
@@ -113,6 +115,7 @@ class Recorder:
         if len(self.views) > 200:
             self.views = dict(list(self.views.items())[-100:])
         self.stats.clear()  # applied in the cell that computed them
+        self.by_hand.clear()
 
     def stop(self, *_args: Any) -> None:
         self.on = False
@@ -259,6 +262,8 @@ class Recorder:
                 fits.update([*e.get("outputs", []), e.get("X")])
             if e["op"] == "resample" and e.get("out"):
                 evals.add(e["out"])  # did the copies reach a split?
+            if e.get("assigned"):
+                fits.add(e["assigned"])  # the frame a step by hand was written into
         out = []
         for a in sorted(evals):
             for b in sorted(fits):
@@ -279,7 +284,8 @@ _LINEAGE_OPS = {"fit", "fit_transform", "transform", "split", "resample", "filte
 
 
 def _refs(event: dict[str, Any], inputs_only: bool = False) -> list[str]:
-    keys = ("X", "y", "samples") if inputs_only else ("X", "y", "out", "samples", "outputs")
+    keys = ("X", "y", "samples") if inputs_only else ("X", "y", "out", "samples", "outputs",
+                                                       "assigned")
     found: list[str] = []
     for key in keys:
         value = event.get(key)
@@ -856,11 +862,22 @@ def _by_hand_event(rec: Recorder, stat: tuple[Any, Any, str], frame: Any,
     line = _cell_line()
     if last is not None and last.get("by_hand") and last.get("line") == line:
         last["out"] = rec.alias(result, last["X"], "by hand")  # `(x - mean) / std`: one step
+        rec.by_hand[id(result)] = (result, last)
         return None
     rows = rec.datum(frame)
-    return {"op": "fit_transform", "est": f"{stat[2]} by hand", "kind": "transformer",
-            "by_hand": True, "X": rows, "out": rec.alias(result, rows, "by hand"),
-            "line": line}
+    event = {"op": "fit_transform", "est": f"{stat[2]} by hand", "kind": "transformer",
+             "by_hand": True, "X": rows, "out": rec.alias(result, rows, "by hand"),
+             "line": line}
+    rec.by_hand[id(result)] = (result, event)
+    return event
+
+
+def _assigned_by_hand(rec: Recorder, frame: Any, value: Any) -> None:
+    """`df[cols] = (cols - cols.mean()) / cols.std()`: the frame now holds the step's output;
+    its rows as they are now (every column) are what the step produced."""
+    event = rec.by_hand[id(value)][1]
+    rec.by_obj.pop(id(frame), None)  # its values changed: hash it afresh
+    event["assigned"] = rec.datum(frame, "by hand")
 
 def _patch_views(rec: Recorder, frame: Any) -> None:
     """Column selections by method keep their source's rows (row lineage)."""
@@ -921,9 +938,13 @@ def _patch_lineage(rec: Recorder, pd: Any) -> None:
 
     def traced_setitem(self: Any, key: Any, value: Any) -> None:
         setitem(self, key, value)
-        if rec.on and not rec.depth and not rec.stopped and id(value) in rec.derived and \
-                _called_from_cell(through="/pandas/"):
+        if not rec.on or rec.depth or rec.stopped:
+            return
+        if id(value) in rec.derived and _called_from_cell(through="/pandas/"):
             rec.record(_column_event, key, rec.derived[id(value)])
+        elif id(value) in rec.by_hand and rec.by_hand[id(value)][0] is value and \
+                _called_from_cell(through="/pandas/"):
+            rec.record(_assigned_by_hand, rec, self, value)
 
     traced_setitem.__nbcritic_orig__ = setitem  # type: ignore[attr-defined]
     pd.DataFrame.__setitem__ = traced_setitem

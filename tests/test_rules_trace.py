@@ -644,3 +644,31 @@ def test_selector_fit_only_to_show_the_markers_beside_a_pipeline_is_quiet() -> N
     print(cross_val_score(model, frame, y, cv=5).mean())
     """)
     assert "leakage.fit_saw_heldout_rows" not in found
+
+
+def test_standardised_in_place_over_every_row_then_sliced_by_position() -> None:
+    """`df[cols] = (cols - cols.mean()) / cols.std()`, then `iloc` slices: the frame holds the
+    step's output, and its test slice carries those values."""
+    assert "leakage.fit_saw_heldout_rows" in rules("""
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=list("abcdef")).assign(label=y)
+    cols = frame[list("abcdef")]
+    frame[list("abcdef")] = (cols - cols.mean()) / cols.std()
+    train, test = frame.iloc[:180], frame.iloc[180:]
+    m = LogisticRegression().fit(train[list("abcdef")], train.label)
+    print(m.score(test[list("abcdef")], test.label))
+    """)
+
+
+def test_standardised_in_place_with_training_statistics_is_quiet() -> None:
+    found = rules("""
+    from sklearn.linear_model import LogisticRegression
+    frame = pd.DataFrame(X, columns=list("abcdef")).assign(label=y)
+    train, test = frame.iloc[:180].copy(), frame.iloc[180:].copy()
+    mu, sd = train[list("abcdef")].mean(), train[list("abcdef")].std()
+    for part in (train, test):
+        part[list("abcdef")] = (part[list("abcdef")] - mu) / sd
+    m = LogisticRegression().fit(train[list("abcdef")], train.label)
+    print(m.score(test[list("abcdef")], test.label))
+    """)
+    assert "leakage.fit_saw_heldout_rows" not in found

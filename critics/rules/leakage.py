@@ -47,6 +47,12 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
                 continue
             reported.add(key)
             yield _heldout_finding(evaluation, step, fit, share, _test_kept_apart(t, fit))
+        for step in _assigned_before(t, evaluation):
+            share = t.share(rows, step["assigned"])
+            key = (step.get("est"), evaluation.get("line"))
+            if share is not None and share >= bar and key not in reported:
+                reported.add(key)
+                yield _heldout_finding(evaluation, step, step, share, _test_kept_apart(t, step))
         for step in _supervised_steps_before(t, evaluation, stateless):
             if _unselected(t, rows, step.get("X")):
                 continue  # the evaluated data are the selector's own input: it only looked
@@ -55,6 +61,16 @@ def fit_saw_heldout_rows(ev: Evidence) -> Iterator[Finding]:
             if share is not None and share >= bar and key not in reported:
                 reported.add(key)
                 yield _heldout_finding(evaluation, step, step, share, _test_kept_apart(t, step))
+
+
+def _assigned_before(t: Any, evaluation: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Statistics applied by hand and written back into a frame, before `evaluation`: the
+    evaluated rows came out of that frame if their values are its values now."""
+    for e in t.all_of("fit_transform"):
+        if e is evaluation:
+            return
+        if e.get("by_hand") and e.get("assigned"):
+            yield e
 
 
 def _unselected(t: Any, rows: str, fitted: Any) -> bool:
