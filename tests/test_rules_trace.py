@@ -672,3 +672,26 @@ def test_standardised_in_place_with_training_statistics_is_quiet() -> None:
     print(m.score(test[list("abcdef")], test.label))
     """)
     assert "leakage.fit_saw_heldout_rows" not in found
+
+
+# --- circular_validation.fit_on_test_rows ------------------------------------------------------
+def test_search_fit_on_the_test_part_of_the_split() -> None:
+    assert "circular_validation.fit_on_test_rows" in rules("""
+    from sklearn.model_selection import GridSearchCV, train_test_split
+    from sklearn.linear_model import LogisticRegression
+    a, b, c, d = train_test_split(X, y, random_state=14)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1, 10]}, cv=3).fit(b, d)
+    print(search.best_params_, search.best_score_)
+    """)
+
+
+def test_refit_on_all_rows_after_testing_is_quiet() -> None:
+    found = rules("""
+    from sklearn.model_selection import GridSearchCV, train_test_split
+    from sklearn.linear_model import LogisticRegression
+    a, b, c, d = train_test_split(X, y, random_state=14)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1, 10]}, cv=3).fit(a, c)
+    print("test", search.score(b, d))
+    final = LogisticRegression(**search.best_params_).fit(X, y)  # deployed on all rows
+    """)
+    assert "circular_validation.fit_on_test_rows" not in found

@@ -191,4 +191,41 @@ def _same_rows(t: object, a: str, b: str) -> bool:
     return a == b or ((share(a, b) or 0.0) >= 0.9 and (share(b, a) or 0.0) >= 0.9)
 
 
-RULES = [scored_on_training_rows, chosen_on_heldout_rows]
+@rule("circular_validation.fit_on_test_rows",
+      title="A model or a search was fit on the test part of a split")
+def fit_on_test_rows(ev: Evidence) -> Iterator[Finding]:
+    """Reads the trace: a fit with labels whose rows are the test part of an earlier split
+    (the same rows, not a superset): what it learned, or chose, came from the test rows."""
+    t = ev.trace
+    tests = [(split, rows) for split in t.all_of("split")
+             for rows in split.get("outputs", [])[1::2]]
+    for fit in t.of("fit", "fit_predict"):
+        if not fit.get("y") or fit.get("kind") not in ("model", "search"):
+            continue
+        split = next((sp for sp, rows in tests if _is_rows(t, str(fit.get("X")), rows)), None)
+        if split is None:
+            continue
+        yield Finding(
+            explanation=(f"{fit.get('est')} is fit on line {fit.get('line')} on the test part "
+                         f"of the split on line {split.get('line')}: "
+                         + ("the settings it chooses" if fit.get("kind") == "search" else
+                            "what it learns") + " come from the rows meant to judge it, so any "
+                         "score on them says nothing about new data."),
+            severity="critical", confidence=0.8,
+            evidence={"lines": sorted({x for x in (split.get("line"), fit.get("line"))
+                                       if isinstance(x, int)}), "values": {"est": fit.get("est")}},
+            suggestion=_FIX)
+        return
+
+
+def _is_rows(t: Any, fitted: str, test: str) -> bool:
+    """`fitted` holds the test rows and about as many rows (not all rows, of which the test
+    rows are a part)."""
+    if fitted == test:
+        return True
+    a, b = t.data.get(fitted, {}), t.data.get(test, {})
+    return (t.share(test, fitted) or 0.0) >= 0.9 and 0 < (a.get("n") or 0) <= 1.1 * (
+        b.get("n") or 0)
+
+
+RULES = [scored_on_training_rows, chosen_on_heldout_rows, fit_on_test_rows]
