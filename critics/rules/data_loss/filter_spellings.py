@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from ...code_model import called_name as _call_last
+from ...code_model import const_strs
 from ...code_model import root_name as _root
 from ...evidence import Evidence
 from ...findings import Finding
@@ -29,22 +30,13 @@ def _norm_level(s: str) -> str:
     return re.sub(r"[\s_]+", " ", s).strip()
 
 
-def _literal_strs(node: ast.AST | None) -> list[str] | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return [e.value for e in node.elts]  # type: ignore[attr-defined]
-    return None
-
-
 def _named_strs(ev: Evidence, name: str, line: int) -> list[str] | None:
     """The strings a name was last bound to before `line` (in the cell, else earlier cells):
     `channels = ["Email", "Social"]`."""
     found: list[str] | None = None
     for a in ev.model.assignments:
         if a.line < line and a.targets == [name] and a.value is not None:
-            found = _literal_strs(a.value)
+            found = const_strs(a.value)
     if found is not None or not ev.prior_code or name not in ev.prior_code:
         return found
     try:
@@ -54,7 +46,7 @@ def _named_strs(ev: Evidence, name: str, line: int) -> list[str] | None:
     for st in prior.body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(
                 st.targets[0], ast.Name) and st.targets[0].id == name:
-            found = _literal_strs(st.value)
+            found = const_strs(st.value)
     return found
 
 
@@ -64,7 +56,7 @@ def _strs_of(ev: Evidence, node: ast.AST | None, line: int) -> list[str] | None:
     if isinstance(node, ast.Call) and _call_last(node) in ("list", "set", "tuple", "sorted") \
             and len(node.args) == 1:
         return _strs_of(ev, node.args[0], line)
-    return _literal_strs(node)
+    return const_strs(node)
 
 
 def _query_strs(ev: Evidence, text: str, line: int) -> list[str] | None:
@@ -72,7 +64,7 @@ def _query_strs(ev: Evidence, text: str, line: int) -> list[str] | None:
     if text.startswith("@"):
         return _named_strs(ev, text[1:], line)
     try:
-        return _literal_strs(ast.parse(text, mode="eval").body)
+        return const_strs(ast.parse(text, mode="eval").body)
     except SyntaxError:
         return None
 
