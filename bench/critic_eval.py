@@ -316,8 +316,15 @@ def main() -> int:
         cases = [c for c in cases if c.family == args.family or (
             not c.flawed and c.id in {x.twin for x in cases if x.family == args.family})]
     if args.shard:
-        i, n = (int(x) for x in args.shard.split("/"))
+        try:
+            i, n = (int(x) for x in args.shard.split("/"))
+        except ValueError:
+            parser.error(f"--shard: expected i/n (e.g. 0/3), got {args.shard!r}")
+        if not 0 <= i < n:
+            parser.error(f"--shard: i must be in 0..n-1, got {args.shard!r}")
         cases = cases[i::n]
+    if args.rescore and not args.rescore.is_file():
+        parser.error(f"--rescore: no such file: {args.rescore}")
     t0 = time.perf_counter()
     if args.setup_hidden and not args.in_process:
         parser.error("--setup-hidden needs --in-process (a kernel run reads the notebook's "
