@@ -28,6 +28,7 @@ from .cell_evidence import (
 )
 from .config import EngineConfig
 from .kernel_session import KernelSession
+from .review_worker import ReviewWorker
 from .trace_request import EXPORT_EXPRESSION, INSTALL_EXPRESSION, in_cell_lines
 
 log = logging.getLogger(__name__)
@@ -94,11 +95,19 @@ class CellReviewer:
         use_llm = llm if config.critic_llm else None
         self.critic = critic or AnalysisCritic(disabled=config.critic_disabled_rules,
                                                llm=use_llm)
+        self.worker = ReviewWorker(config.critic_workers)  # parses and rules, off the loop
         self._installed: set[str] = set()  # kernel ids that hold the facts module
         self._traced: set[str] = set()  # kernel ids that hold the analysis trace recorder
 
     def plan(self, code: str, prior_code: str, disabled: list[str]) -> ReviewPlan:
         return ReviewPlan(prior_code, plan_probe(code, prior_code), disabled)
+
+    async def aplan(self, code: str, prior_code: str, disabled: list[str]) -> ReviewPlan:
+        """`plan` in a review worker: it parses the cell and the earlier cells."""
+        return await self.worker.run(self.plan, code, prior_code, disabled)
+
+    def close(self) -> None:
+        self.worker.close()
 
     async def read_before(self, session: KernelSession, plan: ReviewPlan) -> None:
         """Install the analysis trace recorder (once per kernel process) and read the rows
@@ -134,9 +143,22 @@ class CellReviewer:
                 plan.probe, budget_ms=self.config.introspection_budget_ms), extra)
             trace = _trace_of(raw) if extra else {}
         ms = (time.perf_counter() - t0) * 1000 + plan.before_ms
+        if self._llm_reviews(plan):  # the Claude step is async: the rules go with it
+            evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms,
+                                      trace=in_cell_lines(trace, code))
+            return await self.critic.areview(evidence, disabled=plan.disabled)
+        return await self.worker.run(self._rules_review, plan, code, outputs, facts, trace, ms)
+
+    def _rules_review(self, plan: ReviewPlan, code: str, outputs: list[dict[str, Any]],
+                      facts: dict[str, Any], trace: dict[str, Any], ms: float) -> Critique:
+        """Evidence and the rules (what `areview` does without an LLM), in a worker."""
         evidence = build_evidence(code, outputs, facts, plan.before, plan.prior_code, ms,
                                   trace=in_cell_lines(trace, code))
-        return await self.critic.areview(evidence, disabled=plan.disabled)
+        return self.critic.review(evidence, disabled=plan.disabled)
+
+    def _llm_reviews(self, plan: ReviewPlan) -> bool:
+        off = self.critic.disabled | set(plan.disabled)
+        return self.critic.llm is not None and "claude" not in off
 
     async def namespace(self, session: KernelSession) -> dict[str, Any]:
         """Shallow facts (type, shape, DataFrame dtypes) of every public name in the kernel:

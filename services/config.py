@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SecretStr
 
 
 class EngineConfig(BaseModel):
@@ -78,6 +78,10 @@ class EngineConfig(BaseModel):
     critic_trace: bool = Field(
         True, description="Record the analysis trace in the kernel while a reviewed cell runs "
         "(library operations with row lineage; services/trace_catalogue.json lists them)."
+    )
+    critic_workers: int = Field(
+        2, ge=1, le=32, description="Worker threads for the critic's parsing and rules (off "
+        "the event loop); more reviews at once wait their turn."
     )
     introspection_budget_ms: float = Field(
         25.0, gt=0, description="CPU time the kernel may spend reading facts for the critic "
@@ -156,6 +160,29 @@ class EngineConfig(BaseModel):
         "(needs NBCRITIC_GITHUB_TOKEN)."
     )
     github_api_url: str = Field("https://api.github.com", description="GitHub REST API root.")
+    # -- scale-out: kernels through a gateway (docs/scale-out.md) --------------------------
+    gateway_url: str | None = Field(
+        None, description="http(s) URL of a Jupyter Kernel Gateway or Enterprise Gateway: "
+        "kernels run there instead of on this machine (unset: local kernels).",
+        pattern=r"^https?://",
+    )
+    gateway_token: SecretStr | None = Field(
+        None, description="The gateway's auth token (sent as `Authorization: token ...`)."
+    )
+    gateway_kernel_name: str | None = Field(
+        None, description="Kernelspec the gateway starts (default: kernel_name)."
+    )
+    gateway_connect_timeout: float = Field(
+        20.0, gt=0, description="Seconds to open a connection (REST or a kernel's WebSocket)."
+    )
+    gateway_request_timeout: float = Field(
+        120.0, gt=0, description="Seconds one gateway REST call may take (starting a kernel "
+        "on a cluster can take long)."
+    )
+    gateway_reconnect_attempts: int = Field(
+        3, ge=0, le=20, description="Times a kernel's dropped WebSocket is reopened (backoff "
+        "0.5 s, 1 s, 2 s, ...) before the kernel counts as dead."
+    )
 
     @property
     def learning_path(self) -> Path:

@@ -87,7 +87,7 @@ class KernelExecutor:
         return t.execution_id, t.notebook_id, t.cell.id
 
     async def execute(self, code: str) -> KernelExecuted:
-        plan = self._review_plan(code)
+        plan = await self._review_plan(code)
         session = self.session
         if plan is not None:
             await self.host.reviewer.read_before(session, plan)
@@ -174,7 +174,7 @@ class KernelExecutor:
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _review_plan(self, code: str) -> ReviewPlan | None:
+    async def _review_plan(self, code: str) -> ReviewPlan | None:
         if not self.target.review:
             return None
         try:
@@ -182,7 +182,7 @@ class KernelExecutor:
                                   self.target.cell.id)
         except NotebookNotFound:
             prior = ""
-        return self.host.reviewer.plan(code, prior, self.target.disabled_rules)
+        return await self.host.reviewer.aplan(code, prior, self.target.disabled_rules)
 
     def _status_of(self, raw: RawOutcome, session: KernelSession) -> CellStatus:
         if self.host.take_replaced(session.kernel_id):

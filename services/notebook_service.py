@@ -155,6 +155,7 @@ class NotebookService:
         await self.store.flush_all()
         await self.pool.close()
         self.journal.close()
+        self.reviewer.close()
         await self.learning.aclose()
         self._started = False
 
