@@ -50,6 +50,7 @@ class CellRunner:
         self.spec = spec
         self.tools = tools or RunTools()
         self.checks = list(spec.checks)
+        self.plan_text = ""  # the rendered plan, once one was made
         self.out = RunOutcome()
         self.analyzer = ErrorAnalyzer()
         self.controller = IterationController(
@@ -179,6 +180,7 @@ class CellRunner:
             context = await self._context()
             if self.spec.plan and self.tools.planner is not None:
                 await self._plan(context)
+                context.plan = self.plan_text
             generation = await generator.generate(self.spec.prompt, context)
         except Exception as exc:  # GeneratorError, or a user's generator that broke
             detail = failure_text(exc)
@@ -201,6 +203,7 @@ class CellRunner:
             return
         self.events.planned(plan, None)
         self.out.tokens += plan.usage
+        self.plan_text = plan.render()  # every generate and fix of this cell carries it
         checks, dropped = plan.checks()
         taken = {c.name for c in self.checks}
         fresh = [c for c in checks if c.name not in taken]
@@ -250,7 +253,7 @@ class CellRunner:
             lessons=[lesson.prompt_line() for lesson in lessons],
             lesson_ids=[lesson.id for lesson in lessons],
             max_chars=self.spec.context_max_chars, status=record.get("status"),
-            generated=bool(record.get("generated")))
+            generated=bool(record.get("generated")), plan=self.plan_text)
 
     def _lessons(self, record: dict[str, Any], prior: str, code: str,
                  namespace: dict[str, Any]) -> list[Any]:

@@ -84,6 +84,7 @@ MAX_FEEDBACK_CHARS = 6_000  # the feedback on it
 MAX_HISTORY_CHARS = 8_000  # all earlier attempts together
 ATTEMPT_CODE_CHARS = 1_200  # code excerpt of one earlier attempt
 ATTEMPT_FEEDBACK_CHARS = 1_200  # feedback of one earlier attempt
+MAX_PLAN_CHARS = 4_000  # the cell's plan
 
 
 class ClaudeCodeGenerator:
@@ -160,6 +161,7 @@ def generate_message(prompt: str, context: GenerationContext) -> str:
     """The user message of `generate`: the task, then the notebook context."""
     parts = ["Write the code of a new notebook cell for this task.",
              f"<task>\n{prompt.strip()}\n</task>",
+             *_plan_section(context),
              _context_section(context),
              "Call submit_code with the complete cell source."]
     return "\n\n".join(parts)
@@ -185,6 +187,7 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
              GENERATED_CODE if context.generated else USER_CODE]
     if prompt and prompt.strip():
         parts.append(f"<task>\n{prompt.strip()}\n</task>")
+    parts.extend(_plan_section(context))
     parts.append(f"<{tag}>\n{numbered_lines(code, MAX_CODE_CHARS)}\n</{tag}>")
     parts.append(f"<feedback note=\"what went wrong with the {tag.replace('_', ' ')}: the "
                  "error or the reviewer's findings\">\n"
@@ -198,6 +201,15 @@ def fix_message(prompt: str | None, code: str, feedback: str, history: list[Atte
     parts.append("Call submit_code with the complete corrected cell source (without the "
                  "line numbers).")
     return "\n\n".join(parts)
+
+
+def _plan_section(context: GenerationContext) -> list[str]:
+    """The cell's plan, right after the task: the code is to carry it out."""
+    if not context.plan.strip():
+        return []
+    return ["<plan note=\"made before the code was written; follow its approach, guard "
+            "against its risks and meet its success criteria\">\n"
+            f"{middle_out(context.plan.strip(), MAX_PLAN_CHARS)}\n</plan>"]
 
 
 def earlier_cells_block(context: GenerationContext) -> str:

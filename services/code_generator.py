@@ -85,11 +85,16 @@ class GenerationContext:
     # the code a `fix` rewrites was written by the code generator (an earlier attempt),
     # not by the user
     generated: bool = False
+    # the cell's pre-run plan (`cell_plan.Plan.render()`), when one was made: the code
+    # must follow it, so every `generate` and `fix` of the cell carries it
+    plan: str = ""
 
     def render(self) -> str:
         """Plain text sections; earlier cells are cut from the oldest side first (the cells
-        just above matter most), variables and lessons take their share first."""
-        return "\n\n".join(p for p in self.sections() if p)
+        just above matter most), variables and lessons take their share first. The plan,
+        when there is one, comes first and is never cut (it is short)."""
+        plan = f"## The plan for this cell (follow it)\n{self.plan.strip()}" if self.plan else ""
+        return "\n\n".join(p for p in (plan, *self.sections()) if p)
 
     def sections(self) -> tuple[str, str]:
         """(earlier cells, lessons and variables), within the budget together. The first
@@ -121,7 +126,8 @@ class GenerationContext:
 
     def to_dict(self) -> dict[str, Any]:
         return {"prior_cells": len(self.prior_cells),
-                "variables": [v.name for v in self.variables], "lessons": self.lesson_ids}
+                "variables": [v.name for v in self.variables], "lessons": self.lesson_ids,
+                "plan": bool(self.plan)}
 
 
 @dataclass

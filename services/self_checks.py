@@ -316,8 +316,8 @@ class CheckResult:
     value: Any = None
     error: str | None = None  # the check itself raised (or could not run): passed is False
     elapsed_ms: float = 0.0
-    # False: no verdict (out of time, the kernel hung or died): not evidence against the
-    # result, so it is reported as a critic error rather than a blocking finding
+    # False: no verdict (out of time, the kernel hung or died). Not a pass: it becomes a
+    # finding (blocking at the check's severity) and a critic error saying why
     evaluated: bool = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -433,6 +433,9 @@ _SUGGESTIONS = {
     "expression": "Change the cell so that the condition holds, by fixing the computation, "
                   "not by special-casing the check.",
 }
+_UNEVALUATED_SUGGESTION = ("The check got no verdict: make it cheap enough to finish within "
+                           "the self-check timeout (introspection_timeout), or make the cell "
+                           "leave what it checks ready to read.")
 _ERROR_SUGGESTION = ("The check could not be evaluated: make sure the names it uses exist "
                      "after the cell runs and have the expected type, or correct the check.")
 
@@ -451,20 +454,27 @@ def unevaluated(checks: list[SelfCheck], results: list[CheckResult]) -> list[str
 
 
 def check_findings(checks: list[SelfCheck], results: list[CheckResult]) -> list[Finding]:
-    """One critical (by default) Finding per failed check. A check with no verdict (out of
-    time, kernel lost, no result) is no finding: `unevaluated` reports it."""
+    """One critical (by default) Finding per check that did not pass. A check with no
+    verdict (out of time, kernel lost, no result) is not a passed check: it is a finding
+    too, saying why it could not be evaluated (and `unevaluated` lists it as an error)."""
     by_name = {r.name: r for r in results}
     findings: list[Finding] = []
     for check in checks:
-        result = by_name.get(check.name)
-        if result is None or result.passed or not result.evaluated:
-            continue
-        findings.append(_finding(check, result))
+        result = by_name.get(check.name) or CheckResult(
+            check.name, False, error="the kernel returned no result for this check",
+            evaluated=False)
+        if not result.passed:
+            findings.append(_finding(check, result))
     return findings
 
 
 def _finding(check: SelfCheck, result: CheckResult) -> Finding:
-    if result.error:
+    if not result.evaluated:
+        reason = result.error or result.detail or "no verdict"
+        explanation = f"The self-check {check.name!r} ({check.describe()}) could not be " \
+                      f"evaluated: {reason}. A check without a verdict does not pass."
+        default = _UNEVALUATED_SUGGESTION
+    elif result.error:
         explanation = f"The self-check {check.name!r} ({check.describe()}) could not be " \
                       f"evaluated: {result.error}."
         default = _ERROR_SUGGESTION
@@ -475,9 +485,12 @@ def _finding(check: SelfCheck, result: CheckResult) -> Finding:
                               else {"value": result.value})
     if result.error:
         values["error"] = result.error
+    if not result.evaluated:
+        values["evaluated"] = False
+    what = "failed" if result.evaluated else "could not be evaluated"
     return Finding(
         rule_id=check.rule_id,
-        title=f"Self-check failed: {check.describe()}",
+        title=f"Self-check {what}: {check.describe()}",
         explanation=explanation,
         severity=Severity(check.severity),
         confidence=1.0,

@@ -428,11 +428,14 @@ def test_failed_checks_become_blocking_findings() -> None:
     assert expression.to_dict()["severity"] == "medium"
 
 
-def test_a_check_without_a_verdict_is_reported_not_a_finding() -> None:
+def test_a_check_without_a_verdict_is_a_finding_and_an_error() -> None:
     checks = parse_checks(["x > 1", "y > 1"])
     results = [CheckResult(checks[1].name, False, error="not evaluated: out of time",
                            evaluated=False)]
-    assert check_findings(checks, results) == []
+    found = check_findings(checks, results)  # no verdict is no pass (issue 26)
+    assert [f.rule_id for f in found] == [c.rule_id for c in checks]
+    assert all(f.title.startswith("Self-check could not be evaluated") for f in found)
+    assert "out of time" in found[1].explanation and found[1].is_blocking(0.9)
     assert unevaluated(checks, results) == [
         f"self-check {checks[0].name}: no result",
         f"self-check {checks[1].name}: not evaluated: out of time"]

@@ -1,0 +1,184 @@
+"""Learning a user can rely on (issue 26), through the real flow: a plan reaches the code
+generator (the scripted one and the Claude one against a local Messages API server), a
+self-check that cannot be evaluated blocks the cell and fails `nbcritic run`, real kernels
+throughout."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import nbformat
+import pytest
+
+from app import cli
+from critics import AnalysisCritic
+from services.anthropic_client import make_async_client
+from services.cell_plan import ClaudePlanner, Criterion, Plan
+from services.cell_review import CellReviewer
+from services.claude_generator import ClaudeCodeGenerator
+from services.code_generator import CodeGenerator
+from services.notebook_service import ExecuteOptions, NotebookService
+from services.scripted_generator import ScriptedGenerator
+from services.scripted_planner import ScriptedPlanner
+from services.self_checks import parse_checks
+from tests.messages_api_server import MessagesAPIServer
+
+from .conftest import make_settings
+
+FRAME = """
+import pandas as pd
+sales = pd.DataFrame({"region": ["n", "s", "n"], "amount": [10.0, 20.0, 30.0]})
+"""
+APPROACH = "group the rows by region and sum the amount column only"
+RISK = "summing the text column region as well"
+
+
+async def _service(tmp_path: Path, generator: CodeGenerator | None = None,
+                   planner: Any = None, **overrides: Any) -> NotebookService:
+    config = make_settings(tmp_path, **overrides)
+    critic = AnalysisCritic(rules=[], load_plugins=False)  # self-checks only
+    svc = NotebookService(config, reviewer=CellReviewer(config, critic=critic),
+                          generator=generator, planner=planner)
+    await svc.start()
+    return svc
+
+
+async def _prompt_cell(svc: NotebookService, prompt: str) -> tuple[str, str]:
+    nb = await svc.create_notebook()
+    setup = (await svc.add_cell(nb, source=textwrap.dedent(FRAME))).id
+    cell = (await svc.add_cell(nb, prompt=prompt)).id
+    assert (await svc.execute_cell(nb, setup)).status.value == "ok"
+    return nb, cell
+
+
+def _plan() -> Plan:
+    return Plan(objectives=["total sales per region"], approach=[APPROACH], risks=[RISK],
+                success_criteria=[Criterion("one number per region", {
+                    "type": "expression", "expr": "per_region.ndim == 1",
+                    "name": "one_column"})])
+
+
+# -- 1. plans reach the generator ------------------------------------------------------------
+
+async def test_the_plan_reaches_generate_and_every_fix(tmp_path: Path) -> None:
+    gen = ScriptedGenerator(["per_region = sales.groupby('region').sum()",
+                             "per_region = sales.groupby('region')['amount'].sum()"])
+    svc = await _service(tmp_path, gen, ScriptedPlanner([_plan()]), planning=True)
+    try:
+        nb, cell = await _prompt_cell(svc, "total sales per region")
+        result = await svc.execute_cell(nb, cell)
+        assert result.status.value == "ok" and len(result.attempts) == 2
+        first, fix = gen.calls
+        assert (first.kind, fix.kind) == ("generate", "fix")
+        for call in gen.calls:  # the plan shapes the first code and every rewrite
+            assert APPROACH in call.context.plan and RISK in call.context.plan
+            assert APPROACH in call.context.render()
+            assert "per_region.ndim == 1" in call.context.plan
+    finally:
+        await svc.stop()
+
+
+async def test_without_a_plan_the_context_has_none(tmp_path: Path) -> None:
+    gen = ScriptedGenerator(["per_region = sales.groupby('region')['amount'].sum()"])
+    svc = await _service(tmp_path, gen, ScriptedPlanner([_plan()]))  # planning off
+    try:
+        nb, cell = await _prompt_cell(svc, "total sales per region")
+        assert (await svc.execute_cell(nb, cell)).status.value == "ok"
+        assert gen.calls[0].context.plan == ""
+        assert "plan for this cell" not in gen.calls[0].context.render()
+    finally:
+        await svc.stop()
+
+
+@pytest.fixture
+def api() -> Iterator[MessagesAPIServer]:
+    with MessagesAPIServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+async def client(api: MessagesAPIServer) -> AsyncIterator[anthropic.AsyncAnthropic]:
+    async with make_async_client(api_key="test-key", base_url=api.url, timeout=5.0,
+                                 max_retries=0, max_retry_wait=1.0) as c:
+        yield c
+
+
+async def test_the_plan_is_in_the_claude_generation_request(
+        tmp_path: Path, api: MessagesAPIServer, client: anthropic.AsyncAnthropic) -> None:
+    api.reply_tool("submit_plan", {
+        "objectives": ["total sales per region"], "approach": [APPROACH], "risks": [RISK],
+        "success_criteria": [{"text": "one number per region",
+                              "check": {"type": "expression", "expr": "per_region.ndim == 1",
+                                        "name": "one_column"}}]})
+    api.reply_tool("submit_code", {
+        "code": "per_region = sales.groupby('region')['amount'].sum()",
+        "explanation": "sums the amount per region"})
+    svc = await _service(tmp_path, ClaudeCodeGenerator(client, model="m"),
+                         ClaudePlanner(client, model="m"), planning=True)
+    try:
+        nb, cell = await _prompt_cell(svc, "total sales per region")
+        result = await svc.execute_cell(nb, cell)
+        assert result.status.value == "ok", result.error
+        plan_request, code_request = api.requests
+        assert plan_request.body["tool_choice"]["name"] == "submit_plan"
+        assert code_request.body["tool_choice"]["name"] == "submit_code"
+        text = code_request.user_text
+        assert "<plan" in text and APPROACH in text and RISK in text
+        assert text.index("<task>") < text.index("<plan")
+    finally:
+        await svc.stop()
+
+
+# -- 2. a self-check that cannot be evaluated does not pass --------------------------------
+
+SLOW_CHECK = '__import__("time").sleep(60) or True'
+
+
+async def test_a_check_that_times_out_blocks_the_cell(tmp_path: Path) -> None:
+    svc = await _service(tmp_path, None, introspection_timeout=1.5, interrupt_grace=3.0)
+    try:
+        nb = await svc.create_notebook()
+        cell = (await svc.add_cell(nb, source="x = 1")).id
+        result = await svc.execute_cell(nb, cell, ExecuteOptions(
+            checks=tuple(parse_checks([SLOW_CHECK, "x == 1"]))))
+        assert result.status.value == "scientific_validity_error"
+        # the interrupt took the verdict of both checks: neither passes
+        slow, other = result.critique["findings"]
+        assert other["rule_id"] == "self_check.expression_x_1"
+        finding = slow
+        assert finding["rule_id"].startswith("self_check.expression")
+        assert finding["severity"] == "critical"
+        assert "could not be evaluated" in finding["explanation"]
+        assert "timed out" in finding["explanation"]
+        assert "could not be evaluated" in result.error["evalue"]
+        checks = {c["name"]: c for c in result.critique["checks"]}
+        assert [c["evaluated"] for c in checks.values()] == [False, False]
+        # the kernel came back from the interrupt: the next run works
+        assert (await svc.execute_cell(nb, cell)).status.value == "ok"
+    finally:
+        await svc.stop()
+
+
+def test_nbcritic_run_fails_on_a_check_that_cannot_be_evaluated(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x = 1")
+    cell.metadata["nbcritic"] = {"checks": [{"expr": SLOW_CHECK, "name": "slow"}]}
+    nb.cells = [cell]
+    path = tmp_path / "slow.ipynb"
+    path.write_text(nbformat.writes(nb), encoding="utf-8")
+    monkeypatch.setenv("NBCRITIC_INTROSPECTION_TIMEOUT", "1.5")
+    monkeypatch.setenv("NBCRITIC_POOL_SIZE", "1")
+    code = cli.main(["run", str(path), "--no-critic", "-o", str(tmp_path / "out.ipynb")])
+    err = capsys.readouterr().err
+    assert code == cli.EXIT_FINDINGS, err  # blocked: non-zero, like any blocking finding
+    assert "self_check.slow" in err and "could not be evaluated" in err
+    assert "timed out" in err
+    out = json.loads((tmp_path / "out.ipynb").read_text())
+    assert out["cells"][0]["metadata"]["nbcritic"]["status"] == "scientific_validity_error"
