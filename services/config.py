@@ -62,6 +62,11 @@ class EngineConfig(BaseModel):
         None, description="Run kernels as this unprivileged user (the service must run as "
         "root); unset: kernels run as the service's user (see docs/security.md).",
     )
+    journal_keep_executions: int = Field(
+        20, ge=0, description="Per notebook, the newest executions whose output events and "
+        "result outputs the journal keeps in full; older ones keep statuses, errors, critiques "
+        "and attempts, not outputs (0: keep everything). The notebook holds current outputs."
+    )
     # -- the critic ---------------------------------------------------------------------
     critic_enabled: bool = Field(True, description="Review every successful cell.")
     critic_min_confidence: float = Field(

@@ -43,6 +43,11 @@ CREATE INDEX IF NOT EXISTS events_notebook ON events(notebook_id, type, seq);
 """
 
 
+# events that carry a cell's output as it came (SSE replays them); retention drops them
+OUTPUT_EVENTS = ("stream", "display_data", "execute_result", "error", "clear_output",
+                 "update_display_data", "output_truncated")
+
+
 @dataclass(frozen=True)
 class Event:
     seq: int
@@ -179,11 +184,57 @@ class Journal:
         ).fetchall()
         return [_execution(row) for row in rows]
 
+    def compact_outputs(self, notebook_id: str, keep: int, written_seq: int) -> list[str]:
+        """Retention: the notebook's finished executions older than its newest `keep` lose
+        their bulky part (`OUTPUT_EVENTS` rows; `outputs` in `final`, `done` and the stored
+        result become `[]` with `outputs_pruned: true`). Statuses, errors, critiques and
+        attempts stay. Only executions whose results the notebook file already holds
+        (`final` seq <= `written_seq`) are touched: replay after a crash needs the others.
+        Returns the ids compacted."""
+        rows = self._conn.execute(
+            "SELECT id, result FROM executions WHERE notebook_id = ? AND state = ?"
+            " AND json_extract(coalesce(result, '{}'), '$.outputs_pruned') IS NULL"
+            " AND id NOT IN (SELECT id FROM executions WHERE notebook_id = ?"
+            "  ORDER BY created_at DESC LIMIT ?)",
+            (notebook_id, ExecutionState.DONE.value, notebook_id, keep)).fetchall()
+        done: list[str] = []
+        for row in rows:
+            last_final = self._conn.execute(
+                "SELECT max(seq) FROM events WHERE execution_id = ? AND type = 'final'",
+                (row["id"],)).fetchone()[0]
+            if last_final is not None and last_final > written_seq:
+                continue
+            self._compact_one(row["id"], json.loads(row["result"] or "null"))
+            done.append(row["id"])
+        return done
+
+    def _compact_one(self, execution_id: str, result: dict[str, Any] | None) -> None:
+        marks = ", ".join("?" * len(OUTPUT_EVENTS))
+        with self._write_lock:
+            self._begin()
+            self._conn.execute(f"DELETE FROM events WHERE execution_id = ? AND type IN ({marks})",
+                               (execution_id, *OUTPUT_EVENTS))
+            self._conn.execute(
+                "UPDATE events SET data = json_set(data, '$.outputs', json('[]'),"
+                " '$.outputs_pruned', json('true')) WHERE execution_id = ? AND type = 'final'",
+                (execution_id,))
+            summary = json.dumps(_without_outputs(result or {}), default=str)
+            self._conn.execute("UPDATE events SET data = ? WHERE execution_id = ? AND type = ?",
+                               (summary, execution_id, "done"))
+            self._conn.execute("UPDATE executions SET result = ? WHERE id = ?",
+                               (summary, execution_id))
+
     def unfinished(self) -> list[ExecutionRecord]:
         rows = self._conn.execute(
             "SELECT * FROM executions WHERE state != ?", (ExecutionState.DONE.value,)
         ).fetchall()
         return [_execution(row) for row in rows]
+
+
+def _without_outputs(summary: dict[str, Any]) -> dict[str, Any]:
+    results = [{**r, "outputs": [], "outputs_pruned": True} if isinstance(r, dict) else r
+               for r in summary.get("results", [])]
+    return {**summary, "results": results, "outputs_pruned": True}
 
 
 def _event(row: sqlite3.Row) -> Event:

@@ -128,6 +128,8 @@ class NotebookService:
         protect_service_process()  # kernels of this user cannot read its environ or memory
         await self._replay_unwritten_results()
         self._recover_unfinished()
+        for notebook_id in self.store.list_ids():
+            self._compact_journal(notebook_id)
         self.pool.start()
         if self.config.idle_kernel_timeout > 0:
             self._reaper = asyncio.create_task(self._reap_idle_kernels())
@@ -158,6 +160,17 @@ class NotebookService:
         self.reviewer.close()
         await self.learning.aclose()
         self._started = False
+
+    def _compact_journal(self, notebook_id: str) -> None:
+        """Journal retention (`journal_keep_executions`): older executions lose outputs."""
+        keep = self.config.journal_keep_executions
+        if keep <= 0:
+            return
+        try:
+            self.journal.compact_outputs(notebook_id, keep,
+                                         self.store.written_seq.get(notebook_id, 0))
+        except Exception:  # retention never fails an execution
+            log.exception("journal compaction of notebook %s failed", notebook_id)
 
     def _recover_unfinished(self) -> None:
         """Executions cut off by a killed service end as `aborted` in the journal, with the
@@ -377,6 +390,7 @@ class NotebookService:
             summary["blocked"] = [r.cell_id for r in results
                                   if r.status is CellStatus.SCIENTIFIC_VALIDITY_ERROR]
             self.hub.finish(execution_id, notebook_id, summary)
+            self._compact_journal(notebook_id)
         if kind == "run_all" and self.config.reflection_auto:
             try:  # a post-mortem never changes the run's results
                 self.last_reflection[notebook_id] = await self.reflect(

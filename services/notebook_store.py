@@ -138,6 +138,7 @@ class NotebookStore:
         self._write_locks: dict[str, asyncio.Lock] = {}
         self._cache: dict[str, _Cached] = {}
         self._written: dict[str, int] = {}  # version on disk
+        self.written_seq: dict[str, int] = {}  # journal seq of the results the file holds
         self._flushes: dict[str, asyncio.Task[None]] = {}
         self._versions = 0
 
@@ -219,6 +220,7 @@ class NotebookStore:
             path.unlink(missing_ok=True)
             self._cache.pop(notebook_id, None)
             self._written.pop(notebook_id, None)
+            self.written_seq.pop(notebook_id, None)
         self._locks.pop(notebook_id, None)
 
     async def flush_all(self) -> None:
@@ -264,6 +266,7 @@ class NotebookStore:
         self._versions += 1
         self._cache[notebook_id] = _Cached(nb, self._versions, mtime)
         self._written[notebook_id] = self._versions
+        self.written_seq[notebook_id] = _journal_seq(nb)
         return nb
 
     def _schedule_flush(self, notebook_id: str) -> None:
@@ -290,6 +293,7 @@ class NotebookStore:
             text = nbjson.writes(cached.nb) + "\n"  # Jupyter's on-disk form: line lists
             mtime = await asyncio.to_thread(self._write_file, self.path(notebook_id), text)
             self._written[notebook_id] = cached.version
+            self.written_seq[notebook_id] = _journal_seq(cached.nb)
             current = self._cache.get(notebook_id)
             if current is not None and current.version == cached.version:
                 current.mtime_ns = mtime
@@ -307,3 +311,9 @@ class NotebookStore:
             Path(tmp).unlink(missing_ok=True)
             raise
         return path.stat().st_mtime_ns
+
+
+def _journal_seq(nb: NotebookNode) -> int:
+    own = nb.metadata.get(META)
+    seq = own.get("journal_seq", 0) if isinstance(own, dict) else 0
+    return seq if isinstance(seq, int) else 0
