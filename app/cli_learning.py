@@ -159,9 +159,13 @@ def lessons(args: argparse.Namespace) -> int:
                       f"({exc})", file=sys.stderr)
                 return EXIT_USAGE
             as_json = args.file.suffix.lower() == ".json" or text.lstrip().startswith(("{", "["))
-            items = from_json(json.loads(text)) if as_json else from_markdown(text)
+            try:
+                items = from_json(json.loads(text)) if as_json else from_markdown(text)
+            except RecursionError:
+                raise LessonError(str(args.file), "nested too deeply to read") from None
             counts = asyncio.run(learning.import_lessons(items))
-            _print(f"imported {counts['created']} new, merged {counts['merged']}")
+            _print(f"imported {counts['created']} new, merged {counts['merged']}, updated "
+                   f"{counts['updated']} (edited by id), unchanged {counts['unchanged']}")
     except LessonNotFound as exc:
         print(f"nbcritic lessons: no lesson {exc.args[0]}", file=sys.stderr)
         return EXIT_FAILED

@@ -317,6 +317,8 @@ def _source(value: Any) -> dict[str, Any]:
         return json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise LessonError("source", f"must be JSON-serialisable ({exc})") from None
+    except RecursionError:
+        raise LessonError("source", "nested too deeply") from None
 
 
 def looks_like_diff(text: str) -> bool:
@@ -432,6 +434,20 @@ def merge_lessons(existing: Lesson, incoming: Lesson) -> Lesson:
     )
 
 
+def edited_lesson(current: Lesson, edit: Lesson) -> Lesson:
+    """`current` as `edit` (the same id, from an edited export) says it now reads: the
+    content is the edit's; the sightings only widen (a stale export does not undo counts the
+    store gathered since), and times the edit leaves out (0) keep the stored ones."""
+    return Lesson(
+        title=edit.title, category=edit.category, what_went_wrong=edit.what_went_wrong,
+        what_fixed_it=edit.what_fixed_it, severity=edit.severity, scope=edit.scope,
+        id=current.id,
+        times_encountered=max(current.times_encountered, edit.times_encountered),
+        created_at=min(current.created_at, edit.created_at or current.created_at),
+        last_seen=max(current.last_seen, edit.last_seen),
+        source=edit.source or current.source)
+
+
 def is_verified(lesson: Lesson) -> bool:
     """A fix the retry loop saw work: its attempt ended `ok` and passed the critic."""
     return lesson.source.get("verified") is True
@@ -539,16 +555,40 @@ class LessonStore:
         return self._record(incoming)
 
     def import_lessons(self, lessons: Iterable[Lesson]) -> dict[str, int]:
-        """Record each lesson (dedup applies), keeping its own times_encountered, created_at
-        and last_seen where given (0 = not given: now)."""
-        result = {"created": 0, "merged": 0}
+        """Import lessons. One whose id the store holds is that lesson, edited (an export
+        edited by hand and imported back): its title, texts, category, severity and scope
+        become the file's ("updated"; "unchanged" when nothing differs), its counts never
+        go back. Any other lesson is recorded (dedup applies: "created" or "merged"),
+        keeping its own times_encountered, created_at and last_seen where given (0 = not
+        given: now)."""
+        result = {"created": 0, "merged": 0, "updated": 0, "unchanged": 0}
         for lesson in lessons:
+            if lesson.id:
+                edited = self._apply_edit(lesson)
+                if edited is not None:
+                    result[edited] += 1
+                    continue
             now = self._now()
             created = lesson.created_at or lesson.last_seen or now
             seen = lesson.last_seen or created
             recorded = self._record(_copy(lesson, created_at=created, last_seen=seen))
             result["created" if recorded.created else "merged"] += 1
         return result
+
+    def _apply_edit(self, lesson: Lesson) -> str | None:
+        """The stored lesson with this id takes the file's content: "updated" or
+        "unchanged"; None when the store has no such id."""
+        with self._lock, immediate(self._conn):
+            row = self._conn.execute("SELECT * FROM lessons WHERE id = ?",
+                                     (lesson.id,)).fetchone()
+            if row is None:
+                return None
+            current = _from_row(row)
+            edited = edited_lesson(current, lesson)
+            if edited.to_dict() == current.to_dict():
+                return "unchanged"
+            self._write(edited, replace=True)
+            return "updated"
 
     def _record(self, incoming: Lesson) -> Recorded:
         # one write transaction: a CLI and a service sharing the file cannot interleave

@@ -135,10 +135,10 @@ def test_export_and_import_round_trip(client: httpx.Client) -> None:
     assert "Bonferroni across 13 outcome tests" in markdown.text
     exported = client.get("/api/lessons/export").json()
     before = {x["id"]: x["times_encountered"] for x in exported["lessons"]}
-    # importing the export again merges every lesson into itself: nothing new
+    # importing the export again finds every lesson by its id, unchanged: nothing new
     again = client.post("/api/lessons/import", content=markdown.text,
                         headers={"content-type": "text/markdown"}).json()
-    assert again["created"] == 0 and again["merged"] == len(before)
+    assert again["created"] == 0 and again["unchanged"] == len(before)
     via_json = client.post("/api/lessons/import", json=exported).json()
     assert via_json["created"] == 0
     bad = client.post("/api/lessons/import", content=b"{not json",

@@ -182,3 +182,58 @@ def test_nbcritic_run_fails_on_a_check_that_cannot_be_evaluated(
     assert "timed out" in err
     out = json.loads((tmp_path / "out.ipynb").read_text())
     assert out["cells"][0]["metadata"]["nbcritic"]["status"] == "scientific_validity_error"
+
+
+# -- 4. edited lessons are taken on import ----------------------------------------------------
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+HANDMADE = {"format": "nbcritic-lessons", "version": 1, "lessons": [{
+    "title": "Fit the scaler on the training rows only", "category": "fix",
+    "severity": "high", "what_went_wrong": "StandardScaler fit before the split",
+    "what_fixed_it": "a Pipeline inside cross_val_score", "times_encountered": 3,
+    "scope": {"rule_ids": ["leakage.fit_saw_heldout_rows"], "libraries": ["sklearn"]}}]}
+
+
+@pytest.mark.parametrize("form", ["markdown", "json"])
+def test_an_edited_export_updates_its_lessons(tmp_path: Path, form: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    data = ["--data-dir", str(tmp_path / "data")]
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(HANDMADE))
+    assert _cli(capsys, "lessons", "import", str(source), *data)[0] == 0
+    exported = tmp_path / ("lessons.md" if form == "markdown" else "lessons.json")
+    assert _cli(capsys, "lessons", "export", "-o", str(exported), *data)[0] == 0
+    text = exported.read_text()
+    # a small edit (the title) and a large one (what went wrong, rewritten entirely)
+    text = text.replace("Fit the scaler on the training rows only",
+                        "Fit every preprocessing step on the training rows only")
+    text = text.replace("StandardScaler fit before the split",
+                        "Imputer, scaler and selector were all fit on every row, test rows "
+                        "included, so the held-out score was optimistic")
+    text = text.replace('"severity": "high"', '"severity": "critical"').replace(
+        "**Severity:** high", "**Severity:** critical")
+    exported.write_text(text)
+    code, out, _ = _cli(capsys, "lessons", "import", str(exported), *data)
+    assert code == 0 and "updated 1" in out and "imported 0 new" in out
+    _, out, _ = _cli(capsys, "lessons", "list", "--json", *data)
+    (lesson,) = json.loads(out)  # the edit replaced the lesson, no second one beside it
+    assert lesson["title"] == "Fit every preprocessing step on the training rows only"
+    assert lesson["what_went_wrong"].startswith("Imputer, scaler and selector")
+    assert lesson["severity"] == "critical" and lesson["times_encountered"] == 3
+    # importing the same file again changes nothing
+    code, out, _ = _cli(capsys, "lessons", "import", str(exported), *data)
+    assert code == 0 and "unchanged 1" in out
+
+
+def test_deeply_nested_json_is_a_usage_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = _cli(capsys, "lessons", "import", str(deep),
+                          "--data-dir", str(tmp_path / "data"))
+    assert code == 2 and "nested too deeply" in err and "Traceback" not in err + out

@@ -408,17 +408,22 @@ def test_store_rejects_bad_limit(tmp_path: Path) -> None:
 # -- import ------------------------------------------------------------------------------------
 
 
+def counts(**given: int) -> dict[str, int]:
+    """What `import_lessons` returns: every outcome, 0 unless given."""
+    return {"created": 0, "merged": 0, "updated": 0, "unchanged": 0, **given}
+
+
 def test_import_keeps_counts_and_times(store: LessonStore) -> None:
     lesson = scaler_lesson(id="abc123", times_encountered=4, created_at=T0 - 100,
                            last_seen=T0 - 50)
-    assert store.import_lessons([lesson]) == {"created": 1, "merged": 0}
+    assert store.import_lessons([lesson]) == counts(created=1)
     stored = store.get("abc123")
     assert (stored.times_encountered, stored.created_at, stored.last_seen) == (4, T0 - 100,
                                                                               T0 - 50)
     # another lesson seen 3 times merges into it: the counts add up
     result = store.import_lessons([paraphrase(id="other1", times_encountered=3,
                                               created_at=T0 - 500, last_seen=T0 - 10)])
-    assert result == {"created": 0, "merged": 1}
+    assert result == counts(merged=1)
     merged = store.get("abc123")
     assert merged.times_encountered == 7
     assert (merged.created_at, merged.last_seen) == (T0 - 500, T0 - 10)
@@ -428,7 +433,7 @@ def test_import_same_lesson_again_does_not_double_count(store: LessonStore) -> N
     lesson = scaler_lesson(id="abc123", times_encountered=4, created_at=T0 - 100,
                            last_seen=T0 - 50)
     store.import_lessons([lesson])
-    assert store.import_lessons([lesson]) == {"created": 0, "merged": 1}
+    assert store.import_lessons([lesson]) == counts(unchanged=1)
     assert store.get("abc123").times_encountered == 4
 
 
@@ -444,13 +449,14 @@ def test_import_without_times_uses_the_clock(store: LessonStore) -> None:
     assert two.created_at == two.last_seen == T0 - 30
 
 
-def test_import_id_collision_gets_a_new_id(store: LessonStore) -> None:
+def test_import_of_a_known_id_is_an_edit_of_that_lesson(store: LessonStore) -> None:
     existing = store.import_lessons([simple("first", id="same1", rule_ids=["r.a"])])
-    assert existing == {"created": 1, "merged": 0}
-    store.import_lessons([simple("second, unrelated", id="same1", rule_ids=["r.b"])])
-    ids = sorted(x.id for x in store.all_lessons())
-    assert len(ids) == 2 and "same1" in ids
-    assert store.get("same1").title == "first"
+    assert existing == counts(created=1)
+    edited = store.import_lessons([simple("second, rewritten", id="same1", rule_ids=["r.b"])])
+    assert edited == counts(updated=1)
+    (only,) = store.all_lessons()  # no second lesson beside the unedited one
+    assert (only.id, only.title, only.scope.rule_ids) == ("same1", "second, rewritten",
+                                                          ["r.b"])
 
 
 def test_record_ignores_a_given_id(store: LessonStore) -> None:
@@ -614,7 +620,7 @@ def test_json_round_trip_into_a_fresh_store(store: LessonStore, clock: Clock,
     assert document["format"] == "nbcritic-lessons" and document["version"] == 1
     text = json.dumps(document)
     with fresh_store(tmp_path, "json.sqlite", clock) as other:
-        assert other.import_lessons(from_json(text)) == {"created": 4, "merged": 0}
+        assert other.import_lessons(from_json(text)) == counts(created=4)
         assert sorted(other.all_lessons(), key=lambda x: x.id) == original
 
 
@@ -628,7 +634,7 @@ def test_markdown_round_trip_into_a_fresh_store(store: LessonStore, clock: Clock
     assert "```diff\n@@ -1,3 +1,3 @@" in markdown  # a diff is fenced as one
     assert "```python\nx = df.groupby" in markdown
     with fresh_store(tmp_path, "md.sqlite", clock) as other:
-        assert other.import_lessons(from_markdown(markdown)) == {"created": 4, "merged": 0}
+        assert other.import_lessons(from_markdown(markdown)) == counts(created=4)
         assert sorted(other.all_lessons(), key=lambda x: x.id) == original
     assert to_markdown(from_markdown(markdown)) == markdown
 
