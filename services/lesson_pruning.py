@@ -2,7 +2,9 @@
 
 Who chooses: a `LessonPruner` (Claude: obsolete, redundant, least general lessons go) when
 one is configured, otherwise - and to complete a choice that failed or came up short - the
-heuristic `oldest_least_encountered`. Never more than the excess is removed.
+heuristic `oldest_least_encountered`. Never more than the excess is removed, and
+hand-written or critical lessons (`is_kept`) only once no other lesson of the category is
+left to remove (the model is not even offered them before).
 
     reports = await prune(store, pruner=ClaudeLessonPruner(client, model=...))
 """
@@ -18,7 +20,14 @@ from typing import Any, Protocol, runtime_checkable
 import anthropic
 
 from .anthropic_client import forced_tool_input
-from .lessons import SCOPE_FIELDS, Category, Lesson, LessonStore, severity_rank
+from .lessons import (
+    SCOPE_FIELDS,
+    Category,
+    Lesson,
+    LessonStore,
+    is_hand_written,
+    severity_rank,
+)
 
 TOOL_NAME = "remove_lessons"
 MAX_NOTE_CHARS = 300
@@ -31,11 +40,20 @@ class LessonPruner(Protocol):
         ...
 
 
+def is_kept(lesson: Lesson) -> bool:
+    """Hand-written and critical lessons go last: a person chose to add the one, the other
+    prevents the worst mistakes, however rarely either comes up."""
+    return is_hand_written(lesson) or lesson.severity == "critical"
+
+
 def oldest_least_encountered(lessons: list[Lesson], remove: int) -> list[str]:
-    """The fallback: fewest times encountered first, then the oldest last seen, then the
-    lower severity (then the older creation, then the id, so the choice is stable)."""
-    order = sorted(lessons, key=lambda x: (x.times_encountered, x.last_seen,
-                                           severity_rank(x.severity), x.created_at, x.id))
+    """The fallback: learned lessons below critical first, then hand-written or critical
+    ones (`is_kept`); within each, the lower severity first, then the fewest times
+    encountered, the oldest last seen (then the older creation, then the id, so the choice
+    is stable)."""
+    order = sorted(lessons, key=lambda x: (is_kept(x), severity_rank(x.severity),
+                                           x.times_encountered, x.last_seen, x.created_at,
+                                           x.id))
     return [lesson.id for lesson in order[: max(0, remove)]]
 
 
@@ -64,6 +82,9 @@ async def prune(store: LessonStore, *, pruner: LessonPruner | None = None,
         excess = min(excess, len(lessons))
         if excess <= 0:
             continue
+        expendable = [x for x in lessons if not is_kept(x)]
+        if len(expendable) >= excess:  # a model, too, only chooses among these
+            lessons = expendable
         chosen, by, note = await _choose(category, lessons, excess, pruner)
         store.remove(chosen)
         reports.append(PruneReport(category.value, chosen, by, note))

@@ -448,6 +448,12 @@ def edited_lesson(current: Lesson, edit: Lesson) -> Lesson:
         source=edit.source or current.source)
 
 
+def is_hand_written(lesson: Lesson) -> bool:
+    """Added by a person (the API, `nbcritic lessons import` of a file they wrote), not
+    learned from a run: learned lessons name the notebook they came from."""
+    return not lesson.source.get("notebook_id")
+
+
 def is_verified(lesson: Lesson) -> bool:
     """A fix the retry loop saw work: its attempt ended `ok` and passed the critic."""
     return lesson.source.get("verified") is True

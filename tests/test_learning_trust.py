@@ -22,6 +22,7 @@ from services.cell_plan import ClaudePlanner, Criterion, Plan
 from services.cell_review import CellReviewer
 from services.claude_generator import ClaudeCodeGenerator
 from services.code_generator import CodeGenerator
+from services.lesson_export import from_json
 from services.notebook_service import ExecuteOptions, NotebookService
 from services.scripted_generator import ScriptedGenerator
 from services.scripted_planner import ScriptedPlanner
@@ -237,3 +238,33 @@ def test_deeply_nested_json_is_a_usage_error(tmp_path: Path,
     code, out, err = _cli(capsys, "lessons", "import", str(deep),
                           "--data-dir", str(tmp_path / "data"))
     assert code == 2 and "nested too deeply" in err and "Traceback" not in err + out
+
+
+# -- 5. pruning keeps hand-written and critical lessons ------------------------------------
+
+def _tip(word: str, **fields: Any) -> dict[str, Any]:
+    return {"title": f"Tip about {word}", "category": "tip",
+            "what_went_wrong": f"something about {word} went wrong",
+            "scope": {"libraries": [word]}, **fields}
+
+
+async def test_pruning_keeps_hand_written_and_critical_tips(tmp_path: Path) -> None:
+    svc = await _service(tmp_path, None, lessons_max_per_category=3)
+    try:
+        learning = svc.learning
+        # a person's tips (an imported file, as `nbcritic lessons import` reads it)
+        await learning.import_lessons(from_json({
+            "format": "nbcritic-lessons", "version": 1,
+            "lessons": [_tip("hand", severity="low"), _tip("critical", severity="critical")]}))
+        run = {"notebook_id": "nb1", "execution_id": "e1"}
+        # a minor tip learned from runs, seen often
+        for _ in range(6):
+            await learning.record([_tip("often", severity="low", source=run)])
+        learned = await learning.record([_tip("fresh", source=run)])
+        (removed,) = learned.pruned[0]["removed"]
+        titles = sorted(x.title for x in learning.lessons.all_lessons())
+        assert titles == ["Tip about critical", "Tip about fresh", "Tip about hand"]
+        assert learning.lessons.counts()["tip"] == 3
+        assert removed not in {x.id for x in learning.lessons.all_lessons()}
+    finally:
+        await svc.stop()

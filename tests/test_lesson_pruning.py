@@ -38,7 +38,7 @@ def lesson(title: str, *, times: int = 1, last_seen: float = T0, severity: str =
     return Lesson(title, category, f"{title}: what went wrong.", severity=severity,
                   scope=Scope(rule_ids=[f"rule.{title.replace(' ', '_')}"]), id=lesson_id,
                   times_encountered=times, created_at=created_at or last_seen,
-                  last_seen=last_seen)
+                  last_seen=last_seen, source={"notebook_id": "nb"})  # learned from a run
 
 
 @pytest.fixture
@@ -71,9 +71,13 @@ def test_heuristic_order_and_each_tie_breaker() -> None:
         lesson("c", times=1, last_seen=T0 + 10, severity="critical", lesson_id="old_severe"),
         lesson("d", times=1, last_seen=T0 + 10, severity="info", lesson_id="old_mild"),
     ]
-    # fewest times first; then the oldest last seen; then the lower severity
-    assert oldest_least_encountered(lessons, 4) == ["old_mild", "old_severe", "recent", "often"]
+    # critical last; then the lower severity first; then fewest times, oldest last seen
+    assert oldest_least_encountered(lessons, 4) == ["old_mild", "recent", "often", "old_severe"]
     assert oldest_least_encountered(lessons, 1) == ["old_mild"]
+    same = [lesson("e", times=1, last_seen=T0 + 10, lesson_id="once_old"),
+            lesson("f", times=1, last_seen=T0 + 20, lesson_id="once_new"),
+            lesson("g", times=4, last_seen=T0, lesson_id="often")]
+    assert oldest_least_encountered(same, 3) == ["once_old", "once_new", "often"]
     assert oldest_least_encountered(lessons, 0) == []
     assert oldest_least_encountered(lessons, -2) == []
 
