@@ -2,7 +2,7 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-EXTRAS ?= dev,analysis,bench
+EXTRAS ?= dev,analysis,bench,scale
 
 .PHONY: install run test lint docs bench clean
 

@@ -9,29 +9,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
-import uuid
-from pathlib import Path
 
 from .config import EngineConfig
-from .kernel_isolation import NOT_DUMPABLE_LINE, KernelLaunch, forget_connection_file
+from .kernel_provider import KernelProvider, kernel_provider
 from .kernel_session import KernelSession, KernelStartError
 
 log = logging.getLogger(__name__)
 
 
 class KernelPool:
-    def __init__(self, config: EngineConfig):
+    def __init__(self, config: EngineConfig, provider: KernelProvider | None = None):
         self.config = config
-        # IPC socket paths must be short, so kernels live under /tmp, not under data_dir;
-        # each in its own 0700 dir. Kernels a killed service left behind are cleaned away.
-        self.launch = KernelLaunch.from_config(config)
-        self.runtime_dir: Path = self.launch.root
-        if self.launch.identity is None:
-            log.warning("kernels run as the service's own user: a cell cannot read the "
-                        "service's environment or other kernels' keys, but it can read and "
-                        "write the service's files and signal it; set kernel_user (service "
-                        "as root) to isolate them (docs/kernel-isolation.md)")
+        self.provider = provider or kernel_provider(config)  # local, or a gateway's
+        self.runtime_dir = self.provider.runtime_dir
         self._warm: list[KernelSession] = []
         self._live: set[KernelSession] = set()
         self._refill_task: asyncio.Task[None] | None = None
@@ -87,30 +77,19 @@ class KernelPool:
         await asyncio.gather(*(self._shutdown(s) for s in list(self._live)),
                              return_exceptions=True)
         self._warm.clear()
-        shutil.rmtree(self.runtime_dir, ignore_errors=True)
+        await self.provider.close()
 
     # -- internals ---------------------------------------------------------------------
 
     async def _start_one(self) -> KernelSession:
         last_error: Exception | None = None
         for _ in range(2):  # one retry: a start can fail for transient reasons
-            private_dir = self.launch.private_dir(uuid.uuid4().hex)
             try:
-                session = await KernelSession.start(
-                    kernel_name=self.config.kernel_name,
-                    transport=self.config.kernel_transport,
-                    runtime_dir=private_dir,
-                    env=self.launch.environment(private_dir),
-                    timeout=self.config.kernel_start_timeout,
-                    launch=self.launch.popen_kwargs(private_dir),
-                    kernel_arguments=(NOT_DUMPABLE_LINE,),
-                )
+                session = await self.provider.start()
             except KernelStartError as exc:
-                shutil.rmtree(private_dir, ignore_errors=True)
                 last_error = exc
-                log.warning("kernel start failed: %s", exc)
+                log.warning("kernel start failed (%s): %s", self.provider.where, exc)
                 continue
-            forget_connection_file(session.km.connection_file)
             self._live.add(session)
             if self._closed:
                 await self._shutdown(session)
@@ -121,10 +100,9 @@ class KernelPool:
 
     async def _shutdown(self, session: KernelSession, now: bool = False) -> None:
         try:
-            await session.shutdown(now=now)
+            await self.provider.stop(session, now)
         finally:
             self._live.discard(session)
-            shutil.rmtree(session.runtime_dir, ignore_errors=True)
 
     def _schedule_refill(self) -> None:
         if self._closed or (self._refill_task and not self._refill_task.done()):

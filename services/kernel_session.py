@@ -56,7 +56,8 @@ class RawOutcome:
 
 
 class KernelSession:
-    def __init__(self, km: AsyncKernelManager, kc: AsyncKernelClient, runtime_dir: Path):
+    def __init__(self, km: AsyncKernelManager, kc: AsyncKernelClient,
+                 runtime_dir: Path | None):
         self.km = km
         self.kc = kc
         self.runtime_dir = runtime_dir
@@ -101,6 +102,13 @@ class KernelSession:
         kc = km.client()
         kc.context.setsockopt(zmq.RCVHWM, RECEIVE_HWM)  # defaults for the sockets created next
         kc.start_channels()
+        return await cls.attach(km, kc, runtime_dir, timeout)
+
+    @classmethod
+    async def attach(cls, km: Any, kc: Any, runtime_dir: Path | None,
+                     timeout: float) -> KernelSession:
+        """A session over a started kernel whose channels are open (a local one, or a
+        gateway's: services.gateway_client), once it answers; shut down if it does not."""
         session = cls(km, kc, runtime_dir)
         try:
             await session._wait_ready(timeout)
@@ -156,7 +164,8 @@ class KernelSession:
         await self.km.restart_kernel(now=True)
         self.widgets = WidgetComms(self.send_comm)
         await self._wait_ready(30.0)
-        Path(self.km.connection_file).unlink(missing_ok=True)  # rewritten for the restart
+        if self.km.connection_file:  # a local kernel's, rewritten for the restart
+            Path(self.km.connection_file).unlink(missing_ok=True)
 
     async def shutdown(self, now: bool = False) -> None:
         try:

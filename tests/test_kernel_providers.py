@@ -1,0 +1,192 @@
+"""The kernel provider seam: the same session behaviour on a local ipykernel and on a kernel
+run by a real Jupyter Kernel Gateway on loopback (outputs, silent introspection requests,
+interrupt, restart, timeout, a kernel that ignores the interrupt, a dead kernel), and the
+service end to end on gateway kernels (warm pool, statuses, no kernel left behind)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.kernel_provider import GatewayKernels, KernelProvider, LocalKernels
+from services.kernel_session import KernelSession, KernelStartError
+from services.notebook_service import ExecuteOptions, NotebookService
+from services.status import CellStatus
+from tests.conftest import make_settings
+from tests.kernel_gateway import GATEWAY_TOKEN, gateway_kernels, kernel_gateway
+
+
+@pytest.fixture(scope="module")
+def gateway_url() -> Iterator[str]:
+    with kernel_gateway() as url:
+        yield url
+
+
+def _settings(tmp_path: Path, where: str, gateway_url: str, **extra: Any) -> Any:
+    if where == "gateway":
+        extra.update(gateway_url=gateway_url, gateway_token=GATEWAY_TOKEN)
+    return make_settings(tmp_path, **extra)
+
+
+@pytest.fixture(params=["local", "gateway"])
+async def provider(request: pytest.FixtureRequest, tmp_path: Path,
+                   gateway_url: str) -> AsyncIterator[KernelProvider]:
+    config = _settings(tmp_path, request.param, gateway_url)
+    chosen: KernelProvider = (GatewayKernels(config) if request.param == "gateway"
+                              else LocalKernels(config))
+    try:
+        yield chosen
+    finally:
+        await chosen.close()
+
+
+@pytest.fixture
+async def session(provider: KernelProvider) -> AsyncIterator[KernelSession]:
+    kernel = await provider.start()
+    try:
+        yield kernel
+    finally:
+        await provider.stop(kernel, now=True)
+
+
+async def _run(session: KernelSession, code: str, timeout: float = 30, grace: float = 3,
+               ) -> tuple[Any, list[dict[str, Any]]]:
+    seen: list[dict[str, Any]] = []
+    outcome = await session.execute(code, timeout=timeout, interrupt_grace=grace,
+                                    on_message=seen.append)
+    return outcome, seen
+
+
+def _result_text(seen: list[dict[str, Any]]) -> list[str]:
+    return [m["content"]["data"]["text/plain"] for m in seen
+            if m["msg_type"] == "execute_result"]
+
+
+async def test_outputs_of_every_kind_arrive_in_order(session: KernelSession) -> None:
+    code = ("import sys\nprint('out')\nprint('err', file=sys.stderr)\n"
+            "display({'text/plain': 'shown'}, raw=True)\n6 * 7")
+    outcome, seen = await _run(session, code)
+    assert outcome.reply["status"] == "ok"
+    assert not (outcome.dead or outcome.timed_out or outcome.interrupted)
+    kinds = [(m["msg_type"], m["content"].get("name")) for m in seen
+             if m["msg_type"] != "execute_input"]
+    assert kinds == [("stream", "stdout"), ("stream", "stderr"), ("display_data", None),
+                     ("execute_result", None)]
+    assert seen[-1]["content"]["data"]["text/plain"] == "42"
+
+
+async def test_a_silent_request_answers_in_its_reply_and_publishes_nothing(
+        session: KernelSession) -> None:
+    await _run(session, "rows = [1, 2, 3]")
+    outcome = await session.execute("", silent=True, store_history=False,
+                                    user_expressions={"n": "len(rows)"}, timeout=10,
+                                    interrupt_grace=3, on_message=pytest.fail)
+    assert outcome.reply["user_expressions"]["n"]["data"]["text/plain"] == "3"
+
+
+async def test_an_error_keeps_the_jupyter_shape(session: KernelSession) -> None:
+    outcome, seen = await _run(session, "1 / 0")
+    assert outcome.reply["status"] == "error"
+    assert outcome.reply["ename"] == "ZeroDivisionError"
+    assert [m["msg_type"] for m in seen][-1] == "error"
+
+
+async def test_interrupt_stops_the_cell_and_keeps_the_namespace(
+        session: KernelSession) -> None:
+    await _run(session, "kept = 'yes'")
+    running = asyncio.create_task(_run(session, "import time\nfor _ in range(600):\n"
+                                                "    time.sleep(0.1)"))
+    while not session.busy:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.5)  # inside the loop
+    await session.interrupt()
+    outcome, _ = await running
+    assert outcome.interrupted and not outcome.timed_out
+    assert outcome.reply["ename"] == "KeyboardInterrupt"
+    _, seen = await _run(session, "kept")
+    assert _result_text(seen) == ["'yes'"]
+
+
+async def test_restart_empties_the_namespace_and_the_kernel_answers(
+        session: KernelSession) -> None:
+    await _run(session, "gone = 1")
+    await session.restart()
+    outcome, _ = await _run(session, "gone")
+    assert outcome.reply["ename"] == "NameError"
+    _, seen = await _run(session, "1 + 1")
+    assert _result_text(seen) == ["2"]
+
+
+async def test_timeout_interrupts_and_the_kernel_stays_usable(session: KernelSession) -> None:
+    await _run(session, "kept = 5")
+    outcome, _ = await _run(session, "while True:\n    pass", timeout=1.0)
+    assert outcome.timed_out and not outcome.kernel_unusable
+    assert outcome.reply["ename"] == "KeyboardInterrupt"
+    _, seen = await _run(session, "kept")
+    assert _result_text(seen) == ["5"]
+
+
+async def test_a_kernel_that_ignores_the_interrupt_is_unusable(session: KernelSession) -> None:
+    code = ("import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "while True:\n    time.sleep(0.05)")
+    outcome, _ = await _run(session, code, timeout=1.0, grace=1.0)
+    assert outcome.timed_out and outcome.kernel_unusable
+    assert outcome.reply is None
+
+
+async def test_a_dead_kernel_is_noticed(session: KernelSession) -> None:
+    outcome, _ = await _run(session, "import os\nos._exit(3)")
+    assert outcome.dead
+    assert outcome.reply is None
+    assert not await session.is_alive()
+
+
+# -- the service on gateway kernels ------------------------------------------------------
+
+
+async def test_the_service_runs_notebooks_on_gateway_kernels(tmp_path: Path,
+                                                             gateway_url: str) -> None:
+    before = {k["id"] for k in gateway_kernels(gateway_url)}
+    svc = NotebookService(_settings(tmp_path, "gateway", gateway_url, pool_size=1))
+    await svc.start()
+    try:
+        await svc.pool.wait_warm(1)
+        nb = await svc.create_notebook("remote")
+        cell = (await svc.add_cell(nb, source="x = 20\nprint('hello')\nx + 1")).id
+        result = await svc.execute_cell(nb, cell)
+        assert result.status is CellStatus.OK
+        assert result.outputs[0]["text"] == "hello\n"
+        assert result.outputs[1]["data"]["text/plain"] == "21"
+        assert svc.pool.cold_starts == 0  # the warm kernel was a gateway kernel
+        kernel_id = svc.kernel_state(nb)["id"]
+        assert kernel_id in {k["id"] for k in gateway_kernels(gateway_url)}
+
+        slow = (await svc.add_cell(nb, source="while True:\n    pass")).id
+        timed = await svc.execute_cell(nb, slow, ExecuteOptions(timeout=1.0))
+        assert timed.status is CellStatus.TIMEOUT
+
+        dies = (await svc.add_cell(nb, source="import os\nos._exit(1)")).id
+        dead = await svc.execute_cell(nb, dies)
+        assert dead.status is CellStatus.DEAD_KERNEL
+        again = (await svc.add_cell(nb, source="'fresh kernel'")).id
+        fresh = await svc.execute_cell(nb, again)
+        assert fresh.status is CellStatus.OK
+        assert svc.kernel_state(nb)["id"] != kernel_id
+    finally:
+        await svc.stop()
+    assert {k["id"] for k in gateway_kernels(gateway_url)} <= before  # none left behind
+
+
+async def test_a_gateway_that_refuses_is_a_clear_start_error(tmp_path: Path,
+                                                             gateway_url: str) -> None:
+    config = make_settings(tmp_path, gateway_url=gateway_url, gateway_token="wrong")
+    provider = GatewayKernels(config)
+    try:
+        with pytest.raises(KernelStartError, match="HTTP 401"):
+            await provider.start()
+    finally:
+        await provider.close()
