@@ -27,6 +27,7 @@ import importlib.util
 import json
 import sys
 import time
+import weakref
 from collections import deque
 from typing import Any
 
@@ -78,8 +79,10 @@ class Recorder:
         self.patched: set[str] = set()
         self.seeded = False
         self.originals: dict[int, Any] = {}  # id(original function) -> its wrapper
-        # column lineage: id(a pandas result computed from columns) -> (it, columns, rows)
-        self.derived: dict[int, tuple[Any, list[str], int]] = {}
+        # column lineage: id(a pandas result computed from columns) -> (a weak reference to
+        # it, {source column: the lags it was read at}, rows, whether it is an aggregate)
+        self.derived: dict[int, tuple[Any, dict[str, list[int]], int, bool]] = {}
+        self.measured = 0  # feature-target associations measured in this cell
         # row lineage through column selections: id(view) -> (view, the frame it selects from)
         self.views: dict[int, tuple[Any, Any]] = {}
         # ungrouped statistics of a frame: id(result) -> (result, the frame, method)
@@ -116,6 +119,7 @@ class Recorder:
             self.views = dict(list(self.views.items())[-100:])
         self.stats.clear()  # applied in the cell that computed them
         self.by_hand.clear()
+        self.measured = 0
 
     def stop(self, *_args: Any) -> None:
         self.on = False
@@ -197,6 +201,28 @@ class Recorder:
         self.keep.append(obj)
         return did
 
+    def derive(self, result: Any, lags: dict[str, list[int]], n: int, agg: bool) -> None:
+        """Remember that `result` was computed from these columns (at these lags)."""
+        if result is None or not lags or len(self.derived) > 5000:
+            return
+        try:
+            ref = weakref.ref(result)
+        except TypeError:
+            return
+        self.derived[id(result)] = (ref, lags, n, agg)
+
+    def lineage_of(self, obj: Any) -> tuple[dict[str, list[int]], int, bool] | None:
+        """The columns `obj` was computed from: remembered, or a named Series' own name
+        (pandas keeps the name through unary steps: `np.log(s)`, `s > 0`, `s.astype(int)`)."""
+        entry = self.derived.get(id(obj))
+        if entry is not None and entry[0]() is obj:
+            return entry[1], entry[2], entry[3]
+        pd = sys.modules.get("pandas")
+        name = getattr(obj, "name", None)
+        if pd is not None and isinstance(obj, pd.Series) and name is not None:
+            return {str(name): [0]}, len(obj), False
+        return None
+
     def source_rows(self, obj: Any) -> Any:
         """The frame whose rows `obj` has: a column selection is its source's rows (hashing
         only the selected columns would make them look like other rows)."""
@@ -276,6 +302,7 @@ class Recorder:
 
 
 _COUNTED = {"draw", "rng"}
+_MODEL_KINDS = {"model", "search"}
 RESAMPLED = "resample"  # the origin of rows drawn with replacement
 FRAME_LEVEL_METHODS = {"query", "eval"}  # resolve `@name` in the caller's frame
 _FIT_OPS = {"fit", "fit_transform", "fit_predict", "cross_validate", "resample", "split"}
@@ -472,7 +499,10 @@ def _estimator_event(rec: Recorder, op: str, est: Any, args: tuple[Any, ...],
     if hasattr(est, "get_support"):  # a feature selector, whatever else it is
         event["selector"] = True
     if op == "model_fit":
-        return _model_fit_event(event, est, result)
+        event = _model_fit_event(event, est, result)
+        _measure(rec, event, getattr(est, "exog", None), getattr(est, "endog", None),
+                 event["exog"])
+        return event
     x = _first(args, kwargs, 0, "X")
     event["X"] = rec.datum(x)
     y = _first(args, kwargs, 1, "y")
@@ -493,10 +523,114 @@ def _estimator_event(rec: Recorder, op: str, est: Any, args: tuple[Any, ...],
             event["random_state"] = None if state is None else str(state)[:40]
         except Exception:
             pass
+    if op in ("fit", "fit_predict") and event["kind"] in _MODEL_KINDS and y is not None:
+        _measure(rec, event, x, y)
     if event["kind"] == "search" and op == "fit":
         event["result"] = _number(getattr(est, "best_score_", None))
         event["candidates"] = len(getattr(est, "cv_results_", {}).get("params", []))
     return event
+
+
+# --- how well each feature alone orders the target, at a model's fit ---------------------
+ASSOC_ROWS = 2000  # evenly spaced rows measured (a ranking needs no more)
+ASSOC_COLUMNS = 80
+ASSOC_PER_CELL = 12  # fits measured per cell (a loop of fits measures its first few)
+
+
+def _measure(rec: Recorder, event: dict[str, Any], x: Any, y: Any,
+             names: list[str] | None = None) -> None:
+    if rec.measured >= ASSOC_PER_CELL or x is None or y is None:
+        return
+    rec.measured += 1
+    found = _association(x, y, names)
+    if found is not None:
+        event["assoc"] = found
+
+
+def _association(x: Any, y: Any, names: list[str] | None) -> dict[str, Any] | None:
+    """How well each feature column alone orders the target: ROC AUC folded to >= 0.5 for a
+    two-valued target, |Spearman's rho| for a numeric one with many values; the three
+    strongest. A feature that alone nearly determines the target is what target-leakage
+    rules ask about. Reads copies of a sample of rows; the user's data are not touched."""
+    np = sys.modules["numpy"]
+    yv = np.asarray(y)
+    if yv.ndim == 2 and yv.shape[1] == 1:
+        yv = yv[:, 0]
+    if yv.ndim != 1 or len(yv) < 20:
+        return None
+    step = max(1, len(yv) // ASSOC_ROWS)
+    yv = yv[::step]
+    known = _not_missing(yv)
+    levels = np.unique(yv[known].astype(str))
+    if len(levels) == 2:
+        kind, target = "auc", yv.astype(str) == levels[1]
+    elif yv.dtype.kind in "biuf" and len(levels) >= 10:
+        kind, target = "rho", _avg_ranks(yv.astype(float))
+    else:
+        return None
+    found = []
+    for name, col in _feature_columns(x, names, step, len(yv)):
+        ok = known & ~np.isnan(col)
+        if ok.sum() < 20:
+            continue
+        strength = _strength(kind, col[ok], target[ok])
+        if strength is not None:
+            found.append([name, round(strength, 4)])
+    found.sort(key=lambda p: -p[1])
+    return {"kind": kind, "top": found[:3], "features": len(found), "rows": int(known.sum())}
+
+
+def _not_missing(values: Any) -> Any:
+    pd = sys.modules.get("pandas")
+    np = sys.modules["numpy"]
+    return ~pd.isna(values) if pd is not None else np.ones(len(values), bool)
+
+
+def _feature_columns(x: Any, names: list[str] | None, step: int, n: int) -> Any:
+    np, pd = sys.modules["numpy"], sys.modules.get("pandas")
+    if pd is not None and isinstance(x, pd.DataFrame):
+        for c in list(x.columns)[:ASSOC_COLUMNS]:
+            col = x[c]
+            if getattr(col, "ndim", 2) == 1 and col.dtype.kind in "biuf":
+                yield str(c), col.to_numpy(dtype=float, na_value=np.nan)[::step]
+        return
+    if pd is not None and isinstance(x, pd.Series):
+        x = x.to_numpy()
+    if type(x).__module__.startswith("scipy.sparse") or not hasattr(x, "shape"):
+        return
+    a = np.asarray(x)
+    if a.dtype.kind not in "biuf" or a.ndim not in (1, 2):
+        return
+    a = a.reshape(len(a), -1)[::step].astype(float)
+    if len(a) != n:
+        return
+    for j in range(min(a.shape[1], ASSOC_COLUMNS)):
+        yield (names[j] if names and j < len(names) else f"column {j}"), a[:, j]
+
+
+def _strength(kind: str, col: Any, target: Any) -> float | None:
+    np = sys.modules["numpy"]
+    ranks = _avg_ranks(col)
+    if kind == "auc":
+        n1 = int(target.sum())
+        n0 = len(target) - n1
+        if n1 < 5 or n0 < 5:
+            return None
+        auc = (ranks[target].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+        return float(max(auc, 1 - auc))
+    if ranks.std() == 0 or target.std() == 0:
+        return None
+    return float(abs(np.corrcoef(ranks, target)[0, 1]))
+
+
+def _avg_ranks(values: Any) -> Any:
+    """1-based ranks, ties sharing their average rank."""
+    np = sys.modules["numpy"]
+    order = np.argsort(values, kind="mergesort")
+    _, first, counts = np.unique(values[order], return_index=True, return_counts=True)
+    ranks = np.empty(len(values))
+    ranks[order] = np.repeat(first + (counts + 1) / 2.0, counts)
+    return ranks
 
 
 def _model_fit_event(event: dict[str, Any], model: Any, result: Any) -> dict[str, Any]:
@@ -548,6 +682,7 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
             args, kwargs, 1, "X")), y=rec.datum(_first(args, kwargs, 2, "y")),
             cv=str(kwargs.get("cv", ""))[:80])
         rec.keep.append(est)
+        _measure(rec, event, _first(args, kwargs, 1, "X"), _first(args, kwargs, 2, "y"))
     elif op == "metric":
         event["y"] = rec.datum(_first(args, kwargs, 0, "y_true"))
         event["X"] = rec.datum(_first(args, kwargs, 1, "y_pred", "y_score", "y_prob",
@@ -906,9 +1041,8 @@ def _is_labels(key: Any) -> bool:
 
 
 def _derive(rec: Recorder, result: Any, cols: list[str], n: int) -> None:
-    """Remember that `result` was computed from `cols` (over `n` rows)."""
-    if result is not None and cols:
-        rec.derived[id(result)] = (result, cols, n)
+    """Remember that `result` is an aggregate of `cols` (over `n` rows)."""
+    rec.derive(result, {c: [0] for c in cols}, n, True)
 
 
 def _patch_lineage(rec: Recorder, pd: Any) -> None:
@@ -928,11 +1062,12 @@ def _patch_lineage(rec: Recorder, pd: Any) -> None:
     series_map = pd.Series.__dict__["map"]
 
     def map_made(args: Any, kwargs: Any, result: Any) -> Any:
-        source = rec.derived.get(id(args[1] if len(args) > 1 else kwargs.get("arg")))
-        if source is None:
+        mapping = args[1] if len(args) > 1 else kwargs.get("arg")
+        entry = rec.derived.get(id(mapping))
+        if entry is None or entry[0]() is not mapping or not entry[3]:
             return None
-        _derive(rec, result, source[1], source[2])
-        return {"op": "derive", "how": "map", "from": source[1], "n": source[2]}
+        rec.derive(result, entry[1], entry[2], True)
+        return {"op": "derive", "how": "map", "from": list(entry[1]), "n": entry[2]}
     pd.Series.map = _wrap(rec, series_map, map_made)
     setitem = pd.DataFrame.__dict__["__setitem__"]
 
@@ -940,19 +1075,97 @@ def _patch_lineage(rec: Recorder, pd: Any) -> None:
         setitem(self, key, value)
         if not rec.on or rec.depth or rec.stopped:
             return
-        if id(value) in rec.derived and _called_from_cell(through="/pandas/"):
-            rec.record(_column_event, key, rec.derived[id(value)])
+        source = rec.lineage_of(value) if isinstance(key, str) else None
+        if source is not None and list(source[0]) != [key] and \
+                _called_from_cell(through="/pandas/"):
+            rec.record(_column_event, key, source)
         elif id(value) in rec.by_hand and rec.by_hand[id(value)][0] is value and \
                 _called_from_cell(through="/pandas/"):
             rec.record(_assigned_by_hand, rec, self, value)
 
     traced_setitem.__nbcritic_orig__ = setitem  # type: ignore[attr-defined]
     pd.DataFrame.__setitem__ = traced_setitem
+    _patch_series_lineage(rec, pd.Series)
 
 
-def _column_event(key: Any, source: tuple[Any, list[str], int]) -> dict[str, Any]:
-    return {"op": "derive", "how": "column", "column": str(key), "from": source[1],
-            "n": source[2]}
+_LAGGING = {"shift": "shift", "diff": "diff", "pct_change": "diff"}
+_ARITHMETIC = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+               "__truediv__", "__rtruediv__", "__pow__", "__array_ufunc__")
+
+
+def _patch_series_lineage(rec: Recorder, series: Any) -> None:
+    """Lags and arithmetic of columns: `s.shift(1)` holds s's values one row earlier,
+    `s.diff(4)` holds them now and four rows earlier, `a / b` holds both columns; a column
+    built from them (`df[c] = ...`) carries that lineage, lags included."""
+    for method, how in _LAGGING.items():
+        fn = getattr(series, method)
+        if getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def lagged(self: Any, *args: Any, _fn: Any = fn, _how: str = how, **kw: Any) -> Any:
+            result = _fn(self, *args, **kw)
+            if rec.on and not rec.depth and not rec.stopped:
+                k = _first(args, kw, 0, "periods")
+                _lag(rec, self, result, k if isinstance(k, int) else 1, _how)
+            return result
+        _install(series, method, fn, lagged)
+    for method in _ARITHMETIC:
+        fn = getattr(series, method)
+        if getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def combined(self: Any, *args: Any, _fn: Any = fn, **kw: Any) -> Any:
+            result = _fn(self, *args, **kw)
+            if rec.on and not rec.depth and not rec.stopped:
+                _combine(rec, result, self, *args)
+            return result
+        _install(series, method, fn, combined)
+
+
+def _install(cls: Any, method: str, orig: Any, wrapper: Any) -> None:
+    wrapper.__nbcritic_orig__ = orig
+    functools.update_wrapper(wrapper, orig)
+    setattr(cls, method, wrapper)
+
+
+def _lag(rec: Recorder, source: Any, result: Any, k: int, how: str) -> None:
+    found = rec.lineage_of(source)
+    if found is None:
+        return
+    lags, n, agg = found
+    if how == "shift":
+        moved = {c: [x + k for x in xs] for c, xs in lags.items()}
+    else:
+        moved = {c: sorted(set(xs) | {x + k for x in xs}) for c, xs in lags.items()}
+    rec.derive(result, moved, n, agg)
+
+
+def _combine(rec: Recorder, result: Any, *operands: Any) -> None:
+    """`result` holds every operand's columns; remembered only when its own name no longer
+    says so (two columns combined) or an operand's lineage is more than its name."""
+    pd = sys.modules["pandas"]
+    if not isinstance(result, pd.Series):
+        return
+    merged: dict[str, set[int]] = {}
+    agg = False
+    for op in operands:
+        if not isinstance(op, pd.Series):
+            continue
+        found = rec.lineage_of(op)
+        if found is not None:
+            agg = agg or found[2]
+            for c, xs in found[0].items():
+                merged.setdefault(c, set()).update(xs)
+    if not merged or (list(merged) == [str(result.name)] and merged[str(result.name)] == {0}):
+        return
+    rec.derive(result, {c: sorted(xs) for c, xs in merged.items()}, len(result), agg)
+
+
+def _column_event(key: Any, source: tuple[dict[str, list[int]], int, bool]
+                  ) -> dict[str, Any]:
+    lags, n, agg = source
+    return {"op": "derive", "how": "column", "column": str(key), "from": list(lags),
+            "lags": lags, "n": n, "agg": agg}
 
 
 def _is_mask(key: Any) -> bool:

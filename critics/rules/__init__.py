@@ -11,6 +11,7 @@ from ..rule import Rule
 FAMILY_MODULES = (
     "leakage",
     "target_leakage",
+    "outcome_features",
     "circular_validation",
     "multiple_comparisons",
     "parametric_assumptions",
