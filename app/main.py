@@ -24,6 +24,7 @@ from .body_limit import BodyLimitMiddleware
 from .errors import install_error_handlers
 from .routers import critic, executions, kernels, learning, notebooks
 from .settings import Settings
+from .web import install as install_web_page
 
 try:
     VERSION = version("nbcritic")
@@ -87,4 +88,5 @@ def create_app(settings: Settings | None = None, *, generator: CodeGenerator | N
     for router in (notebooks.router, executions.router, kernels.router, critic.router,
                    learning.router):
         app.include_router(router, dependencies=auth)
+    install_web_page(app)  # `/` and /static: the page holds no data, the API needs the token
     return app

@@ -1,0 +1,239 @@
+"""The web page at `/`, used as a person would: headless Chromium (Debian's `chromium`) driven
+by Playwright against a real `nbcritic serve` on 127.0.0.1 with real kernels. The code
+generator is Claude through the real SDK against the local Messages-API stand-in.
+
+Waits are on DOM state (Playwright's expect), never on time. Without chromium or playwright
+the tests are skipped, except in CI (CI=true), where that is a failure: `.ci/run` installs them.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import nbformat
+import pytest
+
+from tests.conftest import free_port
+from tests.messages_api_server import MessagesAPIServer
+from tests.test_cli import NBCRITIC, ROOT
+from tests.test_retry_demo import FIX
+
+CHROMIUM = Path(os.environ.get("NBCRITIC_CHROMIUM", "/usr/bin/chromium"))
+TOKEN = "page-token-7c1d"
+BLOCKED_CELL = "f63ef374"  # notebooks/flawed_analysis.ipynb: the scaler fit before the split
+RETRIED_CELL = "8f506023"  # notebooks/retry_demo.ipynb: the same flaw, with a prompt
+
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - CI installs it (dev extra)
+    sync_playwright = None
+
+if sync_playwright is None or not CHROMIUM.exists():
+    missing = "playwright (pip)" if sync_playwright is None else f"chromium at {CHROMIUM}"
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"the page tests need {missing}; .ci/run installs it")
+    pytest.skip(f"the page tests need {missing}", allow_module_level=True)
+
+expect.set_options(timeout=90_000)  # real kernels on a shared 2-core machine: allow minutes
+
+
+class Server:
+    def __init__(self, data_dir: Path, api_url: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = data_dir / "server.log"
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("NBCRITIC_", "ANTHROPIC_"))}
+        env |= {"ANTHROPIC_API_KEY": "sk-page", "ANTHROPIC_BASE_URL": api_url,
+                "NBCRITIC_CRITIC_LLM": "false"}
+        with self.log.open("w") as log:
+            self.proc = subprocess.Popen(
+                [*NBCRITIC, "serve", "--port", str(self.port), "--data-dir", str(data_dir),
+                 "--pool-size", "1", "--token", TOKEN, "--log-level", "warning"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        for _ in range(600):  # bounded: 60 s
+            try:
+                if httpx.get(self.url + "/health", timeout=1).json()["status"] == "ok":
+                    return
+            except httpx.HTTPError:
+                pass
+            assert self.proc.poll() is None, self.log.read_text()
+            time.sleep(0.1)
+        raise AssertionError("server did not come up")
+
+
+@pytest.fixture(scope="module")
+def messages_api() -> Iterator[MessagesAPIServer]:
+    with MessagesAPIServer() as api:
+        yield api
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory,
+           messages_api: MessagesAPIServer) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web-page"), messages_api.url)
+    try:
+        yield running
+    finally:
+        running.proc.terminate()
+        running.proc.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-background-networking",
+                  "--disable-component-update"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: Server) -> Iterator[Page]:
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.goto(server.url + "/")
+    yield opened
+    context.close()
+    assert not errors, errors  # no uncaught exception in the page's scripts
+
+
+def log_in(page: Page, token: str = TOKEN) -> None:
+    page.get_by_label("Access token").fill(token)
+    page.get_by_role("button", name="Log in").click()
+
+
+def cell(page: Page, cell_id: str) -> Any:
+    return page.locator(f'section.cell[data-cell-id="{cell_id}"]')
+
+
+def upload(page: Page, name: str) -> None:
+    log_in(page)
+    page.get_by_label("Upload an .ipynb file").set_input_files(ROOT / "notebooks" / name)
+    title = f"Notebook {name.removesuffix('.ipynb')}"
+    expect(page.get_by_role("heading", name=title)).to_be_visible()
+
+
+def test_the_page_and_its_modules_are_served_with_a_csp_allowing_only_its_import_map(
+        server: Server) -> None:
+    answer = httpx.get(server.url + "/", timeout=30)
+    assert answer.status_code == 200
+    script = re.search(r'<script type="importmap">(.*?)</script>', answer.text, re.S).group(1)
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert f"script-src 'self' 'sha256-{digest}'" in answer.headers["content-security-policy"]
+    for target in json.loads(script)["imports"].values():
+        module = httpx.get(server.url + target, timeout=30)
+        assert module.status_code == 200, target
+        assert module.headers["content-type"].startswith("text/javascript"), target
+    assert httpx.get(server.url + "/api/notebooks", timeout=30).status_code == 401
+
+
+def test_login_refuses_a_wrong_token_and_keeps_the_right_one_out_of_the_url(
+        page: Page, server: Server) -> None:
+    log_in(page, "not-the-token")
+    expect(page.get_by_role("alert")).to_contain_text("refused this token")
+    expect(page.get_by_role("heading", name="Notebooks")).to_have_count(0)
+    log_in(page)
+    expect(page.get_by_role("heading", name="Notebooks")).to_be_visible()
+    assert TOKEN not in page.url
+    assert page.evaluate("sessionStorage.getItem('nbcritic.token')") == TOKEN
+    page.reload()  # the tab keeps its session
+    expect(page.get_by_role("heading", name="Notebooks")).to_be_visible()
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_label("Access token")).to_be_visible()
+    assert page.evaluate("sessionStorage.getItem('nbcritic.token')") is None
+
+
+def test_a_cell_streams_before_it_ends_and_a_reload_mid_run_loses_nothing(
+        page: Page, tmp_path: Path) -> None:
+    gate = tmp_path / "go"
+    log_in(page)
+    page.get_by_label("Notebook name").fill("live")
+    page.get_by_role("button", name="Create notebook").click()
+    editor = page.get_by_label("Cell 1 (code) source")
+    editor.click()
+    page.keyboard.type(f'import os, time\nprint("first", flush=True)\n'
+                       f'while not os.path.exists({str(gate)!r}): time.sleep(0.02)\n'
+                       f'print("second")')
+    page.keyboard.press("Shift+Enter")
+    running = page.locator("section.cell").first
+    expect(running.locator(".outputs")).to_contain_text("first")
+    expect(running).to_have_attribute("data-status", "running")  # streamed before the end
+    page.reload()
+    running = page.locator("section.cell").first
+    expect(running.locator(".outputs")).to_contain_text("first")
+    expect(running).to_have_attribute("data-status", "running")
+    gate.touch()
+    expect(running).to_have_attribute("data-status", "ok")
+    expect(running.locator(".outputs pre")).to_have_text(["first\nsecond\n"])
+
+
+def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_downloaded(
+        page: Page) -> None:
+    upload(page, "flawed_analysis.ipynb")
+    page.get_by_role("button", name="Run all").click()
+    blocked = cell(page, BLOCKED_CELL)
+    expect(blocked).to_have_attribute("data-status", "scientific_validity_error")
+    critique = blocked.get_by_role("region", name="Critique")
+    expect(critique).to_contain_text("Blocked by the critic")
+    expect(critique.locator('[data-rule="leakage.fit_saw_heldout_rows"]')).to_contain_text(
+        "Suggested fix")
+    evidence = blocked.locator(".cm-evidence-line")
+    expect(evidence).to_have_count(2)
+    expect(evidence.first).to_contain_text("StandardScaler().fit_transform(X)")
+    expect(blocked.get_by_role("region", name="Escalation")).to_contain_text("?")
+
+    blocked.get_by_role("button", name="Run", exact=True).click()  # unchanged: no silent override
+    expect(page.locator("#notice")).to_contain_text("accept the finding with a reason")
+    expect(blocked).to_have_attribute("data-status", "scientific_validity_error")
+
+    blocked.get_by_label("Reason for accepting").fill("exploratory: the split is shown later")
+    blocked.get_by_label("Accepted by").fill("ana")
+    blocked.get_by_role("button", name="Accept finding and run again").click()
+    expect(blocked).to_have_attribute("data-status", "ok")
+    expect(blocked.get_by_role("status").first).to_contain_text("overridden")
+    expect(blocked.locator(".override-note")).to_contain_text(
+        "exploratory: the split is shown later")
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download .ipynb").click()
+    assert download.value.suggested_filename == "flawed_analysis.ipynb"
+    saved = nbformat.read(download.value.path(), as_version=4)
+    meta = next(c for c in saved.cells if c.get("id") == BLOCKED_CELL).metadata["nbcritic"]
+    assert meta["status"] == "ok"
+    assert meta["override"]["by"] == "ana"
+    assert meta["override"]["reason"] == "exploratory: the split is shown later"
+
+
+def test_a_retried_cell_shows_its_attempts_and_the_diff_between_them(
+        page: Page, messages_api: MessagesAPIServer) -> None:
+    messages_api.reply_tool("submit_code", {"code": FIX, "explanation": "fit the scaler on "
+                                            "the training rows only"}, usage=(1800, 220))
+    upload(page, "retry_demo.ipynb")
+    page.get_by_role("button", name="Run all").click()
+    retried = cell(page, RETRIED_CELL)
+    expect(retried).to_have_attribute("data-status", "ok")
+    timeline = retried.locator(".attempts")
+    expect(timeline.locator(":scope > summary")).to_have_text("Attempts (2)")
+    expect(timeline.locator(".attempt")).to_have_count(2)
+    expect(timeline.locator('.attempt[data-attempt="1"]')).to_contain_text(
+        "leakage.fit_saw_heldout_rows")
+    diff = timeline.locator('.attempt[data-attempt="2"] .diff')
+    expect(diff.locator("ins")).to_contain_text(["scaler = StandardScaler().fit(X_train)"])
+    expect(diff.locator("del")).to_contain_text(["X_scaled = StandardScaler().fit_transform(X)"])
+    expect(retried.locator(".cm-content")).to_contain_text("scaler = StandardScaler().fit(X_train)")
+    expect(retried.locator(".outputs")).to_contain_text("test R2 = ")
