@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 
 
 class EngineConfig(BaseModel):
@@ -184,10 +184,27 @@ class EngineConfig(BaseModel):
         120.0, gt=0, description="Seconds one gateway REST call may take (starting a kernel "
         "on a cluster can take long)."
     )
+    database_url: SecretStr | None = Field(
+        None, description="postgresql://user:password@host:port/database: the execution "
+        "journal lives in this PostgreSQL database, which replicas share (schema migrated "
+        "with Alembic at start); unset: SQLite in the data dir."
+    )
     gateway_reconnect_attempts: int = Field(
         3, ge=0, le=20, description="Times a kernel's dropped WebSocket is reopened (backoff "
         "0.5 s, 1 s, 2 s, ...) before the kernel counts as dead."
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+                ("postgresql://", "postgres://")):
+            raise ValueError("database_url must be a postgresql:// URL (unset: SQLite)")
+        return value
+
+    @property
+    def database_url_text(self) -> str | None:
+        return self.database_url.get_secret_value() if self.database_url else None
 
     @property
     def learning_path(self) -> Path:

@@ -224,6 +224,12 @@ class Journal:
             self._conn.execute("UPDATE executions SET result = ? WHERE id = ?",
                                (summary, execution_id))
 
+    def read_events(self, execution_ids: list[str], *, skip_types: tuple[str, ...] = (),
+                    drop_outputs: bool = False) -> list[Event]:
+        """`read_events` of this journal (PostgresJournal reads its database instead)."""
+        return read_events(self.path, execution_ids, skip_types=skip_types,
+                           drop_outputs=drop_outputs)
+
     def unfinished(self) -> list[ExecutionRecord]:
         rows = self._conn.execute(
             "SELECT * FROM executions WHERE state != ?", (ExecutionState.DONE.value,)

@@ -17,7 +17,7 @@ from .attempt_lessons import drafts_from_attempts
 from .config import EngineConfig
 from .improvement_queue import ImprovementQueue, requests_from
 from .improvement_sinks import Sink, WebhookSink, deliver
-from .journal import Journal, read_events
+from .journal import Journal
 from .lesson_pruning import LessonPruner, PruneReport, prune
 from .lessons import Lesson, LessonQuery, LessonStore
 from .reflection import REFLECTION_PREFIX, Reflection, lesson_drafts, reflect
@@ -185,7 +185,7 @@ class Learning:
         return data
 
     def _reflect(self, journal: Journal, notebook_id: str, ids: list[str]) -> Reflection:
-        events = read_events(journal.path, ids, skip_types=OUTPUT_EVENTS, drop_outputs=True)
+        events = journal.read_events(ids, skip_types=OUTPUT_EVENTS, drop_outputs=True)
         reflection = reflect(notebook_id, events,
                              slow_cell_ms=self.config.slow_cell_seconds * 1000)
         reflection.execution_ids = ids

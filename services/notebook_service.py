@@ -40,7 +40,8 @@ from .code_generator import CodeGenerator
 from .config import EngineConfig
 from .execution_events import ExecutionHub
 from .iteration_control import RetryBudgets
-from .journal import Event, Journal
+from .journal import Event
+from .journal_postgres import open_journal
 from .kernel_executor import CellTarget, KernelExecuted, KernelExecutor
 from .kernel_isolation import protect_service_process
 from .kernel_pool import KernelPool
@@ -106,7 +107,7 @@ class NotebookService:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes,
                                    kernel_name=config.kernel_name)
-        self.journal = Journal(config.data_dir / "journal.sqlite3")
+        self.journal = open_journal(config.data_dir, config.database_url_text)
         self.learning = learning or Learning(config)
         self.hub = ExecutionHub(self.journal)
         self.pool = KernelPool(config)

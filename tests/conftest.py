@@ -17,6 +17,7 @@ import uvicorn
 from app.main import create_app
 from app.settings import Settings
 from services.notebook_service import NotebookService
+from tests.databases import database_url, journal_store, pg_schema_url, postgres_url  # noqa: F401
 
 TOKEN = "test-token"
 

@@ -5,6 +5,7 @@ all, so SSE resumption and the REST API of recent executions are unchanged."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,9 @@ def _types(journal: Journal, execution_id: str) -> list[str]:
     return [e.type for e in journal.events(execution_id)]
 
 
-def test_older_executions_lose_outputs_and_keep_the_rest(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+def test_older_executions_lose_outputs_and_keep_the_rest(
+        journal_store: Callable[[], Journal]) -> None:
+    journal = journal_store()
     ids = [_finished(journal, "nb", n) for n in range(4)]
     journal.create_execution("running", "nb", "cell", ["c"])  # unfinished: never touched
     journal.append("running", "nb", "c", "stream", {"name": "stdout", "text": "y"})
@@ -66,8 +68,9 @@ def test_older_executions_lose_outputs_and_keep_the_rest(tmp_path: Path) -> None
     journal.close()
 
 
-def test_results_the_notebook_file_lacks_are_kept_for_replay(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+def test_results_the_notebook_file_lacks_are_kept_for_replay(
+        journal_store: Callable[[], Journal]) -> None:
+    journal = journal_store()
     first, second, _third = (_finished(journal, "nb", n) for n in range(3))
     (first_final,) = journal.events_of_type(first, "final")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -123,8 +124,9 @@ async def test_external_edit_is_picked_up(tmp_path: Path) -> None:
     assert store.read(notebook_id).cells[0].source == "edited outside"
 
 
-def test_journal_sequence_and_execution_records(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite3")
+def test_journal_sequence_and_execution_records(
+        journal_store: Callable[[], Journal]) -> None:
+    journal = journal_store()
     journal.create_execution("e1", "nb", "cell", ["c1"])
     first = journal.append("e1", "nb", "c1", "stream", {"text": "a"})
     second = journal.append("e1", "nb", "c1", "stream", {"text": "b"})
@@ -137,6 +139,7 @@ def test_journal_sequence_and_execution_records(tmp_path: Path) -> None:
     assert journal.execution("e1").result == {"status": "ok"}
     assert journal.unfinished() == []
     journal.close()
-    reopened = Journal(tmp_path / "j.sqlite3")  # durable across a restart
+    reopened = journal_store()  # durable across a restart
     assert len(reopened.events("e1")) == 2
-    assert reopened._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if type(reopened) is Journal:  # SQLite
+        assert reopened._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
