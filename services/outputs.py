@@ -148,7 +148,10 @@ class OutputCollector:
             self._add(out, None)
             return ("stream", {"name": out.name, "text": live}) if live else None
         self._add(out, display_id)
-        return msg_type, dict(out)
+        event = dict(out)
+        if display_id:  # as in Jupyter's message: a client can apply later updates live
+            event["transient"] = {"display_id": display_id}
+        return msg_type, event
 
     def outputs(self) -> list[NotebookNode]:
         return self._assemble()[0]

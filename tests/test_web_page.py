@@ -29,6 +29,7 @@ from tests.test_cli import NBCRITIC, ROOT
 from tests.test_retry_demo import FIX
 
 CHROMIUM = Path(os.environ.get("NBCRITIC_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = os.environ.get("NBCRITIC_SCREENSHOTS")  # a folder: save the docs' screenshots there
 TOKEN = "page-token-7c1d"
 BLOCKED_CELL = "f63ef374"  # notebooks/flawed_analysis.ipynb: the scaler fit before the split
 RETRIED_CELL = "8f506023"  # notebooks/retry_demo.ipynb: the same flaw, with a prompt
@@ -121,6 +122,12 @@ def cell(page: Page, cell_id: str) -> Any:
     return page.locator(f'section.cell[data-cell-id="{cell_id}"]')
 
 
+def shot(view: Any, name: str) -> None:
+    """The documentation's screenshots (docs/web-page.md), when NBCRITIC_SCREENSHOTS is set."""
+    if SHOTS:
+        view.screenshot(path=str(Path(SHOTS) / f"{name}.png"), animations="disabled")
+
+
 def upload(page: Page, name: str) -> None:
     log_in(page)
     page.get_by_label("Upload an .ipynb file").set_input_files(ROOT / "notebooks" / name)
@@ -166,20 +173,23 @@ def test_a_cell_streams_before_it_ends_and_a_reload_mid_run_loses_nothing(
     page.get_by_role("button", name="Create notebook").click()
     editor = page.get_by_label("Cell 1 (code) source")
     editor.click()
-    page.keyboard.type(f'import os, time\nprint("first", flush=True)\n'
+    page.keyboard.type(f'import os, time\nshown = display("stage 0", display_id=True)\n'
+                       f'shown.update("stage 1")\nprint("first", flush=True)\n'
                        f'while not os.path.exists({str(gate)!r}): time.sleep(0.02)\n'
                        f'print("second")')
     page.keyboard.press("Shift+Enter")
     running = page.locator("section.cell").first
     expect(running.locator(".outputs")).to_contain_text("first")
     expect(running).to_have_attribute("data-status", "running")  # streamed before the end
+    expect(running.locator(".outputs")).to_contain_text("'stage 1'")  # updated live
+    expect(running.locator(".outputs")).not_to_contain_text("stage 0")
     page.reload()
     running = page.locator("section.cell").first
     expect(running.locator(".outputs")).to_contain_text("first")
     expect(running).to_have_attribute("data-status", "running")
     gate.touch()
     expect(running).to_have_attribute("data-status", "ok")
-    expect(running.locator(".outputs pre")).to_have_text(["first\nsecond\n"])
+    expect(running.locator(".outputs pre")).to_have_text(["'stage 1'", "first\nsecond\n"])
 
 
 def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_downloaded(
@@ -196,6 +206,7 @@ def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_down
     expect(evidence).to_have_count(2)
     expect(evidence.first).to_contain_text("StandardScaler().fit_transform(X)")
     expect(blocked.get_by_role("region", name="Escalation")).to_contain_text("?")
+    shot(blocked, "web-page-blocked")
 
     blocked.get_by_role("button", name="Run", exact=True).click()  # unchanged: no silent override
     expect(page.locator("#notice")).to_contain_text("accept the finding with a reason")
@@ -209,6 +220,7 @@ def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_down
     expect(blocked.locator(".override-note")).to_contain_text(
         "exploratory: the split is shown later")
 
+    shot(page, "web-page-notebook")
     with page.expect_download() as download:
         page.get_by_role("button", name="Download .ipynb").click()
     assert download.value.suggested_filename == "flawed_analysis.ipynb"
@@ -237,3 +249,4 @@ def test_a_retried_cell_shows_its_attempts_and_the_diff_between_them(
     expect(diff.locator("del")).to_contain_text(["X_scaled = StandardScaler().fit_transform(X)"])
     expect(retried.locator(".cm-content")).to_contain_text("scaler = StandardScaler().fit(X_train)")
     expect(retried.locator(".outputs")).to_contain_text("test R2 = ")
+    shot(retried, "web-page-attempts")

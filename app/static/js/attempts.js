@@ -17,9 +17,18 @@ function codeDiff(before, after) {
   return pre;
 }
 
+// The attempt's code, numbered, its evidence lines marked (they are lines of this code).
+function numberedCode(code, findings) {
+  const marked = new Set((findings ?? []).flatMap((f) => f.evidence?.lines ?? []));
+  return h('pre', { class: 'code numbered' }, (code ?? '').split('\n').map((line, i) => {
+    const text = `${String(i + 1).padStart(3)}  ${line}\n`;
+    return marked.has(i + 1) ? h('mark', { class: 'evidence', title: 'evidence of a finding' }, text) : text;
+  }));
+}
+
 function problem(attempt) {
   if (attempt.findings?.length && attempt.status === 'scientific_validity_error') {
-    return findingsList(attempt.findings, () => {});
+    return findingsList(attempt.findings, null);
   }
   if (attempt.error) return h('p', { class: 'error-text' }, `${attempt.error.ename}: ${String(attempt.error.evalue).split('\n')[0]}`);
   return null;
@@ -35,7 +44,7 @@ function attemptItem(attempt, previous) {
       h('span', { class: `status status-${attempt.status}` }, attempt.status), ` ${facts}`),
     attempt.explanation ? h('p', {}, h('strong', {}, 'Generator: '), attempt.explanation) : null,
     previous ? codeDiff(previous.code, attempt.code)
-      : h('details', {}, h('summary', {}, 'Code'), h('pre', { class: 'code' }, attempt.code ?? '')),
+      : h('details', {}, h('summary', {}, 'Code'), numberedCode(attempt.code, attempt.findings)),
     problem(attempt),
     attempt.feedback ? h('details', { class: 'feedback' }, h('summary', {}, 'Feedback sent to the code generator'),
       h('pre', {}, typeof attempt.feedback === 'string' ? attempt.feedback : JSON.stringify(attempt.feedback, null, 1))) : null);

@@ -37,6 +37,7 @@ export class CellView {
       button('Move down', () => this.notebook.move(this, 1)),
       button('Add cell below', () => this.notebook.addCell('code', this)),
       button('Delete', () => this.notebook.remove(this)));
+    this.promptEl = h('p', { class: 'prompt-text', hidden: true }); // what the generator was asked
     this.editorHost = h('div', { class: 'editor' });
     this.rendered = h('div', { class: 'rendered', hidden: true });
     this.rendered.addEventListener('dblclick', () => this.editMarkdown());
@@ -50,7 +51,7 @@ export class CellView {
       label: 'code', onChange: () => this.scheduleSave(),
       onRun: () => (this.cell.cell_type === 'code' ? this.notebook.runCell(this) : this.renderMarkdown()),
     });
-    this.el.append(this.toolbar, this.editorHost, this.rendered, this.live, this.outputsEl, this.extras);
+    this.el.append(this.toolbar, this.promptEl, this.editorHost, this.rendered, this.live, this.outputsEl, this.extras);
   }
 
   relabel() {
@@ -64,6 +65,8 @@ export class CellView {
   update(cell) {
     this.cell = cell;
     this.editor.setValue(cell.source ?? '');
+    this.promptEl.replaceChildren(h('strong', {}, 'Prompt: '), this.meta.prompt ?? '');
+    this.promptEl.hidden = !this.meta.prompt;
     if (cell.cell_type === 'markdown') this.renderMarkdown(false);
     this.outputs.set(cell.outputs ?? []);
     this.setStatus(this.meta.status);

@@ -11,6 +11,9 @@ function values(evidence) {
     h('dt', {}, key), h('dd', {}, typeof value === 'object' ? JSON.stringify(value) : String(value))]));
 }
 
+const lineText = (lines) => `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`;
+
+// `onShowLines` (optional) highlights the lines in the editor.
 function finding(item, onShowLines) {
   const lines = item.evidence?.lines ?? [];
   return h('li', { class: `finding finding-${item.severity}`, dataset: { rule: item.rule_id } },
@@ -20,9 +23,9 @@ function finding(item, onShowLines) {
       h('code', { class: 'rule-id' }, item.rule_id),
       h('span', { class: 'confidence' }, ` confidence ${Number(item.confidence ?? 0).toFixed(2)}`)),
     h('p', {}, item.explanation),
-    lines.length ? h('p', { class: 'evidence-lines' }, 'Evidence: ',
-      h('button', { type: 'button', class: 'link', onclick: () => onShowLines(lines) },
-        `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`)) : null,
+    lines.length ? h('p', { class: 'evidence-lines' }, 'Evidence: ', onShowLines
+      ? h('button', { type: 'button', class: 'link', onclick: () => onShowLines(lines) }, lineText(lines))
+      : lineText(lines)) : null,
     values(item.evidence),
     item.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), item.suggestion) : null);
 }

@@ -85,7 +85,7 @@ export class OutputArea {
       else this.outputs = [];
       return this.schedule();
     }
-    if (type === 'update_display_data') return undefined; // the final result carries it
+    if (type === 'update_display_data') return this.updateDisplay(data);
     if (this.pendingClear) {
       this.outputs = [];
       this.pendingClear = false;
@@ -96,6 +96,14 @@ export class OutputArea {
       last.text += output.text;
     } else {
       this.outputs.push({ output_type: type, ...output });
+    }
+    return this.schedule();
+  }
+
+  // A display shown with display_id=True and updated later (the events carry the id).
+  updateDisplay({ display_id: id, data, metadata }) {
+    for (const output of this.outputs) {
+      if (id && output.transient?.display_id === id) Object.assign(output, { data, metadata });
     }
     return this.schedule();
   }
