@@ -695,6 +695,8 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
         event["names"] = [str(getattr(a, "name", "") or "")[:60] for a in arrays]
         event["ix"] = [id(getattr(a, "index", a)) for a in arrays]
         rec.keep.extend(getattr(a, "index", a) for a in arrays)
+        if len(arrays) == 2:
+            event["shared_rows"] = _shared_rows(*arrays)
     elif op == "correction":
         first = _first(args, kwargs, 0, "pvals", "data")
         event["n"] = _shape_of(first)[1]
@@ -710,6 +712,23 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
         seed = _first(args, kwargs, 0, "seed")
         event["seeded"] = seed is not None if op != "draw" else rec.seeded
     return event
+
+
+def _shared_rows(a: Any, b: Any) -> float | None:
+    """Share of the smaller sample's row labels that label rows of the other too: two
+    columns of one frame (the same units measured twice) share them all, two groups of
+    rows share none. None when the labels say nothing: no index, or two default ranges
+    that are not one frame's (independently made samples are numbered alike)."""
+    pd = sys.modules.get("pandas")
+    ia, ib = getattr(a, "index", None), getattr(b, "index", None)
+    if pd is None or not isinstance(ia, pd.Index) or not isinstance(ib, pd.Index):
+        return None
+    if ia is not ib and isinstance(ia, pd.RangeIndex) and isinstance(ib, pd.RangeIndex):
+        return None
+    small = min(len(ia), len(ib))
+    if not small or not ia.is_unique or not ib.is_unique:
+        return None
+    return round(len(ia.intersection(ib)) / small, 4)
 
 
 def _pvalue(result: Any) -> Any:

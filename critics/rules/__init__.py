@@ -16,6 +16,7 @@ FAMILY_MODULES = (
     "multiple_comparisons",
     "parametric_assumptions",
     "pseudoreplication",
+    "paired_rows",
     "correlation_misuse",
     "suspicious_values",
     "data_loss",
