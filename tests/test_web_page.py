@@ -33,6 +33,8 @@ SHOTS = os.environ.get("NBCRITIC_SCREENSHOTS")  # a folder: save the docs' scree
 TOKEN = "page-token-7c1d"
 BLOCKED_CELL = "f63ef374"  # notebooks/flawed_analysis.ipynb: the scaler fit before the split
 RETRIED_CELL = "8f506023"  # notebooks/retry_demo.ipynb: the same flaw, with a prompt
+CURSOR_LINE = """(node => (node.nodeType === 1 ? node : node.parentElement)
+  .closest('.cm-line').textContent)(getSelection().focusNode)"""
 
 try:
     from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -190,6 +192,10 @@ def test_a_cell_streams_before_it_ends_and_a_reload_mid_run_loses_nothing(
     gate.touch()
     expect(running).to_have_attribute("data-status", "ok")
     expect(running.locator(".outputs pre")).to_have_text(["'stage 1'", "first\nsecond\n"])
+    running.get_by_label("Cell 1 (code) source").click()  # Escape, then Tab leaves the editor
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('.cm-editor') === null")
 
 
 def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_downloaded(
@@ -205,6 +211,8 @@ def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_down
     evidence = blocked.locator(".cm-evidence-line")
     expect(evidence).to_have_count(2)
     expect(evidence.first).to_contain_text("StandardScaler().fit_transform(X)")
+    critique.get_by_role("button", name="lines 7, 10").click()  # the cursor goes to line 7
+    assert page.evaluate(CURSOR_LINE).startswith("X_scaled = StandardScaler()")
     expect(blocked.get_by_role("region", name="Escalation")).to_contain_text("?")
     shot(blocked, "web-page-blocked")
 

@@ -84,7 +84,7 @@ export class CellView {
   showExtras() {
     const meta = this.meta;
     const critique = critiquePanel(meta, {
-      onShowLines: (lines) => { this.editor.highlight(lines); this.editor.focus(); },
+      onShowLines: (lines) => { this.editor.highlight(lines); this.editor.goToLine(lines[0]); },
       onAccept: (body) => this.accept(body),
     });
     this.focusAccept = critique.focusAccept;

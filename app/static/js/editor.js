@@ -50,6 +50,11 @@ export function createEditor({ parent, doc, language, label, onChange, onRun }) 
       quiet = false;
     },
     highlight(lines) { view.dispatch({ effects: setEvidence.of(lines) }); },
+    goToLine(number) { // the cursor to the start of that line, scrolled into view
+      const line = view.state.doc.line(Math.min(Math.max(number, 1), view.state.doc.lines));
+      view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
+      view.focus();
+    },
     focus() { view.focus(); },
     destroy() { view.destroy(); },
   };
