@@ -25,6 +25,7 @@ import pytest
 
 from tests.conftest import free_port
 from tests.messages_api_server import MessagesAPIServer
+from tests.tcp_proxy import TcpProxy
 from tests.test_cli import NBCRITIC, ROOT
 from tests.test_retry_demo import FIX
 
@@ -196,6 +197,33 @@ def test_a_cell_streams_before_it_ends_and_a_reload_mid_run_loses_nothing(
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('.cm-editor') === null")
+
+
+def test_a_network_drop_mid_run_is_resumed_without_losing_or_repeating_output(
+        browser: Browser, server: Server, tmp_path: Path) -> None:
+    """The page talks to the service through a proxy that cuts every open connection: the
+    event stream breaks mid-run and the page resumes it with Last-Event-ID."""
+    gate = tmp_path / "go"
+    code = (f'import os, time\nprint("before", flush=True)\n'
+            f'while not os.path.exists({str(gate)!r}): time.sleep(0.02)\nprint("after")')
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    httpx.post(f"{server.url}/api/notebooks", json={"id": "drop"}, headers=headers, timeout=30)
+    httpx.post(f"{server.url}/api/notebooks/drop/cells", json={"source": code},
+               headers=headers, timeout=30).raise_for_status()
+    with TcpProxy(("127.0.0.1", server.port)) as proxy:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{proxy.port}/#/nb/drop")
+        log_in(page)
+        running = page.locator("section.cell").first
+        running.get_by_role("button", name="Run", exact=True).click()
+        expect(running.locator(".outputs")).to_contain_text("before")
+        expect(running).to_have_attribute("data-status", "running")
+        assert proxy.drop() > 0  # the event stream among them
+        gate.touch()
+        expect(running).to_have_attribute("data-status", "ok")
+        expect(running.locator(".outputs pre")).to_have_text(["before\nafter\n"])
+        context.close()
 
 
 def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_downloaded(
