@@ -226,6 +226,30 @@ def test_a_network_drop_mid_run_is_resumed_without_losing_or_repeating_output(
         context.close()
 
 
+def test_interrupt_stops_a_running_cell_and_restart_gives_a_fresh_kernel(
+        page: Page, server: Server) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    httpx.post(f"{server.url}/api/notebooks", json={"id": "spin"}, headers=headers, timeout=30)
+    for source in ('import time\nx = 1\nprint("spinning", flush=True)\n'
+                   'while True:\n    time.sleep(0.05)', "print(x)"):
+        httpx.post(f"{server.url}/api/notebooks/spin/cells", json={"source": source},
+                   headers=headers, timeout=30).raise_for_status()
+    log_in(page)
+    page.get_by_role("link", name="spin").click()
+    expect(page.locator("section.cell")).to_have_count(2)
+    spinning, after = page.locator("section.cell").all()
+    spinning.get_by_role("button", name="Run", exact=True).click()
+    expect(spinning.locator(".outputs")).to_contain_text("spinning")
+    page.get_by_role("button", name="Interrupt").click()
+    expect(spinning).to_have_attribute("data-status", "interrupted")
+    expect(spinning.locator(".traceback")).to_contain_text("KeyboardInterrupt")
+    page.get_by_role("button", name="Restart kernel").click()
+    expect(page.locator("#notice")).to_contain_text("Kernel restarted")
+    after.get_by_role("button", name="Run", exact=True).click()  # x is gone with the kernel
+    expect(after).to_have_attribute("data-status", "error")
+    expect(after.locator(".traceback")).to_contain_text("NameError")
+
+
 def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_downloaded(
         page: Page) -> None:
     upload(page, "flawed_analysis.ipynb")
@@ -286,3 +310,7 @@ def test_a_retried_cell_shows_its_attempts_and_the_diff_between_them(
     expect(retried.locator(".cm-content")).to_contain_text("scaler = StandardScaler().fit(X_train)")
     expect(retried.locator(".outputs")).to_contain_text("test R2 = ")
     shot(retried, "web-page-attempts")
+    page.get_by_role("link", name="Lessons and improvement requests").click()
+    lesson = page.get_by_role("list", name="Lessons").get_by_role("listitem").first
+    expect(lesson).to_contain_text("leakage")  # learned from the verified fix
+    expect(lesson).to_contain_text("What fixed it")
