@@ -697,6 +697,7 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
         rec.keep.extend(getattr(a, "index", a) for a in arrays)
         if len(arrays) == 2:
             event["shared_rows"] = _shared_rows(*arrays)
+        event.update(_sample_shapes(name, arrays, kwargs, result))
     elif op == "correction":
         first = _first(args, kwargs, 0, "pvals", "data")
         event["n"] = _shape_of(first)[1]
@@ -712,6 +713,44 @@ def _function_event(rec: Recorder, op: str, name: str, args: tuple[Any, ...],
         seed = _first(args, kwargs, 0, "seed")
         event["seeded"] = seed is not None if op != "draw" else rec.seeded
     return event
+
+
+SHAPE_ROWS = 5000  # values per sample read for its shape (evenly spaced)
+
+
+def _sample_shapes(name: str, arrays: list[Any], kwargs: dict[str, Any],
+                   result: Any) -> dict[str, Any]:
+    """What a test's assumptions are about, read off the samples it ran on: per sample its
+    size, skewness and standard deviation (of the differences, for a paired t-test); the
+    smallest expected count of a chi-square test; whether a t-test pooled the variances."""
+    np = sys.modules["numpy"]
+    out: dict[str, Any] = {}
+    plain = [np.asarray(a) for a in arrays[:8]]
+    values = [a.astype(float).ravel() for a in plain if a.dtype.kind in "biuf"]
+    if name == "ttest_rel" and len(values) == 2 and len(values[0]) == len(values[1]):
+        values = [values[0] - values[1]]
+    if values and name != "chi2_contingency":
+        out["shapes"] = [_shape(v[~np.isnan(v)]) for v in values]
+    if name == "ttest_ind":
+        out["equal_var"] = kwargs.get("equal_var", True) is not False and \
+            kwargs.get("usevar", "pooled") == "pooled"  # scipy's and statsmodels' spelling
+    expected = getattr(result, "expected_freq", None)
+    if expected is None and name == "chi2_contingency" and isinstance(result, tuple) and \
+            len(result) == 4:
+        expected = result[3]
+    if expected is not None:
+        e = np.asarray(expected, dtype=float).ravel()
+        out["expected"] = {"min": round(float(e.min()), 3), "cells": int(e.size),
+                           "below5": int((e < 5).sum())}
+    return out
+
+
+def _shape(v: Any) -> list[float]:
+    n = len(v)
+    v = v[::max(1, n // SHAPE_ROWS)]
+    sd = float(v.std(ddof=1)) if len(v) > 1 else 0.0
+    skew = float(((v - v.mean()) ** 3).mean() / v.std() ** 3) if len(v) > 2 and sd > 0 else 0.0
+    return [n, round(skew, 3), round(sd, 6)]
 
 
 def _shared_rows(a: Any, b: Any) -> float | None:

@@ -15,6 +15,7 @@ FAMILY_MODULES = (
     "circular_validation",
     "multiple_comparisons",
     "parametric_assumptions",
+    "test_samples",
     "pseudoreplication",
     "paired_rows",
     "correlation_misuse",
