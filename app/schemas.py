@@ -100,6 +100,10 @@ class ExecuteRequest(RetryOptions):
         default_factory=list, max_length=100,
         description="Self-checks for this run on top of the cell's own (a string is a Python "
         "expression that must be true): no_missing, column_exists, in_range, expression.")
+    rerun_overrides: bool = Field(
+        True, strict=True, description="Re-running, unchanged, code the critic blocked overrides "
+        "it (`how: unchanged_rerun`). false: the code is reviewed again and, with a code "
+        "generator and `auto_fix`, rewritten (the web page's \"Let it fix\").")
 
     @field_validator("checks")
     @classmethod
@@ -108,7 +112,8 @@ class ExecuteRequest(RetryOptions):
         return value
 
     def retry_options(self) -> dict[str, Any]:
-        return {**super().retry_options(), "checks": tuple(parse_checks(self.checks))}
+        return {**super().retry_options(), "checks": tuple(parse_checks(self.checks)),
+                "rerun_overrides": self.rerun_overrides}
 
 
 class RunAllRequest(RetryOptions):

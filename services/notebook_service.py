@@ -90,6 +90,9 @@ class ExecuteOptions:
     replay_before_retry: bool | None = None  # None -> config.replay_before_retry
     checks: tuple[SelfCheck, ...] = ()  # self-checks for this run, on top of the cell's
     plan: bool | None = None  # None -> cell metadata `planning`, then config.planning
+    # a single-cell re-run of code shown blocked is the person's override; False: reviewed
+    # again (and, with a generator, rewritten), as the web page's "Let it fix" asks
+    rerun_overrides: bool = True
 
 
 def _iso(ts: float) -> str:
@@ -573,7 +576,8 @@ class NotebookService:
             return Override("flag", options.override_by, now_iso(),
                             "override_critic in the execute request")
         return standing_override(cell, cell.source, cell_prompt(cell),
-                                 single_cell=single_cell, by=options.override_by)
+                                 single_cell=single_cell and options.rerun_overrides,
+                                 by=options.override_by)
 
     def _skip_reason(self, cell: NotebookNode, options: ExecuteOptions) -> str:
         if not self.config.critic_enabled:
