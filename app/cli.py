@@ -82,6 +82,8 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
     from services.notebook_service import ExecuteOptions, NotebookService
     from services.notebook_store import InvalidNotebook
 
+    from .gc_policy import freeze_startup_heap
+
     data_dir = Path(tempfile.mkdtemp(prefix="nbcritic-run-"))
     # the notebook and its journal are this run's; lessons and requests persist across runs
     keep = _settings(data_dir=args.data_dir)
@@ -95,6 +97,7 @@ async def _run_notebook(source: Path, output: Path, args: argparse.Namespace) ->
                               planner=settings.build_planner(),
                               learning=settings.build_learning())
     await service.start()
+    freeze_startup_heap()  # what start-up built lives as long as the run
     try:
         try:
             notebook_id = await service.create_notebook("run", source.read_bytes())

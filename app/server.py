@@ -19,6 +19,7 @@ from fastapi import FastAPI
 
 from services.notebook_service import NotebookService
 
+from .gc_policy import freeze_startup_heap
 from .settings import Settings
 
 
@@ -81,4 +82,5 @@ def serve(app: FastAPI, settings: Settings, log_level: str) -> None:
     config.load()
     config.http_protocol_class = with_header_timeout(config.http_protocol_class,
                                                      settings.header_timeout)
+    freeze_startup_heap()  # everything imported by now lives as long as the process
     DrainingServer(config, app).run()

@@ -21,6 +21,7 @@ from nbformat.v4 import nbjson, new_notebook
 from nbformat.v4.nbbase import random_cell_id
 
 from .notebook_repair import repair_notebook
+from .notebook_text import NotebookText
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -141,6 +142,7 @@ class NotebookStore:
         self.written_seq: dict[str, int] = {}  # journal seq of the results the file holds
         self._flushes: dict[str, asyncio.Task[None]] = {}
         self._versions = 0
+        self._text = NotebookText()  # serialises only the cells a change touched
 
     def path(self, notebook_id: str) -> Path:
         check_notebook_id(notebook_id)
@@ -198,7 +200,7 @@ class NotebookStore:
         async with self.lock(notebook_id):
             nb = self._copy_for_change(notebook_id, touches)
             result = change(nb)
-            _validate(nb)
+            _validate(_changed_part(nb, touches))
             previous = self._cache.get(notebook_id)
             self._put(notebook_id, nb)
             if durable:
@@ -221,6 +223,7 @@ class NotebookStore:
             self._cache.pop(notebook_id, None)
             self._written.pop(notebook_id, None)
             self.written_seq.pop(notebook_id, None)
+            self._text.forget(notebook_id)
         self._locks.pop(notebook_id, None)
 
     async def flush_all(self) -> None:
@@ -290,7 +293,7 @@ class NotebookStore:
             cached = self._cache.get(notebook_id)
             if cached is None or self._written.get(notebook_id, 0) >= cached.version:
                 return
-            text = nbjson.writes(cached.nb) + "\n"  # Jupyter's on-disk form: line lists
+            text = self._text.text(notebook_id, cached.nb) + "\n"  # = nbjson.writes
             mtime = await asyncio.to_thread(self._write_file, self.path(notebook_id), text)
             self._written[notebook_id] = cached.version
             self.written_seq[notebook_id] = _journal_seq(cached.nb)
@@ -311,6 +314,14 @@ class NotebookStore:
             Path(tmp).unlink(missing_ok=True)
             raise
         return path.stat().st_mtime_ns
+
+
+def _changed_part(nb: NotebookNode, touches: str | None) -> NotebookNode:
+    """What a change can have made invalid: all of it, or, when it touched one cell, the
+    notebook's own fields and that cell (the others are the validated previous version's)."""
+    if touches is None:
+        return nb
+    return NotebookNode({**nb, "cells": [c for c in nb.cells if c.get("id") == touches]})
 
 
 def _journal_seq(nb: NotebookNode) -> int:
