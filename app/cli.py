@@ -201,8 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     command = {"serve": serve, "run": run, "lessons": cli_learning.lessons,
                "improvements": cli_learning.improvements,
                "reflect": cli_learning.reflect}[args.command]
+    from services.improvement_sinks import SinkConfigError
+
     try:
         return command(args)
+    except SinkConfigError as exc:  # only commands that deliver improvement requests
+        print(f"nbcritic {args.command}: invalid settings: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except ValidationError as exc:  # NBCRITIC_* variables or the TOML file
         problems = "; ".join(
             (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "")

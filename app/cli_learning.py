@@ -77,11 +77,13 @@ class _Verbs:
         return self.sub.add_parser(name, parents=[self.common], **kwargs)
 
 
-def _learning(args: argparse.Namespace) -> Any:
+def _learning(args: argparse.Namespace, *, deliver: bool = False) -> Any:
+    """The data directory's learning stores; improvement sinks only for a command that
+    delivers requests (`reflect`), so a misconfigured sink stops nothing else."""
     from .settings import Settings
 
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
-    return Settings(**overrides).build_learning()
+    return Settings(**overrides).build_learning(deliver=deliver)
 
 
 def _print(text: str) -> None:
@@ -188,14 +190,16 @@ def improvements(args: argparse.Namespace) -> int:
             if args.json:
                 _print(json.dumps([r.to_dict() for r in found], indent=1, ensure_ascii=False))
             else:
-                _print("\n".join(
-                    f"{r.id}  {r.status:<12} {r.priority:<8} x{r.occurrences:<3} {r.title}"
-                    for r in found) or "no improvement requests")
+                _print("\n".join(_request_lines(r) for r in found)
+                       or "no improvement requests")
         else:
             act = queue.acknowledge if args.verb == "ack" else queue.dismiss
-            for request_id in args.ids:
+            ids = list(dict.fromkeys(args.ids))
+            for request_id in ids:  # all or nothing: an unknown id changes none of them
+                queue.get(request_id)
+            for request_id in ids:
                 act(request_id, args.note)
-            _print(f"{args.verb}: {len(args.ids)} request(s)")
+            _print(f"{args.verb}: {len(ids)} request(s)")
     except ImprovementNotFound as exc:
         print(f"nbcritic improvements: no request {exc.args[0]}", file=sys.stderr)
         return EXIT_FAILED
@@ -204,11 +208,32 @@ def improvements(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _request_lines(request: Any) -> str:
+    """One line per request, then one per sink whose delivery has not succeeded (its last
+    attempt failed), so an undelivered request is seen where requests are listed."""
+    lines = [f"{request.id}  {request.status:<12} {request.priority:<8} "
+             f"x{request.occurrences:<3} {request.title}"]
+    for sink, last in failed_deliveries(request.deliveries).items():
+        lines.append(f"    delivery to {sink} FAILED: {last.get('detail', '')}")
+    return "\n".join(lines)
+
+
+def failed_deliveries(deliveries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Sink -> its last failed delivery, for sinks that never delivered the request."""
+    failed: dict[str, dict[str, Any]] = {}
+    delivered = {d.get("sink") for d in deliveries if d.get("ok")}
+    for delivery in deliveries:
+        sink = str(delivery.get("sink"))
+        if sink not in delivered and not delivery.get("ok"):
+            failed[sink] = delivery
+    return failed
+
+
 def reflect(args: argparse.Namespace) -> int:
     from services.journal import Journal
     from services.reflection import Reflection
 
-    learning = _learning(args)
+    learning = _learning(args, deliver=True)
     journal_path = learning.config.data_dir / "journal.sqlite3"
     if not journal_path.is_file():
         print(f"nbcritic reflect: no journal at {journal_path}", file=sys.stderr)

@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None, *, generator: CodeGenerator | N
     """The app. `generator`, `reviewer` and `planner` replace the ones the settings would
     build (tests and the pytest plugin inject scripted ones or their own rules)."""
     settings = settings or Settings()
+    settings.build_sinks()  # a sink that cannot deliver: SinkConfigError now, not at startup
     token = settings.ensure_token()
 
     @asynccontextmanager

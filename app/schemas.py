@@ -120,6 +120,30 @@ class RunAllRequest(RetryOptions):
     timeout: float | None = Field(None, gt=0, le=MAX_TIMEOUT, strict=True,
                                    description="Seconds per cell.")
     stop_on_error: bool = True
+    # per cell: a check for the whole run would judge cells that run before its names exist
+    checks: dict[str, Any] = Field(
+        default_factory=dict, max_length=1000,
+        description="Self-checks for this run, per cell: `{cell_id: [check, ...]}`, each on "
+        "top of that cell's own (the forms of an execute request's `checks`).")
+
+    @field_validator("checks", mode="before")
+    @classmethod
+    def _valid_checks(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("on a run-all, an object mapping cell ids to their checks "
+                             "({\"<cell id>\": [\"len(df) > 0\"]})")
+        for cell_id, checks in value.items():
+            try:
+                parse_checks(checks, f"checks.{cell_id}")
+            except CheckSpecError as exc:
+                raise ValueError(str(exc)) from None
+            if len(checks if isinstance(checks, list) else [checks]) > 100:
+                raise ValueError(f"checks.{cell_id}: at most 100 checks per cell")
+        return value
+
+    def retry_options(self) -> dict[str, Any]:
+        return {**super().retry_options(), "cell_checks": {
+            cell_id: tuple(parse_checks(checks)) for cell_id, checks in self.checks.items()}}
 
 
 class AcceptFindings(Body):

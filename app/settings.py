@@ -11,7 +11,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -75,21 +75,21 @@ class Settings(EngineConfig, BaseSettings):
     github_token: SecretStr | None = Field(
         None, description="Token for opening improvement requests as GitHub issues.")
 
-    @model_validator(mode="after")
-    def _sinks_are_usable(self) -> Settings:
-        """A sink that cannot work is a configuration error naming the setting, at start,
-        not a silent no-op or a traceback at the first reflection."""
+    def sink_problem(self) -> str | None:
+        """What keeps a configured improvement sink from working, naming the setting (None:
+        nothing). Only what delivers requests refuses to start over it (`build_sinks`):
+        reading or editing lessons needs no sink."""
         if self.github_repo and self.github_token is None:
-            raise ValueError("github_repo is set but github_token (NBCRITIC_GITHUB_TOKEN) is "
-                             "not: GitHub issues need a token")
+            return ("github_repo is set but github_token (NBCRITIC_GITHUB_TOKEN) is not: "
+                    "GitHub issues need a token")
         try:
-            self.build_sinks()
+            self._sinks()
         except SinkConfigError as exc:
             setting = {"url": "improvement_webhook_url", "repo": "github_repo",
                        "api_url": "github_api_url", "token": "github_token"}
             field, _, problem = str(exc).partition(": ")
-            raise ValueError(f"{setting.get(field, field)}: {problem}") from None
-        return self
+            return f"{setting.get(field, field)}: {problem}"
+        return None
 
     def _client(self) -> Any:
         from services.anthropic_client import make_async_client
@@ -129,17 +129,28 @@ class Settings(EngineConfig, BaseSettings):
         return ClaudeLessonPruner(self._client(), model=self.model)
 
     def build_sinks(self) -> list[Sink]:
-        """Where improvement requests go besides the local queue."""
+        """Where improvement requests go besides the local queue; a sink that cannot work
+        is a `SinkConfigError` naming the setting (a silent no-op would lose requests)."""
+        problem = self.sink_problem()
+        if problem:
+            raise SinkConfigError(problem)
+        return self._sinks()
+
+    def _sinks(self) -> list[Sink]:
         sinks: list[Sink] = []
         if self.improvement_webhook_url:
-            sinks.append(WebhookSink(self.improvement_webhook_url))
+            sinks.append(WebhookSink(self.improvement_webhook_url,
+                                     attempts=self.improvement_webhook_attempts))
         if self.github_repo and self.github_token is not None:
             sinks.append(GitHubIssueSink(self.github_repo, self.github_token.get_secret_value(),
                                          api_url=self.github_api_url))
         return sinks
 
-    def build_learning(self) -> Learning:
-        return Learning(self, pruner=self.build_pruner(), sinks=self.build_sinks())
+    def build_learning(self, *, deliver: bool = True) -> Learning:
+        """`deliver=False`: no sinks (the lessons and queue commands deliver nothing, so a
+        misconfigured sink does not stop them)."""
+        return Learning(self, pruner=self.build_pruner(),
+                        sinks=self.build_sinks() if deliver else [])
 
     def build_reviewer(self) -> CellReviewer:
         """The critic step, with the Claude critic when a key is set and `critic_llm` is on."""

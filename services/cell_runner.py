@@ -261,11 +261,17 @@ class CellRunner:
         if learning is None:
             return []
         failed_with_error = record.get("error") and record.get("status") == "error"
+        findings = record.get("findings") or []
+        # the cell's words: its prompt, its code, and what went wrong with it
+        said = [self.spec.prompt or "", code, *(str(f.get("title", "")) for f in findings)]
+        if failed_with_error:
+            said.append(str(record["error"].get("evalue", "")))
         return learning.for_prompt(LessonQuery(
-            rule_ids=[f.get("rule_id", "") for f in record.get("findings") or []],
+            rule_ids=[f.get("rule_id", "") for f in findings],
             error_types=[record["error"].get("ename", "")] if failed_with_error else [],
             libraries=libraries_of(prior, code),
-            columns=columns_in(f"{code}\n{self.spec.prompt or ''}", namespace)))
+            columns=columns_in(f"{code}\n{self.spec.prompt or ''}", namespace),
+            text="\n".join(said), code=code))
 
     # -- learning ---------------------------------------------------------------------------
 

@@ -136,6 +136,12 @@ class EngineConfig(BaseModel):
     lessons_max_chars: int = Field(
         1500, ge=100, description="Character budget of the lessons in one generator prompt."
     )
+    lessons_min_relevance: float = Field(
+        1.0, ge=0, le=100, description="Floor of a lesson's relevance score (services/"
+        "lesson_relevance.py): below it a lesson is not sent at all. 1.0: a rule of the same "
+        "family, the same exception, or a third of the cell's words in common; sharing a "
+        "library alone never reaches it."
+    )
     lessons_max_per_category: int = Field(
         20, ge=1, le=10_000, description="Lessons kept per category; beyond it the store is "
         "pruned (by Claude when configured, else oldest and least encountered first)."
@@ -155,10 +161,21 @@ class EngineConfig(BaseModel):
         "no requests, no sinks)."
     )
     improvement_cooldown: float = Field(
-        3600.0, ge=0, description="Seconds during which one pattern yields one request."
+        3600.0, ge=0, description="Seconds during which one pattern yields one request "
+        "(per notebook, or across notebooks: `improvement_cooldown_scope`)."
+    )
+    improvement_cooldown_scope: Literal["notebook", "pattern"] = Field(
+        "notebook", description="What one cooldown window covers: `notebook` - a pattern in "
+        "one notebook (another notebook with the same pattern gets its own request); "
+        "`pattern` - a pattern in any notebook (one request for all of them)."
     )
     improvement_webhook_url: str | None = Field(
         None, description="POST each improvement request as JSON to this URL."
+    )
+    improvement_webhook_attempts: int = Field(
+        3, ge=1, le=10, description="Attempts per webhook delivery: a refused connection, a "
+        "timeout, 408, 429 or 5xx is retried after 0.5 s, 1 s, 2 s, ... (a Retry-After up to "
+        "30 s is honoured); other answers are final."
     )
     github_repo: str | None = Field(
         None, description="owner/name: open each improvement request as a GitHub issue "

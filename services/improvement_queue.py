@@ -1,6 +1,7 @@
 """Improvement requests: what a reflection found worth acting on, in a durable queue (SQLite).
 
-One pattern (by its key) yields one request per cooldown window: a recurrence within the
+One pattern (by its key) yields one request per cooldown window - per notebook by default
+(`cooldown_scope="notebook"`), or across notebooks (`"pattern"`): a recurrence within the
 window is absorbed into the open request (`occurrences` + 1, its context appended to
 `context["recurrences"]`) instead of queuing another, so nothing is lost and nothing floods.
 The window starts when the request was queued (not at its last recurrence), so a pattern that
@@ -123,13 +124,24 @@ class Submitted:
     reason: str
 
 
+COOLDOWN_SCOPES = ("notebook", "pattern")
+
+
 class ImprovementQueue:
+    """`cooldown_scope`: "notebook" - a window per pattern and notebook (a second notebook
+    with the same recurring error gets its own request); "pattern" - one window per pattern
+    whatever the notebook."""
+
     def __init__(self, path: Path, *, cooldown_seconds: float = 3600,
-                 clock: Callable[[], float] = time.time):
+                 cooldown_scope: str = "notebook", clock: Callable[[], float] = time.time):
         if isinstance(cooldown_seconds, bool) or not isinstance(cooldown_seconds, int | float) \
                 or cooldown_seconds < 0:
             raise ImprovementError("cooldown_seconds: must be a number >= 0")
+        if cooldown_scope not in COOLDOWN_SCOPES:
+            raise ImprovementError(f"cooldown_scope: must be one of "
+                                   f"{', '.join(COOLDOWN_SCOPES)}, not {cooldown_scope!r}")
         self.path = path
+        self.cooldown_scope = cooldown_scope
         self.cooldown_seconds = float(cooldown_seconds)
         self.clock = clock
         self._conn = open_sqlite(path)
@@ -145,13 +157,8 @@ class ImprovementQueue:
         request.validate()
         now = self.clock()
         with self._lock, self._transaction():
-            row = self._conn.execute(
-                "SELECT data FROM improvement_requests WHERE pattern_key = ? AND created_at > ?"
-                " ORDER BY created_at DESC LIMIT 1",
-                (request.pattern_key, now - self.cooldown_seconds),
-            ).fetchone() if self.cooldown_seconds > 0 else None
-            if row is not None:
-                existing = ImprovementRequest.from_dict(json.loads(row["data"]))
+            existing = self._in_cooldown(request, now)
+            if existing is not None:
                 existing.occurrences += 1
                 existing.updated_at = now
                 if PRIORITIES.index(request.priority) > PRIORITIES.index(existing.priority):
@@ -163,8 +170,9 @@ class ImprovementQueue:
                 self._write(existing)
                 ago = now - existing.created_at
                 return Submitted(existing, False, (
-                    f"cooldown: {existing.id} was queued for {request.pattern_key} "
-                    f"{ago:.0f} s ago (cooldown {self.cooldown_seconds:g} s); occurrence "
+                    f"cooldown: {existing.id} was queued for {request.pattern_key}"
+                    f"{self._where(request)} {ago:.0f} s ago (cooldown "
+                    f"{self.cooldown_seconds:g} s); occurrence "
                     f"{existing.occurrences} recorded on it"))
             queued = ImprovementRequest.from_dict({
                 **request.to_dict(), "id": uuid.uuid4().hex[:12], "status": "open",
@@ -176,6 +184,28 @@ class ImprovementQueue:
                  json.dumps(queued.to_dict(), default=str)),
             )
         return Submitted(queued, True, "queued")
+
+    def _in_cooldown(self, request: ImprovementRequest,
+                     now: float) -> ImprovementRequest | None:
+        """The newest request of this pattern (and notebook, by scope) queued within the
+        cooldown window, if any."""
+        if self.cooldown_seconds <= 0:
+            return None
+        rows = self._conn.execute(
+            "SELECT data FROM improvement_requests WHERE pattern_key = ? AND created_at > ?"
+            " ORDER BY created_at DESC, rowid DESC",
+            (request.pattern_key, now - self.cooldown_seconds)).fetchall()
+        for row in rows:
+            existing = ImprovementRequest.from_dict(json.loads(row["data"]))
+            if self.cooldown_scope == "pattern" or (
+                    existing.context.get("notebook_id") == request.context.get("notebook_id")):
+                return existing
+        return None
+
+    def _where(self, request: ImprovementRequest) -> str:
+        notebook = request.context.get("notebook_id")
+        return f" in notebook {notebook}" if self.cooldown_scope == "notebook" and notebook \
+            else ""
 
     def acknowledge(self, request_id: str, note: str = "") -> ImprovementRequest:
         return self._set_status(request_id, "acknowledged", note)

@@ -10,6 +10,7 @@ token in its path) are replaced by `***` in every recorded detail and log line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from dataclasses import dataclass
@@ -81,15 +82,40 @@ def _failure(response: httpx.Response) -> str:
     return f"HTTP {response.status_code}: {text}" if text else f"HTTP {response.status_code}"
 
 
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+MAX_RETRY_AFTER = 30.0  # seconds: a longer Retry-After ends the attempts instead
+
+
+def retry_delay(attempt: int, backoff: float, response: httpx.Response | None) -> float | None:
+    """Seconds to wait before attempt `attempt + 1` (exponential from `backoff`, or the
+    server's Retry-After in seconds); None: waiting that long is not worth it."""
+    delay = backoff * 2 ** (attempt - 1)
+    header = response.headers.get("retry-after") if response is not None else None
+    if header is not None:
+        with contextlib.suppress(ValueError):  # an HTTP date: keep the backoff
+            delay = max(delay, float(header))
+    return delay if delay <= MAX_RETRY_AFTER else None
+
+
 class WebhookSink(_Redacting):
-    """POST the request's JSON (`to_dict()`) to a URL; any 2xx is delivered."""
+    """POST the request's JSON (`to_dict()`) to a URL; any 2xx is delivered. A refused
+    connection, a timeout, 408, 429 or a 5xx is retried, at most `attempts` times in all,
+    with exponential backoff from `backoff` seconds (a webhook receiver is usually
+    idempotent; a GitHub issue is not retried, a retry after a lost reply would open two)."""
 
     def __init__(self, url: str, *, timeout: float = 5.0,
-                 headers: dict[str, str] | None = None, name: str = "webhook"):
+                 headers: dict[str, str] | None = None, name: str = "webhook",
+                 attempts: int = 3, backoff: float = 0.5):
         parsed = _http_url(url, "url")
         if timeout <= 0:
             raise SinkConfigError("timeout: must be > 0")
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+            raise SinkConfigError("attempts: must be an integer >= 1")
+        if backoff < 0:
+            raise SinkConfigError("backoff: must be >= 0")
         self.url = url
+        self.attempts = attempts
+        self.backoff = backoff
         self.timeout = timeout
         self.headers = dict(headers or {})
         self.name = name
@@ -105,15 +131,32 @@ class WebhookSink(_Redacting):
         return f"WebhookSink(name={self.name!r})"
 
     async def send(self, request: ImprovementRequest) -> Delivery:
+        attempt = 1
+        async with httpx.AsyncClient(timeout=self.timeout) as client:
+            while True:
+                delivery, response, retryable = await self._post(client, request)
+                delay = retry_delay(attempt, self.backoff, response) if retryable else None
+                if delivery.ok or attempt >= self.attempts or delay is None:
+                    break
+                await asyncio.sleep(delay)
+                attempt += 1
+        if attempt > 1:
+            delivery.detail += f" (attempt {attempt} of {self.attempts})"
+        return delivery
+
+    async def _post(self, client: httpx.AsyncClient, request: ImprovementRequest
+                    ) -> tuple[Delivery, httpx.Response | None, bool]:
+        """One POST: the delivery, the response (None: no answer) and whether to retry."""
         try:
-            async with httpx.AsyncClient(timeout=self.timeout) as client:
-                response = await client.post(self.url, json=request.to_dict(),
-                                             headers=self.headers)
+            response = await client.post(self.url, json=request.to_dict(),
+                                         headers=self.headers)
         except httpx.HTTPError as exc:
-            return Delivery(self.name, False, self.redact(f"{type(exc).__name__}: {exc}"))
+            return (Delivery(self.name, False, self.redact(f"{type(exc).__name__}: {exc}")),
+                    None, True)
         if response.is_success:
-            return Delivery(self.name, True, f"HTTP {response.status_code}")
-        return Delivery(self.name, False, self.redact(_failure(response)))
+            return Delivery(self.name, True, f"HTTP {response.status_code}"), response, False
+        return (Delivery(self.name, False, self.redact(_failure(response))), response,
+                response.status_code in RETRY_STATUSES)
 
 
 class GitHubIssueSink(_Redacting):

@@ -46,8 +46,9 @@ class Learned:
 def default_sinks(config: EngineConfig) -> list[Sink]:
     """The sinks configuration names without secrets (the GitHub sink needs a token: the
     app's Settings builds it)."""
-    return [WebhookSink(config.improvement_webhook_url)] if config.improvement_webhook_url \
-        else []
+    return [WebhookSink(config.improvement_webhook_url,
+                        attempts=config.improvement_webhook_attempts)] \
+        if config.improvement_webhook_url else []
 
 
 class Learning:
@@ -56,7 +57,8 @@ class Learning:
         self.config = config
         path = config.learning_path
         self.lessons = LessonStore(path, max_per_category=config.lessons_max_per_category)
-        self.queue = ImprovementQueue(path, cooldown_seconds=config.improvement_cooldown)
+        self.queue = ImprovementQueue(path, cooldown_seconds=config.improvement_cooldown,
+                                      cooldown_scope=config.improvement_cooldown_scope)
         self.pruner = pruner
         self.sinks = default_sinks(config) if sinks is None else sinks
         self._pruning: set[asyncio.Task[Any]] = set()
@@ -79,7 +81,8 @@ class Learning:
             return []
         try:
             return self.lessons.relevant(query, limit=self.config.lessons_in_prompt,
-                                         max_chars=self.config.lessons_max_chars)
+                                         max_chars=self.config.lessons_max_chars,
+                                         min_relevance=self.config.lessons_min_relevance)
         except Exception:
             log.exception("reading lessons failed")
             return []

@@ -30,6 +30,7 @@ from typing import Any
 from critics.findings import Severity
 
 from .database import immediate, open_sqlite
+from .lesson_relevance import MIN_RELEVANCE, ranked
 from .lesson_similarity import is_duplicate, similarity
 
 
@@ -286,7 +287,7 @@ class Lesson:
         added lines."""
         head = f"[{self.category.value}, {self.severity}, seen {self.times_encountered}x] "
         head += _clip(self.title, PROMPT_TITLE_MAX_CHARS) + ": "
-        wrong = _one_line(self.what_went_wrong)
+        wrong = _after_title(self.title, _one_line(self.what_went_wrong))
         fixed = _one_line(self.what_fixed_it)
         arrow = " -> " if fixed else ""
         room = PROMPT_LINE_MAX_CHARS - len(head) - len(arrow)
@@ -332,6 +333,21 @@ def looks_like_diff(text: str) -> bool:
             and all(line.startswith(("+", "-", " ")) for line in lines))
 
 
+def _after_title(title: str, text: str) -> str:
+    """`text` without the part that repeats the title it follows in a prompt line: the
+    whole title (a finding's `Title: explanation`), or the message of an error's title
+    (`KeyError: 'price'` then `'price' (at ...)`)."""
+    folded = title.casefold().rstrip(" .:")
+    repeats = [folded]
+    if ": " in folded:
+        repeats.append(folded.split(": ", 1)[1])
+    for repeat in repeats:
+        if len(repeat) >= 3 and text.casefold().startswith(repeat):
+            rest = text[len(repeat):].lstrip(" .:;-—")
+            return rest or text
+    return text
+
+
 def _one_line(text: str) -> str:
     """A diff keeps its prose (an explanation) and its added lines: those are the fix; the
     removed and context lines repeat the mistake."""
@@ -359,50 +375,28 @@ def _clip(text: str, budget: int) -> str:
 
 @dataclass
 class LessonQuery:
-    """What is at hand when the generator is asked (normalised like a Scope)."""
+    """What is at hand when the generator is asked (the scope fields normalised like a
+    Scope): the rule ids and error types of the attempt being fixed, the cell's libraries
+    and columns, its words (`text`: the prompt, the code, the error or findings) and its
+    `code`, whose calls say what the cell does (`services.lesson_relevance`)."""
 
     rule_ids: list[str] = field(default_factory=list)
     error_types: list[str] = field(default_factory=list)
     libraries: list[str] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)
+    text: str = ""
+    code: str = ""
 
     def __post_init__(self) -> None:
         for name in ("rule_ids", "error_types", "libraries", "columns"):
             setattr(self, name, _scope_values(getattr(self, name), name, name))
+        for name in ("text", "code"):
+            if not isinstance(getattr(self, name), str):
+                raise LessonError(name, "must be a string")
 
     def is_empty(self) -> bool:
-        return not (self.rule_ids or self.error_types or self.libraries or self.columns)
-
-
-def rule_family(rule_id: str) -> str:
-    """`leakage.fit_saw_heldout_rows` -> `leakage`; "" for an id without a family."""
-    return rule_id.split(".", 1)[0] if "." in rule_id else ""
-
-
-def match_strength(lesson: Lesson, query: LessonQuery) -> tuple[int, int]:
-    """(primary, context); (0, 0) means no overlap. Primary - what the retry is about: an
-    exact rule id 3, a rule of the same family 1, plus 2 for a shared error type (a rule id
-    names one flaw; an error type like ValueError has many causes). Context - where it
-    happens: the number of shared libraries and columns."""
-    scope = lesson.scope
-    rule = 0
-    if set(scope.rule_ids) & set(query.rule_ids):
-        rule = 3
-    else:
-        families = {rule_family(r) for r in query.rule_ids} - {""}
-        if any(rule_family(r) in families for r in scope.rule_ids):
-            rule = 1
-    error = 2 if set(scope.error_types) & set(query.error_types) else 0
-    context = (len(set(scope.libraries) & set(query.libraries))
-               + len(set(scope.columns) & set(query.columns)))
-    return rule + error, context
-
-
-def relevance_key(lesson: Lesson, query: LessonQuery) -> tuple[Any, ...]:
-    """Sort key, best first: match strength, then severity, times encountered, recency."""
-    primary, context = match_strength(lesson, query)
-    return (-primary, -context, -severity_rank(lesson.severity), -lesson.times_encountered,
-            -lesson.last_seen, lesson.id)
+        return not (self.rule_ids or self.error_types or self.libraries or self.columns
+                    or self.text.strip() or self.code.strip())
 
 
 def merge_lessons(existing: Lesson, incoming: Lesson) -> Lesson:
@@ -695,21 +689,23 @@ class LessonStore:
         query += " ORDER BY last_seen DESC, created_at DESC, id"
         return [_from_row(row) for row in self._conn.execute(query, params).fetchall()]
 
-    def relevant(self, query: LessonQuery, *, limit: int = 5,
-                 max_chars: int = 1500) -> builtins.list[Lesson]:
-        """Lessons whose scope overlaps the query, best first (`relevance_key`): at most
-        `limit`, each text once (`prompt_key`), their prompt lines together within
-        `max_chars` (a line that does not fit is skipped, a shorter one after it may still
-        go in)."""
+    def relevant(self, query: LessonQuery, *, limit: int = 5, max_chars: int = 1500,
+                 min_relevance: float = MIN_RELEVANCE) -> builtins.list[Lesson]:
+        """The lessons relevant to the query, best first (`lesson_relevance.ranked`; none
+        below `min_relevance`): at most `limit`, each text once (`prompt_key`), their
+        prompt lines together within `max_chars` (a line that does not fit is skipped, a
+        shorter one after it may still go in)."""
         limit = _non_negative_int(limit, "limit")
         max_chars = _non_negative_int(max_chars, "max_chars")
-        matching = [lesson for lesson in self.all_lessons()
-                    if match_strength(lesson, query) != (0, 0)]
-        matching.sort(key=lambda lesson: relevance_key(lesson, query))
+        if isinstance(min_relevance, bool) or not isinstance(min_relevance, int | float) \
+                or not math.isfinite(min_relevance) or min_relevance < 0:
+            raise LessonError("min_relevance", f"must be a number >= 0 (got {min_relevance!r})")
+        if limit == 0 or query.is_empty():
+            return []
         chosen: builtins.list[Lesson] = []
         said: set[str] = set()
         used = 0
-        for lesson in matching:
+        for _, lesson in ranked(self.all_lessons(), query, min_relevance):
             if len(chosen) >= limit:
                 break
             if prompt_key(lesson) in said:

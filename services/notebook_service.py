@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -89,6 +89,8 @@ class ExecuteOptions:
     max_critique_retries: int | None = None
     replay_before_retry: bool | None = None  # None -> config.replay_before_retry
     checks: tuple[SelfCheck, ...] = ()  # self-checks for this run, on top of the cell's
+    # run-all: self-checks per cell id, on top of each cell's own
+    cell_checks: dict[str, tuple[SelfCheck, ...]] = field(default_factory=dict)
     plan: bool | None = None  # None -> cell metadata `planning`, then config.planning
     # a single-cell re-run of code shown blocked is the person's override; False: reviewed
     # again (and, with a generator, rewritten), as the web page's "Let it fix" asks
@@ -235,8 +237,7 @@ class NotebookService:
             nb.cells.insert(index, cell)
             return cell
 
-        # only the new cell is new: the others are shared, not copied (nor re-validated)
-        return await self.store.update(notebook_id, change, touches=cell.id)
+        return await self.store.update(notebook_id, change)
 
     def get_cell(self, notebook_id: str, cell_id: str) -> NotebookNode:
         return self.store.read_cell(notebook_id, cell_id)
@@ -263,7 +264,7 @@ class NotebookService:
             clear_if_changed(cell)  # new code or prompt: an override no longer applies
             return cell
 
-        return await self.store.update(notebook_id, change, touches=cell_id)
+        return await self.store.update(notebook_id, change)
 
     async def accept_findings(self, notebook_id: str, cell_id: str, *, by: str = "user",
                               reason: str = "") -> dict[str, Any]:
@@ -286,7 +287,7 @@ class NotebookService:
             index, _ = find_cell(nb, cell_id)
             del nb.cells[index]
 
-        await self.store.update(notebook_id, change, touches=cell_id)
+        await self.store.update(notebook_id, change)
 
     async def move_cell(self, notebook_id: str, cell_id: str, position: int) -> NotebookNode:
         def change(nb: NotebookNode) -> NotebookNode:
@@ -295,7 +296,7 @@ class NotebookService:
             nb.cells.insert(max(0, min(position, len(nb.cells))), cell)
             return cell
 
-        return await self.store.update(notebook_id, change, touches=cell_id)
+        return await self.store.update(notebook_id, change)
 
     # -- execution -----------------------------------------------------------------------
 
@@ -499,8 +500,9 @@ class NotebookService:
         """The cell's declared self-checks, then the request's (a request check replaces
         a cell check of the same name)."""
         declared, error = cell_checks(cell)
-        extra = {c.name for c in options.checks}
-        return [c for c in declared if c.name not in extra] + list(options.checks), error
+        requested = list(options.cell_checks.get(cell.id, ())) + list(options.checks)
+        extra = {c.name for c in requested}
+        return [c for c in declared if c.name not in extra] + requested, error
 
     def _planning(self, cell: NotebookNode, options: ExecuteOptions) -> bool:
         if self.planner is None:

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from services.improvement_queue import (
@@ -112,14 +113,14 @@ def test_cooldown_absorbs_a_recurrence_and_queues_again_after_it(
     first = queue.submit(request(priority="medium"))
     assert first.queued and first.reason == "queued" and len(first.request.id) == 12
     clock.now += 1800
-    again = queue.submit(request(priority="high", notebook="nb-2"))
+    again = queue.submit(request(priority="high"))
     assert not again.queued and again.request.id == first.request.id
     assert again.reason.startswith(f"cooldown: {first.request.id} was queued")
     stored = queue.get(first.request.id)
     assert stored.occurrences == 2 and stored.updated_at == 2800.0
     assert stored.priority == "high"  # a recurrence can raise the priority, never lower it
     assert stored.context["recurrences"] == [
-        {"at": 2800.0, "notebook_id": "nb-2", "execution_ids": ["e1"]}]
+        {"at": 2800.0, "notebook_id": "nb-1", "execution_ids": ["e1"]}]
     other = queue.submit(request(key="stall:same_error_repeated"))  # another pattern
     assert other.queued
     clock.now = 1000.0 + 3600  # the window is [created, created + cooldown)
@@ -128,6 +129,33 @@ def test_cooldown_absorbs_a_recurrence_and_queues_again_after_it(
     assert [r.pattern_key for r in queue.list()] == [
         "repeated_error:KeyError", "stall:same_error_repeated", "repeated_error:KeyError"]
     assert queue.get(first.request.id).occurrences == 2
+
+
+def test_the_cooldown_is_per_notebook_unless_scoped_to_the_pattern(
+        tmp_path: Path, clock: FakeClock) -> None:
+    per_notebook = ImprovementQueue(tmp_path / "a.sqlite3", cooldown_seconds=3600, clock=clock)
+    across = ImprovementQueue(tmp_path / "b.sqlite3", cooldown_seconds=3600,
+                              cooldown_scope="pattern", clock=clock)
+    try:
+        for queue in (per_notebook, across):
+            first = queue.submit(request(notebook="nb-1"))
+            clock.now += 60
+            second = queue.submit(request(notebook="nb-2"))
+            again = queue.submit(request(notebook="nb-1"))
+            assert first.queued and not again.queued
+            assert again.request.id == first.request.id
+            if queue is per_notebook:  # the second notebook gets its own request
+                assert second.queued and second.request.id != first.request.id
+                assert "in notebook nb-1" in again.reason
+                assert queue.get(first.request.id).occurrences == 2
+            else:
+                assert not second.queued and second.request.id == first.request.id
+                assert queue.get(first.request.id).occurrences == 3
+        with pytest.raises(ImprovementError, match=r"^cooldown_scope: must be one of"):
+            ImprovementQueue(tmp_path / "c.sqlite3", cooldown_scope="global")
+    finally:
+        per_notebook.close()
+        across.close()
 
 
 def test_zero_cooldown_queues_every_submission(tmp_path: Path, clock: FakeClock) -> None:
@@ -344,8 +372,9 @@ async def test_webhook_failures_are_recorded_not_raised(queue: ImprovementQueue,
     queued = queue.submit(request()).request
     server.reply("/hook", (500, {"message": "boom"}))
     refused = f"http://127.0.0.1:{closed_port()}/hook"
-    deliveries = await deliver(queue, queued, [WebhookSink(f"{server.url}/hook"),
-                                               WebhookSink(refused, name="backup")])
+    deliveries = await deliver(queue, queued, [WebhookSink(f"{server.url}/hook", attempts=1),
+                                               WebhookSink(refused, name="backup",
+                                                           attempts=1)])
     assert [(d.sink, d.ok) for d in deliveries] == [("webhook", False), ("backup", False)]
     assert deliveries[0].detail == "HTTP 500: boom"
     assert deliveries[1].detail.startswith("ConnectError")
@@ -358,7 +387,8 @@ async def test_webhook_failures_are_recorded_not_raised(queue: ImprovementQueue,
 async def test_webhook_timeout_is_recorded(queue: ImprovementQueue, server: StandIn) -> None:
     queued = queue.submit(request()).request
     server.reply("/", "hold")
-    (delivery,) = await deliver(queue, queued, [WebhookSink(server.url, timeout=0.2)])
+    (delivery,) = await deliver(queue, queued, [WebhookSink(server.url, timeout=0.2,
+                                                                 attempts=1)])
     assert not delivery.ok and delivery.detail.startswith("ReadTimeout")
     assert queue.get(queued.id).deliveries[0]["detail"] == delivery.detail
 
@@ -368,7 +398,8 @@ async def test_webhook_secrets_stay_out_of_details(queue: ImprovementQueue,
     secret_path = "/services/T0/B0/SeCrEtPaRt"
     server.reply(secret_path, (404, {"message": f"no hook at {secret_path}"}))
     queued = queue.submit(request()).request
-    sink = WebhookSink(f"{server.url}{secret_path}", headers={"Authorization": "Bearer hdr-tok"})
+    sink = WebhookSink(f"{server.url}{secret_path}", headers={"Authorization": "Bearer hdr-tok"},
+                       attempts=1)
     (delivery,) = await deliver(queue, queued, [sink])
     assert delivery.detail == "HTTP 404: no hook at ***"
     assert server.received[0].headers["authorization"] == "Bearer hdr-tok"
@@ -426,7 +457,7 @@ async def test_every_sink_is_tried_and_a_success_is_not_repeated(
     server.reply(ISSUES, (201, {"number": 1, "html_url": "https://x/1"}))
     server.reply("/hook", (500, {}), (204, None))
     github = GitHubIssueSink("acme/analysis", TOKEN, api_url=server.url)
-    webhook = WebhookSink(f"{server.url}/hook")
+    webhook = WebhookSink(f"{server.url}/hook", attempts=1)  # retries: test_retries
     first = await deliver(queue, queued, [github, Broken(), webhook])
     assert [(d.sink, d.ok) for d in first] == [("github", True), ("broken", False),
                                               ("webhook", False)]
@@ -442,10 +473,42 @@ async def test_every_sink_is_tried_and_a_success_is_not_repeated(
         ("webhook", True, 2000.0)]
 
 
+async def test_webhook_retries_with_backoff_bounded(queue: ImprovementQueue,
+                                                    server: StandIn) -> None:
+    queued = queue.submit(request()).request
+    server.reply("/flaky", (503, {}), (500, {}), (200, {}))
+    (delivery,) = await deliver(queue, queued, [WebhookSink(f"{server.url}/flaky",
+                                                            backoff=0.01)])
+    assert delivery.ok and delivery.detail == "HTTP 200 (attempt 3 of 3)"
+    assert len(server.received) == 3
+    # always failing: three attempts, then a failed delivery saying so
+    server.reply("/down", (502, {}), (502, {}), (502, {}), (200, {}))
+    (down,) = await deliver(queue, queued, [WebhookSink(f"{server.url}/down", backoff=0.01,
+                                                        name="down")])
+    assert not down.ok and down.detail.startswith("HTTP 502")
+    assert down.detail.endswith("(attempt 3 of 3)")
+    assert [r.path for r in server.received].count("/down") == 3
+    # an answer that a retry cannot change is final at once
+    server.reply("/gone", (404, {"message": "no such hook"}), (200, {}))
+    (gone,) = await deliver(queue, queued, [WebhookSink(f"{server.url}/gone", backoff=0.01,
+                                                        name="gone")])
+    assert not gone.ok and gone.detail == "HTTP 404: no such hook"
+    assert [r.path for r in server.received].count("/gone") == 1
+
+
+def test_retry_delay_doubles_and_honours_retry_after() -> None:
+    from services.improvement_sinks import retry_delay
+
+    assert [retry_delay(n, 0.5, None) for n in (1, 2, 3)] == [0.5, 1.0, 2.0]
+    slow = httpx.Response(429, headers={"retry-after": "7"})
+    assert retry_delay(1, 0.5, slow) == 7.0
+    assert retry_delay(1, 0.5, httpx.Response(429, headers={"retry-after": "3600"})) is None
+
+
 async def test_delivery_of_a_request_not_in_the_queue_does_not_raise(
         queue: ImprovementQueue, server: StandIn) -> None:
     server.reply("/", (200, {}))
-    (delivery,) = await deliver(queue, request(), [WebhookSink(server.url)])
+    (delivery,) = await deliver(queue, request(), [WebhookSink(server.url, attempts=1)])
     assert delivery.ok and queue.list() == []
 
 

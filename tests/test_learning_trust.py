@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import textwrap
+import threading
 from collections.abc import AsyncIterator, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +18,14 @@ import nbformat
 import pytest
 
 from app import cli
+from app.main import create_app
 from critics import AnalysisCritic
 from services.anthropic_client import make_async_client
 from services.cell_plan import ClaudePlanner, Criterion, Plan
 from services.cell_review import CellReviewer
 from services.claude_generator import ClaudeCodeGenerator
 from services.code_generator import CodeGenerator
+from services.improvement_sinks import SinkConfigError
 from services.lesson_export import from_json
 from services.notebook_service import ExecuteOptions, NotebookService
 from services.scripted_generator import ScriptedGenerator
@@ -29,7 +33,7 @@ from services.scripted_planner import ScriptedPlanner
 from services.self_checks import parse_checks
 from tests.messages_api_server import MessagesAPIServer
 
-from .conftest import make_settings
+from .conftest import LiveServer, make_settings, new_notebook
 
 FRAME = """
 import pandas as pd
@@ -268,3 +272,178 @@ async def test_pruning_keeps_hand_written_and_critical_tips(tmp_path: Path) -> N
         assert removed not in {x.id for x in learning.lessons.all_lessons()}
     finally:
         await svc.stop()
+
+
+# -- 7. smaller: run-all checks, all-or-nothing ack, a sink without its token --------------
+
+def test_run_all_takes_checks_per_cell(tmp_path: Path) -> None:
+    with LiveServer(make_settings(tmp_path, pool_size=1)) as live, live.client() as client:
+        nb, (_, second) = new_notebook(client, "x = 1", "y = x + 1")
+        run = client.post(f"/api/notebooks/{nb}/run", json={
+            "checks": {second: ["y == 3"]}, "critic": False})
+        assert run.status_code == 200, run.text
+        body = run.json()
+        assert body["status"] == "scientific_validity_error" and body["blocked"] == [second]
+        (finding,) = [f for r in body["results"] for f in (r["critique"] or {})
+                      .get("findings", [])]
+        assert finding["rule_id"] == "self_check.expression_y_3"
+        for bad, field in (({"checks": ["y == 3"]}, "checks"),
+                           ({"checks": {"nope": ["y == 3"]}}, "checks.nope"),
+                           ({"checks": {second: [{"type": "in_range", "target": "y"}]}},
+                            f"checks.{second}[0].min")):
+            answer = client.post(f"/api/notebooks/{nb}/run", json=bad)
+            assert answer.status_code == 422 and field in answer.text, answer.text
+
+
+def _queue_two_requests(data_dir: Path) -> list[str]:
+    from services.improvement_queue import ImprovementQueue, ImprovementRequest
+
+    queue = ImprovementQueue(make_settings(data_dir).learning_path)
+    try:
+        return [queue.submit(ImprovementRequest(
+            title=f"request {key}", description="d", priority="high", type="prompt",
+            pattern_key=key, source_pattern={}, context={"notebook_id": "nb"})).request.id
+            for key in ("a", "b")]
+    finally:
+        queue.close()
+
+
+def test_improvements_ack_is_all_or_nothing(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    known, other = _queue_two_requests(tmp_path)
+    code, _, err = _cli(capsys, "improvements", "ack", known, "no-such-request", *data)
+    assert code == 1 and "no-such-request" in err
+    _, out, _ = _cli(capsys, "improvements", "list", "--json", *data)
+    assert {r["id"]: r["status"] for r in json.loads(out)} == {known: "open", other: "open"}
+    code, out, _ = _cli(capsys, "improvements", "ack", known, other, *data)
+    assert code == 0 and "2 request(s)" in out
+
+
+def test_a_github_repo_without_token_stops_only_what_delivers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NBCRITIC_GITHUB_REPO", "octo/analysis")
+    monkeypatch.delenv("NBCRITIC_GITHUB_TOKEN", raising=False)
+    data = ["--data-dir", str(tmp_path)]
+    code, out, err = _cli(capsys, "lessons", "list", *data)
+    assert code == 0 and "no lessons" in out, err
+    assert _cli(capsys, "improvements", "list", *data)[0] == 0
+    code, _, err = _cli(capsys, "reflect", "nb", *data)  # reflecting files requests
+    assert code == 2 and "github_token" in err
+    with pytest.raises(SinkConfigError, match="github_token"):
+        create_app(make_settings(tmp_path))
+
+
+# -- 6. the improvement cooldown per notebook; failed deliveries shown and retried ---------
+
+class FailingHook:
+    """A local webhook that answers 500 to every POST and counts them."""
+
+    def __init__(self) -> None:
+        self.posts = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                outer.posts += 1
+                self.send_response(500)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+REPEATED_KEY_ERRORS = ("d = {}\nd['a']", "e = {}\ne['b']", "f = {}\nf['c']")
+
+
+async def test_a_second_notebook_gets_its_own_request_and_failures_are_listed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hook = FailingHook()
+    try:
+        svc = await _service(tmp_path, None, improvement_webhook_url=hook.url,
+                             improvement_webhook_attempts=2)
+        try:
+            for _ in range(2):  # two notebooks, the same recurring error, within the hour
+                nb = await svc.create_notebook()
+                for source in REPEATED_KEY_ERRORS:
+                    await svc.add_cell(nb, source=source)
+                await svc.run_all(nb, ExecuteOptions(stop_on_error=False))
+            requests = svc.learning.queue.list()
+            assert len(requests) == 2
+            assert {r.pattern_key for r in requests} == {requests[0].pattern_key}
+            assert len({r.context["notebook_id"] for r in requests}) == 2
+            assert hook.posts == 4  # each delivery tried twice (bounded), then recorded
+            assert all(r.deliveries[0]["detail"].endswith("(attempt 2 of 2)")
+                       for r in requests)
+        finally:
+            await svc.stop()
+    finally:
+        hook.close()
+    code, out, _ = _cli(capsys, "improvements", "list", "--data-dir", str(tmp_path))
+    assert code == 0 and out.count("delivery to webhook FAILED: HTTP 500") == 2, out
+
+
+# -- 3. relevance: what the cell does, with a floor ------------------------------------------
+
+LEAKAGE = {"title": "StandardScaler fit before the split", "category": "fix",
+           "severity": "critical",
+           "what_went_wrong": "StandardScaler fit before the split: the scaler saw the test "
+                              "rows, so the test accuracy is optimistic",
+           "what_fixed_it": "fit the scaler inside a Pipeline on the training rows",
+           "scope": {"rule_ids": ["leakage.fit_saw_heldout_rows"],
+                     "libraries": ["pandas", "sklearn"]}}
+MISSPELT = {"title": "KeyError: 'regoin'", "category": "fix", "severity": "medium",
+            "what_went_wrong": "'regoin' (at sales.groupby('regoin')). Hint: did you mean "
+                               "'region'?",
+            "what_fixed_it": "use the column as spelled in sales.columns",
+            "scope": {"error_types": ["KeyError"], "libraries": ["pandas"],
+                      "columns": ["region"]}}
+
+
+async def test_only_relevant_lessons_reach_the_prompt(tmp_path: Path) -> None:
+    gen = ScriptedGenerator(["counts = sales.groupby('region').size()",
+                             "total = sales['amout'].sum()", "total = sales['amount'].sum()"])
+    svc = await _service(tmp_path, gen)
+    try:
+        await svc.learning.record([LEAKAGE, MISSPELT])
+        # a prompt that shares only pandas (and a column) with the stored lessons: none
+        nb, cell = await _prompt_cell(svc, "count the rows per region")
+        assert (await svc.execute_cell(nb, cell)).status.value == "ok"
+        assert gen.calls[0].context.lessons == []
+        # a retry of a KeyError: the misspelt-column lesson, not the leakage one
+        other = (await svc.add_cell(nb, prompt="total amount")).id
+        result = await svc.execute_cell(nb, other)
+        assert result.status.value == "ok" and len(result.attempts) == 2
+        fix = gen.calls[-1]
+        assert fix.kind == "fix" and len(fix.context.lessons) == 1
+        (line,) = fix.context.lessons
+        assert "regoin" in line and "StandardScaler" not in line
+        # the title is not repeated by the text after it
+        assert "KeyError: 'regoin': (at sales.groupby" in line
+    finally:
+        await svc.stop()
+
+
+def test_the_floor_is_a_setting(tmp_path: Path) -> None:
+    from services.lessons import LessonQuery, LessonStore
+
+    with LessonStore(tmp_path / "l.sqlite") as store:
+        store.import_lessons(from_json({"format": "nbcritic-lessons", "version": 1,
+                                        "lessons": [LEAKAGE, MISSPELT]}))
+        query = LessonQuery(libraries=["pandas"], columns=["region"],
+                            text="count the rows per region")
+        assert store.relevant(query) == []
+        assert len(store.relevant(query, min_relevance=0)) == 2
+    settings = make_settings(tmp_path, lessons_min_relevance=0)
+    assert settings.lessons_min_relevance == 0

@@ -312,7 +312,7 @@ def test_persists_across_close_and_reopen(tmp_path: Path, clock: Clock) -> None:
 # -- relevance ---------------------------------------------------------------------------------
 
 
-def test_relevant_by_match_strength(store: LessonStore) -> None:
+def test_relevant_by_evidence_with_a_floor(store: LessonStore) -> None:
     exact = store.record(simple("exact rule", rule_ids=[LEAKAGE])).lesson
     family = store.record(simple("family rule", rule_ids=["leakage.copies_across_split"])).lesson
     error = store.record(simple("error type", error_types=["ValueError"])).lesson
@@ -326,8 +326,12 @@ def test_relevant_by_match_strength(store: LessonStore) -> None:
     query = LessonQuery(rule_ids=[LEAKAGE], error_types=["sklearn.exceptions.ValueError"],
                         libraries=["scikit-learn"], columns=["age"])
     got = store.relevant(query, limit=10, max_chars=10_000)
-    assert [x.id for x in got] == [both.id, exact.id, error.id, family.id, library_column.id,
-                                   library.id]
+    # a library and a column in common are below the floor: no evidence the lesson applies
+    assert [x.id for x in got] == [both.id, exact.id, error.id, family.id]
+    assert library.id not in {x.id for x in got} and library_column.id not in {
+        x.id for x in got}
+    everything = store.relevant(query, limit=10, max_chars=10_000, min_relevance=0)
+    assert [x.id for x in everything][4:] == [library_column.id, library.id]
 
 
 def test_relevant_family_match_is_weaker_than_exact(store: LessonStore) -> None:

@@ -53,6 +53,12 @@ async def run_all(notebook_id: str, service: Service, run_async: Async,
                   body: RunAllRequest | None = None) -> Any:
     """Run every code cell in order (stopping at the first failure unless told otherwise)."""
     body = body or RunAllRequest()
+    if body.checks:
+        cells = {c.get("id") for c in service.get_notebook(notebook_id).cells}
+        unknown = [cell_id for cell_id in body.checks if cell_id not in cells]
+        if unknown:
+            raise ApiError(422, f"checks.{unknown[0]}: no such cell in this notebook",
+                           "validation_error")
     options = ExecuteOptions(timeout=body.timeout, stop_on_error=body.stop_on_error,
                              **body.retry_options())
     execution_id = service.start_execution(notebook_id, None, options)
