@@ -237,7 +237,8 @@ class NotebookService:
             nb.cells.insert(index, cell)
             return cell
 
-        return await self.store.update(notebook_id, change)
+        # only the new cell is new: the others are shared, not copied (nor re-validated)
+        return await self.store.update(notebook_id, change, touches=cell.id)
 
     def get_cell(self, notebook_id: str, cell_id: str) -> NotebookNode:
         return self.store.read_cell(notebook_id, cell_id)
@@ -264,7 +265,7 @@ class NotebookService:
             clear_if_changed(cell)  # new code or prompt: an override no longer applies
             return cell
 
-        return await self.store.update(notebook_id, change)
+        return await self.store.update(notebook_id, change, touches=cell_id)
 
     async def accept_findings(self, notebook_id: str, cell_id: str, *, by: str = "user",
                               reason: str = "") -> dict[str, Any]:
@@ -287,7 +288,7 @@ class NotebookService:
             index, _ = find_cell(nb, cell_id)
             del nb.cells[index]
 
-        await self.store.update(notebook_id, change)
+        await self.store.update(notebook_id, change, touches=cell_id)
 
     async def move_cell(self, notebook_id: str, cell_id: str, position: int) -> NotebookNode:
         def change(nb: NotebookNode) -> NotebookNode:
@@ -296,7 +297,7 @@ class NotebookService:
             nb.cells.insert(max(0, min(position, len(nb.cells))), cell)
             return cell
 
-        return await self.store.update(notebook_id, change)
+        return await self.store.update(notebook_id, change, touches=cell_id)
 
     # -- execution -----------------------------------------------------------------------
 
