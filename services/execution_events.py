@@ -33,6 +33,9 @@ class ExecutionHub:
         self.journal = journal
         self._signals: dict[str, asyncio.Event] = {}
         self._pending: dict[str, _PendingStream] = {}
+        # seconds between re-reads of the journal while waiting; None: only when this
+        # process appends (set when replicas share the journal: another may be appending)
+        self.poll: float | None = None
 
     def emit(self, execution_id: str, notebook_id: str, cell_id: str | None, type_: str,
              data: dict[str, Any]) -> Event:
@@ -76,6 +79,7 @@ class ExecutionHub:
     async def follow(self, execution_id: str, after_seq: int = 0,
                      keepalive: float = 15.0) -> AsyncIterator[Event | None]:
         """Yield events after `after_seq` until the terminal one; None as a keep-alive tick."""
+        quiet = 0.0
         while True:
             signal = self._signals.setdefault(execution_id, asyncio.Event())
             events = self.journal.events(execution_id, after_seq)
@@ -85,6 +89,7 @@ class ExecutionHub:
                 if event.type == TERMINAL_EVENT:
                     return
             if events:
+                quiet = 0.0
                 continue
             record = self.journal.execution(execution_id)
             if record is None or record.state == ExecutionState.DONE:
@@ -93,10 +98,14 @@ class ExecutionHub:
                     self._signals.pop(execution_id, None)
                     return
                 continue
+            wait = min(self.poll or keepalive, keepalive)
             try:
-                await asyncio.wait_for(signal.wait(), keepalive)
+                await asyncio.wait_for(signal.wait(), wait)
             except TimeoutError:
-                yield None
+                quiet += wait
+                if quiet >= keepalive:
+                    quiet = 0.0
+                    yield None
 
     # -- internals ---------------------------------------------------------------------
 

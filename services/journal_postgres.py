@@ -41,6 +41,13 @@ class PostgresJournal(Journal):
             ).fetchone()[0]
         return Event(seq, execution_id, notebook_id, cell_id, type_, data, ts)
 
+    def create_execution(self, execution_id: str, notebook_id: str, kind: str,
+                         cell_ids: list[str]) -> None:
+        """Committed at once: the 202 naming it may reach a client, and that client another
+        replica, before this loop iteration's batched commit."""
+        super().create_execution(execution_id, notebook_id, kind, cell_ids)
+        self.commit()
+
     def compact_outputs(self, notebook_id: str, keep: int, written_seq: int) -> list[str]:
         """As Journal.compact_outputs (retention), in PostgreSQL's JSON functions."""
         rows = self._conn.execute(

@@ -55,6 +55,7 @@ from .notebook_store import (
     parse_notebook,
 )
 from .outputs import OutputCollector
+from .replica_locks import STREAM_POLL, SWEEP_INTERVAL, replica_locks
 from .run_journal import JournaledRun
 from .run_types import RunOutcome, RunSpec, RunTools
 from .self_checks import SelfCheck, cell_checks, parse_checks
@@ -113,6 +114,9 @@ class NotebookService:
         self.store = NotebookStore(config.data_dir / "notebooks", fsync=config.fsync_writes,
                                    kernel_name=config.kernel_name)
         self.journal = open_journal(config.data_dir, config.database_url_text)
+        # replicas sharing the database: execution ownership and notebook locks
+        self.replicas = replica_locks(config.database_url_text)
+        self._sweeper: asyncio.Task[None] | None = None
         self.learning = learning or Learning(config)
         self.hub = ExecutionHub(self.journal)
         self.pool = KernelPool(config)
@@ -134,6 +138,9 @@ class NotebookService:
         protect_service_process()  # kernels of this user cannot read its environ or memory
         await self._replay_unwritten_results()
         self._recover_unfinished()
+        if self.replicas.shared:  # executions of replicas that die later, and their streams
+            self._sweeper = asyncio.create_task(self._sweep_orphans())
+            self.hub.poll = STREAM_POLL
         for notebook_id in self.store.list_ids():
             self._compact_journal(notebook_id)
         self.pool.start()
@@ -155,6 +162,8 @@ class NotebookService:
         """Abort running executions and shut every kernel down (no orphans)."""
         if self._reaper:
             self._reaper.cancel()
+        if self._sweeper:
+            self._sweeper.cancel()
         for task in list(self._tasks.values()):
             task.cancel()
         if self._tasks:
@@ -163,6 +172,7 @@ class NotebookService:
         await self.store.flush_all()
         await self.pool.close()
         self.journal.close()
+        self.replicas.close()
         self.reviewer.close()
         await self.learning.aclose()
         self._started = False
@@ -181,15 +191,21 @@ class NotebookService:
     def _recover_unfinished(self) -> None:
         """Executions cut off by a killed service end as `aborted` in the journal, with the
         results of the cells that finished before (their `final` events) and the rest as
-        not run."""
+        not run. With replicas: only those whose replica is gone, each ended by one replica."""
         for record in self.journal.unfinished():
-            results = [e.data for e in self.journal.events_of_type(record.id, "final")]
-            done = {r.get("cell_id") for r in results}
-            self.hub.finish(record.id, record.notebook_id, {
-                "state": ExecutionState.DONE.value, "status": CellStatus.ABORTED.value,
-                "reason": "the service stopped before this execution finished",
-                "results": results, "not_run": [c for c in record.cell_ids if c not in done],
-            })
+            with self.replicas.adopt(record.id) as orphaned:
+                current = self.journal.execution(record.id)
+                if not orphaned or current is None or current.state == ExecutionState.DONE:
+                    continue
+                results = [e.data for e in self.journal.events_of_type(record.id, "final")]
+                done = {r.get("cell_id") for r in results}
+                self.hub.finish(record.id, record.notebook_id, {
+                    "state": ExecutionState.DONE.value, "status": CellStatus.ABORTED.value,
+                    "reason": "the service stopped before this execution finished",
+                    "results": results,
+                    "not_run": [c for c in record.cell_ids if c not in done],
+                })
+                self.journal.commit()  # before another replica may look at it
 
     # -- notebooks -----------------------------------------------------------------------
 
@@ -347,6 +363,7 @@ class NotebookService:
                 self._check_executable(find_cell(nb, cell_id)[1])
         execution_id = uuid.uuid4().hex
         self.journal.create_execution(execution_id, notebook_id, kind, targets)
+        self.replicas.claim(execution_id)
         self.hub.emit(execution_id, notebook_id, None, "status",
                       {"state": ExecutionState.QUEUED.value, "kind": kind, "cells": targets})
         task = asyncio.create_task(self._run_execution(
@@ -369,7 +386,8 @@ class NotebookService:
         results: list[CellResult] = []
         summary: dict[str, Any] = {"state": ExecutionState.DONE.value}
         try:
-            async with self._exec_locks.setdefault(notebook_id, asyncio.Lock()):
+            async with self._exec_locks.setdefault(notebook_id, asyncio.Lock()), \
+                    self.replicas.notebook(notebook_id):
                 self.journal.set_state(execution_id, ExecutionState.RUNNING)
                 self.hub.emit(execution_id, notebook_id, None, "status",
                               {"state": ExecutionState.RUNNING.value})
@@ -397,6 +415,7 @@ class NotebookService:
             summary["blocked"] = [r.cell_id for r in results
                                   if r.status is CellStatus.SCIENTIFIC_VALIDITY_ERROR]
             self.hub.finish(execution_id, notebook_id, summary)
+            self.replicas.release(execution_id)
             self._compact_journal(notebook_id)
         if kind == "run_all" and self.config.reflection_auto:
             try:  # a post-mortem never changes the run's results
@@ -743,6 +762,16 @@ class NotebookService:
                 self._replaced.add(session.kernel_id)
             self.pool.discard(session, now=session.busy)
             return True
+
+    async def _sweep_orphans(self) -> None:
+        """With replicas: executions whose replica died end `aborted` (their lease, an
+        advisory lock, went with its connection), so their streams end on any replica."""
+        while True:
+            await asyncio.sleep(SWEEP_INTERVAL)
+            try:
+                self._recover_unfinished()
+            except Exception:
+                log.exception("looking for executions of replicas that died failed")
 
     async def _reap_idle_kernels(self) -> None:
         interval = max(0.5, min(60.0, self.config.idle_kernel_timeout / 4))
