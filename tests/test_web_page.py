@@ -291,6 +291,31 @@ def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_down
     assert meta["override"]["reason"] == "exploratory: the split is shown later"
 
 
+def test_let_it_fix_has_the_generator_rewrite_a_blocked_cell(
+        page: Page, server: Server, messages_api: MessagesAPIServer) -> None:
+    flawed = nbformat.read(ROOT / "notebooks" / "flawed_analysis.ipynb", as_version=4)
+    sound = nbformat.read(ROOT / "notebooks" / "sound_analysis.ipynb", as_version=4)
+    setup, leaky = [c.source for c in flawed.cells if c.cell_type == "code"][:2]
+    fixed = [c.source for c in sound.cells if c.cell_type == "code"][1]
+    with httpx.Client(base_url=server.url, timeout=120,
+                      headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+        client.post("/api/notebooks", json={"id": "fixit"}).raise_for_status()
+        cells = [client.post("/api/notebooks/fixit/cells", json={"source": source}).json()["id"]
+                 for source in (setup, leaky)]
+        run = client.post("/api/notebooks/fixit/run", json={"auto_fix": False}).json()
+        assert run["blocked"] == [cells[1]]
+    messages_api.reply_tool("submit_code", {"code": fixed, "explanation": "a pipeline"})
+    log_in(page)
+    page.get_by_role("link", name="fixit").click()
+    blocked = cell(page, cells[1])
+    expect(blocked).to_have_attribute("data-status", "scientific_validity_error")
+    blocked.get_by_role("button", name="Let the code generator fix it").click()
+    expect(blocked).to_have_attribute("data-status", "ok")
+    expect(blocked.get_by_role("status").first).not_to_contain_text("overridden")
+    expect(blocked.locator(".attempt")).to_have_count(2)
+    expect(blocked.locator(".cm-content")).to_contain_text("make_pipeline(StandardScaler()")
+
+
 def test_a_retried_cell_shows_its_attempts_and_the_diff_between_them(
         page: Page, messages_api: MessagesAPIServer) -> None:
     messages_api.reply_tool("submit_code", {"code": FIX, "explanation": "fit the scaler on "

@@ -86,6 +86,7 @@ export class CellView {
     const critique = critiquePanel(meta, {
       onShowLines: (lines) => { this.editor.highlight(lines); this.editor.goToLine(lines[0]); },
       onAccept: (body) => this.accept(body),
+      onFix: this.notebook.critic?.generator ? () => this.notebook.runCell(this, { fix: true }) : null,
     });
     this.focusAccept = critique.focusAccept;
     const lines = (meta.critique?.findings ?? []).flatMap((f) => f.evidence?.lines ?? []);

@@ -52,8 +52,9 @@ function acceptForm(onAccept) {
   return { form, reason };
 }
 
-// The panel under a cell's outputs. `meta` is the cell's metadata.nbcritic.
-export function critiquePanel(meta, { onShowLines, onAccept }) {
+// The panel under a cell's outputs. `meta` is the cell's metadata.nbcritic; `onFix` (only
+// when the service has a code generator) asks it to rewrite the blocked code.
+export function critiquePanel(meta, { onShowLines, onAccept, onFix }) {
   const findings = meta?.critique?.findings ?? [];
   const blocked = meta?.status === 'scientific_validity_error';
   const override = meta?.override;
@@ -73,6 +74,10 @@ export function critiquePanel(meta, { onShowLines, onAccept }) {
   if (findings.length) parts.push(findingsList(findings, onShowLines));
   let accept = null;
   if (blocked) {
+    if (onFix) {
+      parts.push(h('p', {}, h('button', { type: 'button', onclick: onFix }, 'Let the code generator fix it'),
+        h('span', { class: 'help' }, ' it rewrites the cell from the findings, within the retry budgets')));
+    }
     accept = acceptForm(onAccept);
     parts.push(accept.form);
   }

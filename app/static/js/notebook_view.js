@@ -19,6 +19,7 @@ class NotebookView {
   cellView(id) { return this.cells.find((c) => c.id === id); }
 
   async load() {
+    this.critic = await api('/api/critic'); // is there a code generator ("Let it fix")?
     const body = await api(`/api/notebooks/${enc(this.id)}`);
     this.render(body.content.cells);
     this.showKernel(body.kernel);
@@ -74,16 +75,18 @@ class NotebookView {
     }
   }
 
-  async runCell(view, { accepted = false } = {}) {
+  // `fix`: the blocked code is reviewed again and rewritten by the generator, not overridden.
+  async runCell(view, { accepted = false, fix = false } = {}) {
     await view.flush();
-    if (!accepted && view.unchangedSinceBlocked()) {
+    if (!accepted && !fix && view.unchangedSinceBlocked()) {
       // an unchanged re-run would override the critic: ask for a reason instead
       notice('This code was blocked by the critic: change it, or accept the finding with a reason.');
       view.focusAccept?.();
       return undefined;
     }
     view.setStatus('queued');
-    return this.start(`/api/notebooks/${enc(this.id)}/cells/${enc(view.id)}/execute`, {})
+    const body = fix ? { rerun_overrides: false, auto_fix: true } : {};
+    return this.start(`/api/notebooks/${enc(this.id)}/cells/${enc(view.id)}/execute`, body)
       .catch(fail);
   }
 
