@@ -29,7 +29,7 @@ export class CellView {
     const button = (text, onclick, label) => h('button', { type: 'button', onclick, 'aria-label': label ? `${label}` : null }, text);
     this.heading = h('h2', { class: 'cell-title' });
     this.status = h('span', { class: 'status', role: 'status' });
-    this.toolbar = h('div', { class: 'cell-toolbar', role: 'toolbar' },
+    this.toolbar = h('div', { class: 'cell-toolbar', role: 'group' },
       this.heading, this.status,
       this.cell.cell_type === 'code' ? button('Run', () => this.notebook.runCell(this)) : null,
       this.cell.cell_type === 'markdown' ? button('Edit', () => this.editMarkdown()) : null,
@@ -56,6 +56,7 @@ export class CellView {
 
   relabel() {
     this.heading.textContent = this.label;
+    this.toolbar.setAttribute('aria-label', `${this.label} actions`);
     this.el.setAttribute('aria-label', this.label);
     this.editor.view.contentDOM.setAttribute('aria-label', `${this.label} source`);
     this.editor.view.requestMeasure(); // built detached: measure line heights in place
@@ -87,6 +88,7 @@ export class CellView {
       onShowLines: (lines) => { this.editor.highlight(lines); this.editor.goToLine(lines[0]); },
       onAccept: (body) => this.accept(body),
       onFix: this.notebook.critic?.generator ? () => this.notebook.runCell(this, { fix: true }) : null,
+      minConfidence: this.notebook.critic?.min_confidence,
     });
     this.focusAccept = critique.focusAccept;
     const lines = (meta.critique?.findings ?? []).flatMap((f) => f.evidence?.lines ?? []);

@@ -14,14 +14,16 @@ function values(evidence) {
 const lineText = (lines) => `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`;
 
 // `onShowLines` (optional) highlights the lines in the editor.
-function finding(item, onShowLines) {
+function finding(item, onShowLines, minConfidence) {
+  const belowBar = item.severity === 'critical' && minConfidence != null && item.confidence < minConfidence;
   const lines = item.evidence?.lines ?? [];
   return h('li', { class: `finding finding-${item.severity}`, dataset: { rule: item.rule_id } },
     h('p', { class: 'finding-head' },
       h('span', { class: `severity severity-${item.severity}` }, item.severity),
       ' ', h('strong', {}, item.title), ' ',
       h('code', { class: 'rule-id' }, item.rule_id),
-      h('span', { class: 'confidence' }, ` confidence ${Number(item.confidence ?? 0).toFixed(2)}`)),
+      h('span', { class: 'confidence' }, ` confidence ${Number(item.confidence ?? 0).toFixed(2)}`,
+        belowBar ? `, below the blocking bar (${minConfidence})` : '')),
     h('p', {}, item.explanation),
     lines.length ? h('p', { class: 'evidence-lines' }, 'Evidence: ', onShowLines
       ? h('button', { type: 'button', class: 'link', onclick: () => onShowLines(lines) }, lineText(lines))
@@ -30,9 +32,9 @@ function finding(item, onShowLines) {
     item.suggestion ? h('p', { class: 'suggestion' }, h('strong', {}, 'Suggested fix: '), item.suggestion) : null);
 }
 
-export function findingsList(findings, onShowLines) {
+export function findingsList(findings, onShowLines, minConfidence) {
   const sorted = [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
-  return h('ul', { class: 'findings' }, sorted.map((item) => finding(item, onShowLines)));
+  return h('ul', { class: 'findings' }, sorted.map((item) => finding(item, onShowLines, minConfidence)));
 }
 
 function acceptForm(onAccept) {
@@ -54,7 +56,7 @@ function acceptForm(onAccept) {
 
 // The panel under a cell's outputs. `meta` is the cell's metadata.nbcritic; `onFix` (only
 // when the service has a code generator) asks it to rewrite the blocked code.
-export function critiquePanel(meta, { onShowLines, onAccept, onFix }) {
+export function critiquePanel(meta, { onShowLines, onAccept, onFix, minConfidence }) {
   const findings = meta?.critique?.findings ?? [];
   const blocked = meta?.status === 'scientific_validity_error';
   const override = meta?.override;
@@ -71,7 +73,7 @@ export function critiquePanel(meta, { onShowLines, onAccept, onFix }) {
       ` by ${override.by ?? 'someone'} (${override.how ?? 'accepted'})`,
       override.reason ? `: ${override.reason}` : ''));
   }
-  if (findings.length) parts.push(findingsList(findings, onShowLines));
+  if (findings.length) parts.push(findingsList(findings, onShowLines, minConfidence));
   let accept = null;
   if (blocked) {
     if (onFix) {

@@ -40,7 +40,7 @@ class NotebookView {
 
   toolbar() {
     const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
-    return h('div', { class: 'notebook-toolbar', role: 'toolbar', 'aria-label': 'Notebook' },
+    return h('div', { class: 'notebook-toolbar', role: 'group', 'aria-label': 'Notebook actions' },
       button('Run all', () => this.runAll()),
       button('Interrupt', () => this.kernelAction('interrupt')),
       button('Restart kernel', () => this.kernelAction('restart')),
