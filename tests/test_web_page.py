@@ -128,7 +128,8 @@ def cell(page: Page, cell_id: str) -> Any:
 def shot(view: Any, name: str) -> None:
     """The documentation's screenshots (docs/web-page.md), when NBCRITIC_SCREENSHOTS is set."""
     if SHOTS:
-        view.screenshot(path=str(Path(SHOTS) / f"{name}.png"), animations="disabled")
+        view.screenshot(path=str(Path(SHOTS) / f"{name}.png"), animations="disabled",
+                        style=".notebook-toolbar { position: static; }")  # not over the cell
 
 
 def upload(page: Page, name: str) -> None:
@@ -266,7 +267,6 @@ def test_a_blocked_finding_is_shown_on_its_lines_accepted_with_a_reason_and_down
     critique.get_by_role("button", name="lines 7, 10").click()  # the cursor goes to line 7
     assert page.evaluate(CURSOR_LINE).startswith("X_scaled = StandardScaler()")
     expect(blocked.get_by_role("region", name="Escalation")).to_contain_text("?")
-    shot(blocked, "web-page-blocked")
 
     blocked.get_by_role("button", name="Run", exact=True).click()  # unchanged: no silent override
     expect(page.locator("#notice")).to_contain_text("accept the finding with a reason")
@@ -309,6 +309,8 @@ def test_let_it_fix_has_the_generator_rewrite_a_blocked_cell(
     page.get_by_role("link", name="fixit").click()
     blocked = cell(page, cells[1])
     expect(blocked).to_have_attribute("data-status", "scientific_validity_error")
+    expect(blocked.locator(".cm-evidence-line")).to_have_count(2)
+    shot(blocked, "web-page-blocked")
     blocked.get_by_role("button", name="Let the code generator fix it").click()
     expect(blocked).to_have_attribute("data-status", "ok")
     expect(blocked.get_by_role("status").first).not_to_contain_text("overridden")
