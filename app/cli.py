@@ -11,9 +11,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from nbformat.v4 import nbjson
+from .lean_start import skip_unused_imports
 
-from . import cli_learning
+skip_unused_imports()  # before nbformat: it would load an IRI grammar nbcritic never uses
+
+from nbformat.v4 import nbjson  # noqa: E402
+
+from . import cli_learning  # noqa: E402
 
 EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE, EXIT_FINDINGS = 0, 1, 2, 3
 FAIL_ON = ("critical", "high", "medium", "never")

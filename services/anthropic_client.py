@@ -3,57 +3,13 @@ generator share it). `critics` never imports `anthropic`: it gets this client in
 
 from __future__ import annotations
 
-import email.utils
 import json
-import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
+if TYPE_CHECKING:
+    import anthropic
 
 DEFAULT_MAX_RETRY_WAIT = 10.0
-
-
-class RetryAfterCap(anthropic.Middleware):
-    """Bound the wait a server can impose through `retry-after` / `retry-after-ms`.
-
-    The SDK (2.x) sleeps for whatever positive `retry-after` a 408/409/429/5xx response
-    carries, with no upper bound but ~49 days; this rewrites a longer wait on an error
-    response to `max_wait` seconds before the SDK's retry loop reads it. Runs once per HTTP
-    attempt, inside that loop."""
-
-    def __init__(self, max_wait: float = DEFAULT_MAX_RETRY_WAIT) -> None:
-        self.max_wait = max_wait
-
-    async def handle_async(self, request: anthropic.APIRequest, call_next: Any) -> Any:
-        response = await call_next(request)
-        http_response = getattr(response, "http_response", None)
-        if http_response is not None and not http_response.is_success:
-            headers = http_response.headers
-            wait = _requested_wait(headers)
-            if wait is not None and wait > self.max_wait:
-                for name in ("retry-after", "retry-after-ms"):
-                    if name in headers:
-                        del headers[name]
-                headers["retry-after-ms"] = str(int(self.max_wait * 1000))
-        return response
-
-
-def _requested_wait(headers: Any) -> float | None:
-    """Seconds asked for, read the way the SDK reads them (ms header first, then seconds,
-    then an HTTP date)."""
-    try:
-        return float(headers.get("retry-after-ms")) / 1000
-    except (TypeError, ValueError):
-        pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    parsed = email.utils.parsedate_tz(value)
-    return None if parsed is None else email.utils.mktime_tz(parsed) - time.time()
 
 
 def make_async_client(api_key: str, *, base_url: str | None = None, timeout: float = 60.0,
@@ -77,6 +33,10 @@ def make_async_client(api_key: str, *, base_url: str | None = None, timeout: flo
     seconds, e.g. 3 * 60 + 2 * 10 = 200 s with the defaults; pass a shorter `timeout` where a
     cell waits on the call.
     """
+    import anthropic  # only with a key: the SDK takes ~1 s and ~60 MiB to import
+
+    from .anthropic_retry import RetryAfterCap
+
     return anthropic.AsyncAnthropic(
         api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
         middleware=[RetryAfterCap(max_retry_wait)],

@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-import anthropic
-
 from .anthropic_client import field_of, forced_tool_input
 from .claude_generator import _api_error_text, _context_section, _int, earlier_cells_block
 from .code_generator import GenerationContext, GeneratorError, TokenUsage
@@ -305,6 +303,8 @@ class ClaudePlanner:
         return kwargs
 
     async def plan(self, prompt: str, context: GenerationContext) -> Plan:
+        import anthropic  # loaded with the client; not imported without a key
+
         kwargs = self.request(prompt, context)
         self.last_request = kwargs
         try:

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from critics.claude_critic import middle_out, numbered_lines
 
@@ -29,6 +27,9 @@ from .code_generator import (
     GeneratorError,
     TokenUsage,
 )
+
+if TYPE_CHECKING:
+    import anthropic
 
 TOOL_NAME = "submit_code"
 CACHED = {"type": "ephemeral"}  # a prompt-cache breakpoint
@@ -137,6 +138,8 @@ class ClaudeCodeGenerator:
         return kwargs
 
     async def _call(self, user_text: str, context: GenerationContext) -> Generation:
+        import anthropic  # loaded with the client; not imported without a key
+
         kwargs = self.request(user_text, earlier_cells_block(context))
         self.last_request = kwargs
         self.last_stop_reason = None
@@ -326,6 +329,8 @@ def clean_code(code: str) -> str:
 
 
 def _api_error_text(exc: anthropic.APIError) -> str:
+    import anthropic  # loaded with the client; not imported without a key
+
     status = getattr(exc, "status_code", None)
     kind = type(exc).__name__
     if isinstance(exc, anthropic.APITimeoutError):

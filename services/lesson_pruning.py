@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
-import anthropic
-
 from .anthropic_client import forced_tool_input
 from .lessons import (
     SCOPE_FIELDS,
@@ -200,6 +198,8 @@ class ClaudeLessonPruner:
         return kwargs
 
     async def choose(self, category: Category, lessons: list[Lesson], remove: int) -> list[str]:
+        import anthropic  # loaded with the client; not imported without a key
+
         kwargs = self.request(category, lessons, remove)
         self.last_request = kwargs
         self.last_reason = ""
