@@ -68,26 +68,35 @@ export class OutputArea {
   constructor(el) {
     this.el = el;
     this.outputs = [];
+    this.nodes = []; // the rendered element of each output
+    this.changed = new Set(); // indices to re-render on the next frame
+    this.full = true; // re-render everything (after a clear)
     this.pendingClear = false;
     this.frame = 0;
   }
 
   set(outputs) {
-    this.outputs = (outputs ?? []).map((o) => ({ ...o, text: o.text === undefined ? undefined : joined(o.text) }));
+    this.outputs = (outputs ?? []).map((o) => (o.text === undefined ? { ...o } : { ...o, text: joined(o.text) }));
     this.pendingClear = false;
+    this.full = true;
     this.render();
+  }
+
+  clear() {
+    this.outputs = [];
+    this.full = true;
   }
 
   // One live event (stream, display_data, execute_result, error, clear_output, ...).
   apply(type, data) {
     if (type === 'clear_output') {
       if (data.wait) this.pendingClear = true;
-      else this.outputs = [];
+      else this.clear();
       return this.schedule();
     }
     if (type === 'update_display_data') return this.updateDisplay(data);
     if (this.pendingClear) {
-      this.outputs = [];
+      this.clear();
       this.pendingClear = false;
     }
     const { cell_id: _cell, ...output } = data;
@@ -97,14 +106,17 @@ export class OutputArea {
     } else {
       this.outputs.push({ output_type: type, ...output });
     }
+    this.changed.add(this.outputs.length - 1);
     return this.schedule();
   }
 
   // A display shown with display_id=True and updated later (the events carry the id).
   updateDisplay({ display_id: id, data, metadata }) {
-    for (const output of this.outputs) {
-      if (id && output.transient?.display_id === id) Object.assign(output, { data, metadata });
-    }
+    this.outputs.forEach((output, i) => {
+      if (!id || output.transient?.display_id !== id) return;
+      Object.assign(output, { data, metadata });
+      this.changed.add(i);
+    });
     return this.schedule();
   }
 
@@ -112,8 +124,21 @@ export class OutputArea {
     if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
   }
 
+  // Only the outputs that changed are rendered again (a long stream grows at its end).
   render() {
-    this.el.replaceChildren(...this.outputs.map(renderOutput));
+    if (this.full) {
+      this.nodes = this.outputs.map(renderOutput);
+      this.el.replaceChildren(...this.nodes);
+    } else {
+      for (const i of [...this.changed].sort((a, b) => a - b)) {
+        const node = renderOutput(this.outputs[i]);
+        if (this.nodes[i]) this.nodes[i].replaceWith(node);
+        else this.el.append(node);
+        this.nodes[i] = node;
+      }
+    }
+    this.full = false;
+    this.changed.clear();
     this.el.hidden = this.outputs.length === 0;
   }
 }
