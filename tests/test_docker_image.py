@@ -42,9 +42,12 @@ def docker(*args: str, timeout: float = 120) -> str:
 @pytest.fixture(scope="module")
 def image(docker_base: str) -> Iterator[str]:
     tag = f"nbcritic-test:{uuid.uuid4().hex[:8]}"
-    # pip inside the build trusts what pip here trusts (a proxy's CA, if this machine has one)
-    passed = [arg for name in ("PIP_CERT", "PIP_INDEX_URL") if os.environ.get(name)
-              for arg in ("--build-arg", f"{name}={os.environ[name]}")]
+    # pip inside the build trusts this machine's CA bundle (.ci/docker copies it into the
+    # base; a TLS-inspecting proxy's CA may be in it), or what PIP_CERT names here
+    wanted = {"PIP_CERT": os.environ.get("PIP_CERT", "/etc/ssl/certs/ca-certificates.crt"),
+              "PIP_INDEX_URL": os.environ.get("PIP_INDEX_URL", "")}
+    passed = [arg for name, value in wanted.items() if value
+              for arg in ("--build-arg", f"{name}={value}")]
     docker("build", "--network", "host", "--build-arg", f"BASE={docker_base}", *passed,
            "-t", tag, str(ROOT), timeout=1500)
     try:
