@@ -14,7 +14,7 @@ import ast
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .ast_cache import TreeIndex, children, nodes_of, tree_index
@@ -254,12 +254,6 @@ class CodeModel:
     def type_of(self, name: str | None) -> str | None:
         return self.variable_types.get(name) if name else None
 
-    def is_type(self, name: str | None, *suffixes: str) -> bool:
-        """Whether variable `name` is of a type whose qualified name ends with a suffix
-        ("StandardScaler", "preprocessing.MinMaxScaler", "DataFrame")."""
-        t = self.type_of(name)
-        return bool(t) and any(t == s or t.endswith("." + s) for s in suffixes)
-
     # -- calls -----------------------------------------------------------------------------
 
     @cached_property
@@ -354,9 +348,6 @@ class CodeModel:
         found = self.calls_to(*names)
         return found[0] if found else None
 
-    def method_calls(self, *methods: str) -> list[CallSite]:
-        return [c for c in self.calls if c.method in methods]
-
     # -- assignments and data flow ---------------------------------------------------------
 
     @cached_property
@@ -411,10 +402,6 @@ class CodeModel:
                     seen.add(dep)
                     stack.append(dep)
         return seen
-
-    def expr_depends_on(self, node: ast.AST | None, source: str) -> bool:
-        loaded = names_in(node)
-        return source in loaded or any(self.depends_on(n, source) for n in loaded)
 
     # -- names the cell touched (what introspection asks about) -----------------------------
 
@@ -491,26 +478,7 @@ def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-# -- helpers shared by the code-reading rules (target_leakage) -------------------------------
-
-CV_FUNCS = {
-    "cross_val_score", "cross_validate", "cross_val_predict", "learning_curve",
-    "validation_curve", "permutation_test_score",
-}
-NON_COLUMN_ATTRS = {
-    "values", "index", "columns", "T", "shape", "iloc", "loc", "at", "iat", "dtypes", "dtype",
-    "str", "dt", "cat", "plot", "size", "ndim", "array", "empty", "name", "sparse", "flat",
-    "real", "imag", "attrs",
-}
-
-
-@lru_cache(maxsize=4096)
-def id_tokens(name: str) -> tuple[str, ...]:
-    """Lower-case words of an identifier split on `_` and camelCase (digits end a word:
-    `X2Train` -> x2, train); unlike `name_tokens`, other punctuation is kept."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return tuple(t for t in spaced.lower().split("_") if t)
-
+# -- helpers shared by the code-reading rules ------------------------------------------------
 
 def const_strs(node: ast.AST | None) -> list[str] | None:
     """['a', 'b'] for 'a', ['a', 'b'], ('a', 'b'); None for anything else."""
@@ -538,158 +506,3 @@ def literal(node: ast.AST | None, default: object = None) -> object:
         return ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError):
         return default
-
-
-def is_random_call(node: ast.AST) -> bool:
-    """`rng.normal(...)`, `np.random.rand(...)`, `random.random()`: a data-generating draw."""
-    for n in _walk(node):
-        if isinstance(n, ast.Call):
-            f = n.func
-            chain = []
-            while isinstance(f, ast.Attribute):
-                chain.append(f.attr)
-                f = f.value
-            if isinstance(f, ast.Name):
-                chain.append(f.id)
-            low = [c.lower() for c in chain]
-            if any(c in {"random", "rng", "default_rng", "randomstate", "gen", "generator"}
-                   or c.startswith("rng") for c in low):
-                return True
-            if low and low[0] in {"normal", "uniform", "binomial", "poisson", "choice",
-                                  "integers", "randint", "randn", "rand", "gamma",
-                                  "exponential", "lognormal", "beta", "multivariate_normal",
-                                  "standard_normal", "rvs", "permutation", "shuffle"}:
-                return True
-    return False
-
-
-def chain_methods(node: ast.AST | None) -> set[str]:
-    """The methods called along a chain: `df.groupby(g)["y"].transform("mean")` -> groupby,
-    transform."""
-    out: set[str] = set()
-    while node is not None:
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):
-                out.add(node.func.attr)
-            node = node.func
-        elif isinstance(node, ast.Attribute | ast.Subscript):
-            node = node.value
-        else:
-            break
-    return out
-
-
-_PARSED_PRIOR: dict[str, tuple[str, int]] = {}
-
-
-def prior_statements(ev: Evidence) -> tuple[list[ast.stmt], str]:
-    """The earlier cells' statements and the text they were parsed from. The service keeps
-    only the last part of a long notebook, which can start mid-statement: then the text is
-    re-parsed from the first cell boundary ("\\n\\n") that gives valid code."""
-    tree = ev.model._prior_tree
-    text = ev.prior_code or ""
-    if (tree is not None and tree.body) or not text.strip():
-        return (tree.body if tree is not None else []), text
-    known = _PARSED_PRIOR.get(text)
-    if known is not None:
-        start = known[1]
-        try:
-            return (ast.parse(text[start:]).body if start >= 0 else []), text[max(start, 0):]
-        except SyntaxError:
-            return [], ""
-    start, pos = -1, 0
-    for _ in range(50):
-        pos = text.find("\n\n", pos)
-        if pos < 0:
-            break
-        pos += 2
-        try:
-            body = ast.parse(text[pos:]).body
-        except SyntaxError:
-            continue
-        start = pos
-        break
-    if len(_PARSED_PRIOR) > 16:
-        _PARSED_PRIOR.clear()
-    _PARSED_PRIOR[text] = ("", start)
-    if start < 0:
-        return [], ""
-    return body, text[start:]
-
-
-_PRIOR_CACHE: dict[str, list[tuple[frozenset, frozenset, bool]]] = {}
-
-
-def _prior_index(code: str, prior: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
-    """(names bound, names read, is_import) per top-level statement of the earlier cells,
-    cached by their source: consecutive cells of a notebook share most of it."""
-    cached = _PRIOR_CACHE.get(code)
-    if cached is not None and len(cached) == len(prior):
-        return cached
-    index = []
-    for s in prior:
-        reads = frozenset(n.id for n in _walk(s) if isinstance(n, ast.Name))
-        index.append((frozenset(_stmt_binds(s)), reads,
-                      isinstance(s, ast.Import | ast.ImportFrom)))
-    if len(_PRIOR_CACHE) > 16:
-        _PRIOR_CACHE.clear()
-    _PRIOR_CACHE[code] = index
-    return index
-
-
-# the last slice: consecutive rules slice the same evidence's statements
-_LAST_SLICE: list[tuple[list[ast.stmt], list[ast.stmt], str, list[ast.stmt]]] = []
-
-
-def slice_prior(prior: list[ast.stmt], cell: list[ast.stmt],
-                code: str = "") -> list[ast.stmt]:
-    """The prior statements this cell's names depend on (transitively), in order: a long
-    notebook's unrelated cells are skipped."""
-    if not prior:
-        return []
-    for last_prior, last_cell, last_code, kept in _LAST_SLICE:
-        if last_prior is prior and last_cell is cell and last_code == code:
-            return list(kept)
-    kept = _slice_prior_of(prior, cell, code)
-    _LAST_SLICE[:] = [(prior, cell, code, kept)]
-    return list(kept)
-
-
-def _slice_prior_of(prior: list[ast.stmt], cell: list[ast.stmt],
-                    code: str) -> list[ast.stmt]:
-    index = _prior_index(code, prior) if code else [
-        (frozenset(_stmt_binds(s)), frozenset(n.id for n in _walk(s)
-                                              if isinstance(n, ast.Name)),
-         isinstance(s, ast.Import | ast.ImportFrom)) for s in prior]
-    needed: set[str] = set()
-    for s in cell:
-        for n in _walk(s):
-            if isinstance(n, ast.Name):
-                needed.add(n.id)
-    keep: list[bool] = [False] * len(prior)
-    for i in range(len(prior) - 1, -1, -1):
-        binds, reads, is_import = index[i]
-        if is_import:
-            continue
-        if binds & needed:
-            keep[i] = True
-            needed |= reads
-    return [s for s, k in zip(prior, keep, strict=True) if k]
-
-
-def _stmt_binds(s: ast.stmt) -> set[str]:
-    out: set[str] = set()
-    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return {s.name}
-    for n in _walk(s):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            out.add(n.id)
-        elif isinstance(n, ast.Subscript | ast.Attribute) and isinstance(n.ctx, ast.Store):
-            r = root_name(n)
-            if r:
-                out.add(r)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            r = root_name(n.func.value)
-            if r:
-                out.add(r)  # method calls may mutate (fit, append, inplace)
-    return out

@@ -166,7 +166,7 @@ def test_hidden_setup_keeps_only_imports_from_the_rules_view() -> None:
     # notebook that reads files would show it: the setup runs, the rules see only its imports
     from bench.critic_eval import _imports_only
 
-    cases = [c for c in all_cases() if c.family == "target_leakage" and c.setup][:12]
+    cases = [c for c in all_cases() if c.family == "correlation_misuse" and c.setup][:12]
     seen = run_in_process(cases)
     hidden = run_in_process(cases, setup_hidden=True)
     assert all(s.status == h.status == "ok" for s, h in zip(seen, hidden, strict=True))

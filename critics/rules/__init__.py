@@ -11,7 +11,6 @@ from ..rule import Rule
 FAMILY_MODULES = (
     "leakage",
     "target_leakage",
-    "outcome_features",
     "circular_validation",
     "multiple_comparisons",
     "parametric_assumptions",

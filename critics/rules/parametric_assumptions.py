@@ -2870,7 +2870,6 @@ def normal_model_on_skewed(ev: Evidence) -> Iterator[Finding]:
 
 _SEM_CALLS = {"sem", "tsem"}
 _INTERVAL_FUNCS = {"zconfint", "_tconfint_generic", "_zconfint_generic"}
-_MEAN_CI_METHODS = {"tconfint_mean", "zconfint_mean"}
 _ROBUST_CI = re.compile(r"\bbootstrap\b|\bjackknife\b|\bresample\(|percentile\(|quantile\(|"
                         r"\bcox\b|lognorm|\bexp\(")
 
