@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -39,6 +40,15 @@ ERROR_TYPES = {
     504: "timeout_error",
     529: "overloaded_error",
 }
+
+
+def sdk_retry_waits(records: list[logging.LogRecord]) -> list[float]:
+    """The waits, in seconds, the Anthropic SDK chose before each retry, read from its own
+    log line ("Retrying request to ... in %f seconds"; capture with caplog at INFO on
+    `anthropic`): which wait was taken, without timing the test."""
+    return [float(r.args[1]) for r in records
+            if r.name.startswith("anthropic") and r.msg.startswith("Retrying request to")
+            and isinstance(r.args, tuple)]
 
 
 @dataclass

@@ -3,6 +3,8 @@ the same `collect`, which tests/test_critic_service.py checks through a real ker
 
 from __future__ import annotations
 
+import pytest
+
 from tests.inprocess_evidence import run_and_gather
 
 SETUP = """
@@ -437,19 +439,34 @@ normal = smf.ols("score ~ C(g)", data=d).fit()
     assert abs(normal["resid_skew"]) < 0.6 and normal["resid_normal_p"] > 0.01
 
 
-def test_the_budget_counts_cpu_time_so_waiting_for_a_core_cuts_nothing() -> None:
-    # A kernel on a loaded machine waits for a core; that wait (a sleep stands in for it here)
-    # must not use up the budget, or a critique would depend on the machine's load.
-    import time
+class _Clocks:
+    """The two clocks Budget reads, moved by hand: what a loaded machine does to them is
+    then the test's to say, not the machine's."""
 
+    def __init__(self) -> None:
+        self.cpu = self.wall = 100.0
+
+    def thread_time(self) -> float:
+        return self.cpu
+
+    def perf_counter(self) -> float:
+        return self.wall
+
+
+def test_the_budget_counts_cpu_time_so_waiting_for_a_core_cuts_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A kernel on a loaded machine waits for a core; that wait must not use up the budget, or
+    # a critique would depend on the machine's load.
+    from services import kernel_facts
     from services.kernel_facts import Budget
 
+    clocks = _Clocks()
+    monkeypatch.setattr(kernel_facts, "time", clocks)
     over = Budget(0.020)
-    time.sleep(0.040)  # two budgets of wall time, almost no CPU (the wall cap is 8 budgets)
+    clocks.wall += 0.020 * (Budget.WALL_FACTOR - 1)  # waited for a core: no CPU used
     assert not over()
-    t = time.thread_time()
-    while time.thread_time() - t < 0.030:  # a budget and a half of real work
-        pass
+    clocks.cpu += 0.030  # a budget and a half of real work
+    clocks.wall += 0.030
     assert over()
 
 

@@ -61,11 +61,12 @@ async def test_timeout_interrupts_and_kernel_stays_usable(service: NotebookServi
     nb = await service.create_notebook("slow")
     await service.execute_cell(nb, await _cell(service, nb, "marker = 'kept'"))
     slow = await _cell(service, nb, "import time\nfor i in range(600):\n    time.sleep(0.1)")
-    started = time.monotonic()
     result = await service.execute_cell(nb, slow, ExecuteOptions(timeout=1.0))
     assert result.status is CellStatus.TIMEOUT
-    assert time.monotonic() - started < 10
     assert result.error is not None and result.error["ename"] == "CellTimeoutError"
+    # the loop was stopped part-way (its 60 s of sleeps did not run out)
+    stopped_at = await service.execute_cell(nb, await _cell(service, nb, "i"))
+    assert int(stopped_at.outputs[0]["data"]["text/plain"]) < 599
     # interrupted, not restarted: the namespace survived
     after = await service.execute_cell(nb, await _cell(service, nb, "marker"))
     assert after.status is CellStatus.OK
@@ -171,20 +172,37 @@ async def test_two_executes_on_one_notebook_queue_without_interleaving(
     assert rb.started_at >= ra.finished_at
 
 
+# Each cell marks its arrival and waits for the other's mark: they both meet only if they run
+# at the same time (one after the other, the first gives up waiting and says "alone").
+RENDEZVOUS = """import pathlib, time
+pathlib.Path({mine!r}).touch()
+for _ in range(600):
+    if pathlib.Path({other!r}).exists():
+        print("met")
+        break
+    time.sleep(0.05)
+else:
+    print("alone")
+"""
+
+
 async def test_different_notebooks_run_in_parallel(tmp_path: Path) -> None:
     svc = NotebookService(make_settings(tmp_path, pool_size=2))
     await svc.start()
     try:
         await svc.pool.wait_warm()
+        marks = [str(tmp_path / "p1.mark"), str(tmp_path / "p2.mark")]
         ids = []
-        for name in ("p1", "p2"):
+        for name, mine, other in (("p1", *marks), ("p2", *reversed(marks))):
             nb = await svc.create_notebook(name)
-            ids.append((nb, (await svc.add_cell(nb, source="import time\ntime.sleep(1.5)")).id))
-        started = time.monotonic()
+            source = RENDEZVOUS.format(mine=mine, other=other)
+            ids.append((nb, (await svc.add_cell(nb, source=source)).id))
         results = await asyncio.gather(*(svc.execute_cell(nb, c) for nb, c in ids))
-        elapsed = time.monotonic() - started
         assert all(r.status is CellStatus.OK for r in results)
-        assert elapsed < 2.8, f"two 1.5 s cells took {elapsed:.2f} s: not parallel"
+        assert [r.outputs[0]["text"] for r in results] == ["met\n", "met\n"]
+        # and their execution intervals, as the service recorded them, overlap
+        (a, b) = results
+        assert a.started_at < b.finished_at and b.started_at < a.finished_at
     finally:
         await svc.stop()
 
@@ -195,9 +213,9 @@ async def test_a_hung_notebook_does_not_block_another(service: NotebookService) 
     task = asyncio.create_task(service.execute_cell(
         hung, await _cell(service, hung, "import time\ntime.sleep(30)")))
     await _wait_busy(service, hung)
-    result = await asyncio.wait_for(
-        service.execute_cell(other, await _cell(service, other, "2 + 2")), 15)
+    result = await service.execute_cell(other, await _cell(service, other, "2 + 2"))
     assert result.status is CellStatus.OK
+    assert not task.done()  # done while the hung cell was still running, not after it
     await service.interrupt(hung)
     await asyncio.wait_for(task, 10)
 
@@ -209,12 +227,13 @@ async def test_warm_pool_hands_out_ready_kernels(tmp_path: Path) -> None:
         await svc.pool.wait_warm()
         nb = await svc.create_notebook("warm")
         cell = (await svc.add_cell(nb, source="1+1")).id
-        started = time.monotonic()
+        warm = svc.pool._warm[0]
         result = await svc.execute_cell(nb, cell)
-        first_cell = time.monotonic() - started
         assert result.status is CellStatus.OK
+        # the notebook got the kernel that was already started, not a new one (the speed of
+        # that is measured against a pool of 0 in bench/execute_latency.py)
+        assert svc._kernels[nb] is warm
         assert svc.pool.cold_starts == 0
-        assert first_cell < 0.4, f"first cell took {first_cell:.3f} s with a warm kernel"
         await svc.pool.wait_warm()  # refilled in the background
         assert svc.pool.warm_count == 1
     finally:
