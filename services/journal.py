@@ -43,6 +43,7 @@ CREATE INDEX IF NOT EXISTS events_notebook ON events(notebook_id, type, seq);
 """
 
 
+COMPACT_WINDOW = 64  # executions past the newest `keep` that retention looks at
 # events that carry a cell's output as it came (SSE replays them); retention drops them
 OUTPUT_EVENTS = ("stream", "display_data", "execute_result", "error", "clear_output",
                  "update_display_data", "output_truncated")
@@ -190,15 +191,20 @@ class Journal:
         result become `[]` with `outputs_pruned: true`). Statuses, errors, critiques and
         attempts stay. Only executions whose results the notebook file already holds
         (`final` seq <= `written_seq`) are touched: replay after a crash needs the others.
-        Returns the ids compacted."""
+        Returns the ids compacted.
+
+        It runs after every execution, so only the `COMPACT_WINDOW` executions just past the
+        newest `keep` are looked at (a notebook's whole history would make each execution
+        cost more than the last); one skipped because its file was not yet written is
+        caught by a later run while it is still in that window."""
         rows = self._conn.execute(
-            "SELECT id, result FROM executions WHERE notebook_id = ? AND state = ?"
-            " AND json_extract(coalesce(result, '{}'), '$.outputs_pruned') IS NULL"
-            " AND id NOT IN (SELECT id FROM executions WHERE notebook_id = ?"
-            "  ORDER BY created_at DESC LIMIT ?)",
-            (notebook_id, ExecutionState.DONE.value, notebook_id, keep)).fetchall()
+            "SELECT id, result FROM (SELECT id, state, result FROM executions"
+            "  WHERE notebook_id = ? ORDER BY created_at DESC LIMIT ? OFFSET ?)"
+            " WHERE state = ?"
+            " AND json_extract(coalesce(result, '{}'), '$.outputs_pruned') IS NULL",
+            (notebook_id, COMPACT_WINDOW, keep, ExecutionState.DONE.value)).fetchall()
         done: list[str] = []
-        for row in rows:
+        for row in reversed(rows):  # oldest first
             last_final = self._conn.execute(
                 "SELECT max(seq) FROM events WHERE execution_id = ? AND type = 'final'",
                 (row["id"],)).fetchone()[0]
