@@ -9,6 +9,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +27,9 @@ from .notebook_text import NotebookText
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-WRITE_BEHIND_DELAY = 0.05  # seconds a background write waits to coalesce changes
+WRITE_BEHIND_DELAY = 0.05  # seconds a background write waits to coalesce changes, at least
+WRITE_BEHIND_SHARE = 0.05  # and long enough that writing a big notebook takes <= 5 % of the time
+WRITE_BEHIND_MAX = 2.0  # but never longer (the journal replays anything a kill cut off)
 DEFAULT_KERNEL = "python3"
 META = "nbcritic"  # the notebook metadata key this service owns (as cell_metadata.META)
 NOTEBOOK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}\Z")  # \Z: "$" allows a final \n
@@ -143,6 +146,7 @@ class NotebookStore:
         self._flushes: dict[str, asyncio.Task[None]] = {}
         self._versions = 0
         self._text = NotebookText()  # serialises only the cells a change touched
+        self._write_seconds: dict[str, float] = {}  # what the last write of each took
 
     def path(self, notebook_id: str) -> Path:
         check_notebook_id(notebook_id)
@@ -224,6 +228,7 @@ class NotebookStore:
             self._written.pop(notebook_id, None)
             self.written_seq.pop(notebook_id, None)
             self._text.forget(notebook_id)
+            self._write_seconds.pop(notebook_id, None)
         self._locks.pop(notebook_id, None)
 
     async def flush_all(self) -> None:
@@ -244,6 +249,12 @@ class NotebookStore:
         nb.metadata = copy.deepcopy(current.metadata)
         nb.cells = [copy.deepcopy(c) if c.get("id") == touches else c for c in current.cells]
         return nb
+
+    def _write_behind_delay(self, notebook_id: str) -> float:
+        """Coalesce more results into one write as the notebook's writes get slower, so a
+        notebook of many cells does not make each result cost more (bounded by the max)."""
+        last = self._write_seconds.get(notebook_id, 0.0)
+        return min(WRITE_BEHIND_MAX, max(WRITE_BEHIND_DELAY, last / WRITE_BEHIND_SHARE))
 
     def _write_lock(self, notebook_id: str) -> asyncio.Lock:
         return self._write_locks.setdefault(notebook_id, asyncio.Lock())
@@ -281,7 +292,7 @@ class NotebookStore:
     async def _background_flush(self, notebook_id: str) -> None:
         try:
             # a short delay turns a burst of cell results into one file write
-            await asyncio.sleep(WRITE_BEHIND_DELAY)
+            await asyncio.sleep(self._write_behind_delay(notebook_id))
             await self._flush(notebook_id)
         except Exception:  # kept in memory; the next write or shutdown tries again
             log.exception("background write of notebook %s failed", notebook_id)
@@ -293,8 +304,10 @@ class NotebookStore:
             cached = self._cache.get(notebook_id)
             if cached is None or self._written.get(notebook_id, 0) >= cached.version:
                 return
+            started = time.perf_counter()
             text = self._text.text(notebook_id, cached.nb) + "\n"  # = nbjson.writes
             mtime = await asyncio.to_thread(self._write_file, self.path(notebook_id), text)
+            self._write_seconds[notebook_id] = time.perf_counter() - started
             self._written[notebook_id] = cached.version
             self.written_seq[notebook_id] = _journal_seq(cached.nb)
             current = self._cache.get(notebook_id)
