@@ -1,5 +1,7 @@
-"""A real Jupyter Kernel Gateway (PyPI jupyter-kernel-gateway) on a loopback port, for the
-tests of remote kernels: started as its own process with a token, stopped with its kernels."""
+"""Real gateways on a loopback port for the tests of remote kernels: Jupyter Kernel Gateway
+(PyPI jupyter-kernel-gateway, a dev dependency) and Jupyter Enterprise Gateway (a venv of its
+own, .ci/enterprise-gateway); each started as its own process with a token, stopped with its
+kernels."""
 
 from __future__ import annotations
 
@@ -19,16 +21,40 @@ from tests.conftest import free_port
 GATEWAY_TOKEN = "gateway-test-token"
 
 
+# the path of jupyter-enterprisegateway (.ci/enterprise-gateway prints it)
+ENTERPRISE_GATEWAY_ENV = "NBCRITIC_TEST_ENTERPRISE_GATEWAY"
+
+
 @contextmanager
 def kernel_gateway(token: str = GATEWAY_TOKEN, start_timeout: float = 60.0) -> Iterator[str]:
+    """A Jupyter Kernel Gateway's URL while it runs."""
+    with _gateway([sys.executable, "-m", "kernel_gateway"], "KernelGatewayApp", token,
+                  start_timeout) as url:
+        yield url
+
+
+@contextmanager
+def enterprise_gateway(executable: str, token: str = GATEWAY_TOKEN,
+                       start_timeout: float = 60.0) -> Iterator[str]:
+    """A Jupyter Enterprise Gateway's URL while it runs (its local process proxy: kernels on
+    this machine). Tests run as root, which it refuses by default (unauthorized_users)."""
+    with _gateway([executable, "--EnterpriseGatewayApp.unauthorized_users=nobody"],
+                  "EnterpriseGatewayApp", token, start_timeout) as url:
+        yield url
+
+
+@contextmanager
+def _gateway(command: list[str], app: str, token: str,
+             start_timeout: float) -> Iterator[str]:
     """The gateway's URL while it runs; its log is in the error when it does not come up."""
     port = free_port()
-    runtime = Path(tempfile.mkdtemp(prefix="nbc-kg-"))
+    runtime = Path(tempfile.mkdtemp(prefix="nbc-gw-"))
     log_path = runtime / "gateway.log"
-    # KG_LIST_KERNELS: GET /api/kernels answers, so a test can see what is left running
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "KG_LIST_KERNELS": "True"}
-    args = [sys.executable, "-m", "kernel_gateway", "--KernelGatewayApp.ip=127.0.0.1",
-            f"--KernelGatewayApp.port={port}", f"--KernelGatewayApp.auth_token={token}"]
+    # *_LIST_KERNELS: GET /api/kernels answers, so a test can see what is left running
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "KG_LIST_KERNELS": "True",
+           "EG_LIST_KERNELS": "True"}
+    args = [*command, f"--{app}.ip=127.0.0.1", f"--{app}.port={port}",
+            f"--{app}.auth_token={token}"]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL)
@@ -37,7 +63,7 @@ def kernel_gateway(token: str = GATEWAY_TOKEN, start_timeout: float = 60.0) -> I
         _wait_up(url, token, proc, start_timeout, log_path)
         yield url
     finally:
-        proc.terminate()  # the gateway shuts its kernels down on SIGTERM
+        proc.terminate()  # a gateway shuts its kernels down on SIGTERM
         try:
             proc.wait(15)
         except subprocess.TimeoutExpired:

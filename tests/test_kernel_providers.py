@@ -1,11 +1,13 @@
-"""The kernel provider seam: the same session behaviour on a local ipykernel and on a kernel
-run by a real Jupyter Kernel Gateway on loopback (outputs, silent introspection requests,
-interrupt, restart, timeout, a kernel that ignores the interrupt, a dead kernel), and the
-service end to end on gateway kernels (warm pool, statuses, no kernel left behind)."""
+"""The kernel provider seam: the same session behaviour on a local ipykernel and on kernels
+run by a real Jupyter Kernel Gateway and a real Jupyter Enterprise Gateway on loopback
+(outputs, silent introspection requests, interrupt, restart, timeout, a kernel that ignores
+the interrupt, a dead kernel), and the service end to end on both gateways' kernels (warm
+pool, statuses, no kernel left behind)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,27 +19,51 @@ from services.kernel_session import KernelSession, KernelStartError
 from services.notebook_service import ExecuteOptions, NotebookService
 from services.status import CellStatus
 from tests.conftest import make_settings
-from tests.kernel_gateway import GATEWAY_TOKEN, gateway_kernels, kernel_gateway
+from tests.kernel_gateway import (
+    ENTERPRISE_GATEWAY_ENV,
+    GATEWAY_TOKEN,
+    enterprise_gateway,
+    gateway_kernels,
+    kernel_gateway,
+)
+
+GATEWAYS = ("kernel_gateway", "enterprise_gateway")
 
 
 @pytest.fixture(scope="module")
-def gateway_url() -> Iterator[str]:
+def kernel_gateway_url() -> Iterator[str]:
     with kernel_gateway() as url:
         yield url
 
 
-def _settings(tmp_path: Path, where: str, gateway_url: str, **extra: Any) -> Any:
-    if where == "gateway":
+@pytest.fixture(scope="module")
+def enterprise_gateway_url() -> Iterator[str]:
+    executable = os.environ.get(ENTERPRISE_GATEWAY_ENV)
+    if not executable:
+        message = f"{ENTERPRISE_GATEWAY_ENV} is not set (.ci/enterprise-gateway prints it)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}: .ci/run installs Enterprise Gateway and sets it")
+        pytest.skip(message)
+    with enterprise_gateway(executable) as url:
+        yield url
+
+
+def _gateway_url(request: pytest.FixtureRequest, which: str) -> str:
+    return str(request.getfixturevalue(f"{which}_url"))
+
+
+def _settings(tmp_path: Path, gateway_url: str | None, **extra: Any) -> Any:
+    if gateway_url:
         extra.update(gateway_url=gateway_url, gateway_token=GATEWAY_TOKEN)
     return make_settings(tmp_path, **extra)
 
 
-@pytest.fixture(params=["local", "gateway"])
-async def provider(request: pytest.FixtureRequest, tmp_path: Path,
-                   gateway_url: str) -> AsyncIterator[KernelProvider]:
-    config = _settings(tmp_path, request.param, gateway_url)
-    chosen: KernelProvider = (GatewayKernels(config) if request.param == "gateway"
-                              else LocalKernels(config))
+@pytest.fixture(params=["local", *GATEWAYS])
+async def provider(request: pytest.FixtureRequest,
+                   tmp_path: Path) -> AsyncIterator[KernelProvider]:
+    url = None if request.param == "local" else _gateway_url(request, request.param)
+    config = _settings(tmp_path, url)
+    chosen: KernelProvider = GatewayKernels(config) if url else LocalKernels(config)
     try:
         yield chosen
     finally:
@@ -148,10 +174,12 @@ async def test_a_dead_kernel_is_noticed(session: KernelSession) -> None:
 # -- the service on gateway kernels ------------------------------------------------------
 
 
-async def test_the_service_runs_notebooks_on_gateway_kernels(tmp_path: Path,
-                                                             gateway_url: str) -> None:
+@pytest.mark.parametrize("which", GATEWAYS)
+async def test_the_service_runs_notebooks_on_gateway_kernels(
+        tmp_path: Path, request: pytest.FixtureRequest, which: str) -> None:
+    gateway_url = _gateway_url(request, which)
     before = {k["id"] for k in gateway_kernels(gateway_url)}
-    svc = NotebookService(_settings(tmp_path, "gateway", gateway_url, pool_size=1))
+    svc = NotebookService(_settings(tmp_path, gateway_url, pool_size=1))
     await svc.start()
     try:
         await svc.pool.wait_warm(1)
@@ -181,9 +209,9 @@ async def test_the_service_runs_notebooks_on_gateway_kernels(tmp_path: Path,
     assert {k["id"] for k in gateway_kernels(gateway_url)} <= before  # none left behind
 
 
-async def test_a_gateway_that_refuses_is_a_clear_start_error(tmp_path: Path,
-                                                             gateway_url: str) -> None:
-    config = make_settings(tmp_path, gateway_url=gateway_url, gateway_token="wrong")
+async def test_a_gateway_that_refuses_is_a_clear_start_error(
+        tmp_path: Path, kernel_gateway_url: str) -> None:
+    config = make_settings(tmp_path, gateway_url=kernel_gateway_url, gateway_token="wrong")
     provider = GatewayKernels(config)
     try:
         with pytest.raises(KernelStartError, match="HTTP 401"):
