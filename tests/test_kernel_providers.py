@@ -14,9 +14,12 @@ from typing import Any
 
 import pytest
 
+from services.code_generator import TokenUsage
+from services.gateway_client import decode_frame
 from services.kernel_provider import GatewayKernels, KernelProvider, LocalKernels
 from services.kernel_session import KernelSession, KernelStartError
 from services.notebook_service import ExecuteOptions, NotebookService
+from services.scripted_generator import ScriptedGenerator
 from services.status import CellStatus
 from tests.conftest import make_settings
 from tests.kernel_gateway import (
@@ -26,6 +29,7 @@ from tests.kernel_gateway import (
     gateway_kernels,
     kernel_gateway,
 )
+from tests.test_retry_loop import FIXED, LEAKY, SETUP
 
 GATEWAYS = ("kernel_gateway", "enterprise_gateway")
 
@@ -218,3 +222,41 @@ async def test_a_gateway_that_refuses_is_a_clear_start_error(
             await provider.start()
     finally:
         await provider.close()
+
+
+async def test_the_critic_blocks_and_the_retry_fixes_on_a_gateway_kernel(
+        tmp_path: Path, kernel_gateway_url: str) -> None:
+    """The analysis trace, the kernel facts (silent requests) and the retry loop on a remote
+    kernel: the leaky cell of test_retry_loop is blocked, rewritten by the scripted generator
+    and then passes (the Kernel Gateway's kernels have the analysis packages)."""
+    gen = ScriptedGenerator(usage=TokenUsage(100, 20))
+    gen.queue(FIXED)
+    svc = NotebookService(_settings(tmp_path, kernel_gateway_url), generator=gen)
+    await svc.start()
+    try:
+        nb = await svc.create_notebook()
+        setup = (await svc.add_cell(nb, source=SETUP)).id
+        leaky = (await svc.add_cell(nb, source=LEAKY)).id
+        assert (await svc.execute_cell(nb, setup)).status is CellStatus.OK
+        result = await svc.execute_cell(nb, leaky)
+    finally:
+        await svc.stop()
+    first, second = result.attempts
+    assert first["status"] == "scientific_validity_error"
+    assert "leakage.fit_saw_heldout_rows" in {f["rule_id"] for f in first["findings"]}
+    assert second["status"] == "ok" and second["cause"] == "critique"
+    assert result.status is CellStatus.OK
+
+
+def test_a_binary_frame_is_the_message_and_its_buffers() -> None:
+    """The default WebSocket protocol sends a message with buffers as one binary frame:
+    uint32 count, uint32 offsets, the JSON, the buffers (jupyter_server's serializer)."""
+    from jupyter_server.services.kernels.connection.base import serialize_binary_message
+
+    msg = {"header": {"msg_id": "m", "msg_type": "comm_msg"}, "parent_header": {},
+           "metadata": {}, "content": {"data": {}}, "channel": "iopub",
+           "buffers": [b"\x00\x01", b"abc"]}
+    decoded = decode_frame(serialize_binary_message(msg))
+    assert decoded["channel"] == "iopub" and decoded["header"]["msg_id"] == "m"
+    assert [bytes(b) for b in decoded["buffers"]] == [b"\x00\x01", b"abc"]
+    assert decode_frame('{"channel": "shell"}') == {"channel": "shell"}
