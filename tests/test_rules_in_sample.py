@@ -1,6 +1,5 @@
 """In-sample fit reported as skill, from what ran: a flexible model's predictions for its own
-training rows (the error computed by hand), and a regression with nearly as many parameters
-as rows judged in-sample. Several idioms, each with a sound twin."""
+training rows, the error computed by hand. Several idioms, each with a sound twin."""
 
 from __future__ import annotations
 
@@ -13,11 +12,8 @@ SETUP = """
 import numpy as np, pandas as pd
 rng = np.random.default_rng(8)
 A = rng.normal(size=(300, 5)); z = A[:, 0] - A[:, 1] ** 2 + rng.normal(0, .5, 300)
-wide = pd.DataFrame(rng.normal(size=(60, 25)), columns=[f"f{i}" for i in range(25)])
-wide["score"] = wide.f0 + rng.normal(0, 1, 60)
 """
 SCORED = "circular_validation.scored_on_training_rows"
-MANY = "circular_validation.in_sample_fit_of_many_parameters"
 
 
 def rules(code: str) -> set[str]:
@@ -51,31 +47,3 @@ def test_forest_predicting_held_out_rows_by_hand_is_quiet() -> None:
     print("RMSE", np.sqrt(np.mean((rf.predict(A[200:]) - z[200:]) ** 2)))
     """)
     assert SCORED not in found
-
-
-def test_twenty_five_predictors_on_sixty_rows_judged_in_sample() -> None:
-    assert MANY in rules("""
-    import statsmodels.formula.api as smf
-    fit = smf.ols("score ~ " + " + ".join(wide.columns[:25]), data=wide).fit()
-    print(f"R2 {fit.rsquared:.2f}, MAE {(wide.score - fit.fittedvalues).abs().mean():.2f}")
-    """)
-
-
-def test_the_same_model_cross_validated_is_quiet() -> None:
-    found = rules("""
-    from sklearn.linear_model import LinearRegression
-    from sklearn.model_selection import cross_val_score
-    import statsmodels.api as sm
-    fit = sm.OLS(wide.score, sm.add_constant(wide.iloc[:, :25])).fit()
-    print(fit.rsquared, cross_val_score(LinearRegression(), wide.iloc[:, :25], wide.score,
-                                        cv=5).mean())
-    """)
-    assert MANY not in found
-
-
-def test_three_predictors_on_sixty_rows_is_quiet() -> None:
-    found = rules("""
-    import statsmodels.formula.api as smf
-    print(smf.ols("score ~ f0 + f1 + f2", data=wide).fit().rsquared)
-    """)
-    assert MANY not in found

@@ -229,31 +229,4 @@ def _is_rows(t: Any, fitted: str, test: str) -> bool:
         b.get("n") or 0)
 
 
-@rule("circular_validation.in_sample_fit_of_many_parameters",
-      title="A model with nearly as many parameters as rows was judged by its in-sample fit")
-def in_sample_fit_of_many_parameters(ev: Evidence) -> Iterator[Finding]:
-    """Reads the trace: a regression with at least `max_params_per_row` parameters per row
-    and no held-out evaluation in the cell; its in-sample fit (R^2, errors of fitted values)
-    is mostly noise fitted, not skill."""
-    t, bar = ev.trace, float(section("circular_validation")["max_params_per_row"])
-    if t.of("cross_validate", "split") or any(True for _ in t.evaluations()):
-        return
-    for fit in t.of("model_fit"):
-        k, n = len(fit.get("exog") or []), float(fit.get("n") or 0)
-        if n <= 0 or k / n < bar:
-            continue
-        yield Finding(
-            explanation=(f"The model on line {fit.get('line')} has {k} parameters for {n:.0f} "
-                         "rows and is judged on the rows it was fit on: with that many "
-                         "parameters per row the in-sample fit is largely noise fitted, and "
-                         "says little about new data."),
-            severity="high", confidence=0.7,
-            evidence={"lines": [x for x in [fit.get("line")] if isinstance(x, int)],
-                      "values": {"parameters": k, "rows": n}},
-            suggestion="Judge it out of sample (k-fold cross-validation, or a held-out set), "
-                       "or use far fewer predictors (regularise, or choose them in advance).")
-        return
-
-
-RULES = [scored_on_training_rows, chosen_on_heldout_rows, fit_on_test_rows,
-         in_sample_fit_of_many_parameters]
+RULES = [scored_on_training_rows, chosen_on_heldout_rows, fit_on_test_rows]

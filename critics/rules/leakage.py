@@ -191,8 +191,8 @@ def _column_lineage(ev: Evidence) -> tuple[dict[str, set[str]], dict[str, int]]:
     rows: dict[str, int] = {}
     for e in ev.trace.all_of("derive"):
         col = e.get("column")
-        if not col:
-            continue
+        if not col or not e.get("agg", True):
+            continue  # row-wise lineage (a lagged copy, a ratio) is target_leakage's to judge
         found = set(e.get("from", []))
         for f in list(found):
             found |= sources.get(f, set())

@@ -43,8 +43,8 @@ def feature_computed_from_outcome(ev: Evidence) -> Iterator[Finding]:
         for feat in features:
             froots = roots.get(feat, {feat: {0}})
             agg, rows = meta.get(feat, (False, 0))
-            if feat == target or (target, feat) in seen or not _covers(froots, troots):
-                continue
+            if feat in froots or (target, feat) in seen or not _covers(froots, troots):
+                continue  # a column as recorded (not built) is where simulations start
             if agg and (target in froots or (rows <= n and fit["op"] != "cross_validate")):
                 continue  # the aggregate rule's case, or learned on the fitted rows only
             seen.add((target, feat))
@@ -109,7 +109,7 @@ def feature_determines_target(ev: Evidence) -> Iterator[Finding]:
     """Reads the association the kernel measured at each fit: the strongest feature alone
     orders the target almost perfectly while the next one is far weaker."""
     cfg = section("target_leakage")
-    bar, runner_up = float(cfg["determines"]), float(cfg["runner_up_below"])
+    runner_up = float(cfg["runner_up_below"])
     reported: set[str] = set()
     for fit in ev.trace.of(*_FITS):
         assoc = fit.get("assoc") or {}
@@ -117,7 +117,8 @@ def feature_determines_target(ev: Evidence) -> Iterator[Finding]:
         if int(assoc.get("features") or 0) < 2 or not top or top[0][0] in reported:
             continue
         second = top[1][1] if len(top) > 1 else 0.0
-        if top[0][1] < bar or second >= runner_up:
+        if top[0][1] < float(cfg["determines_" + str(assoc.get("kind"))]) or \
+                second >= runner_up:
             continue
         reported.add(top[0][0])
         yield _determines_finding(fit, assoc, top[0])
