@@ -34,6 +34,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="notebooks and journal (default ./nbcritic-data)")
     serve.add_argument("--token", help="bearer token (default: generated and printed)")
     serve.add_argument("--pool-size", type=int, help="warm kernels kept ready (default 2)")
+    serve.add_argument("--gateway-url", help="run kernels on this Jupyter Kernel/Enterprise "
+                       "Gateway (NBCRITIC_GATEWAY_URL; its token: NBCRITIC_GATEWAY_TOKEN)")
     serve.add_argument("--log-level", default="info")
 
     run = sub.add_parser("run", help="execute a notebook headless and write the executed copy")
@@ -69,7 +71,12 @@ def serve(args: argparse.Namespace) -> int:
     from .server import serve as serve_app
 
     settings = _settings(host=args.host, port=args.port, data_dir=args.data_dir,
-                         token=args.token, pool_size=args.pool_size)
+                         token=args.token, pool_size=args.pool_size,
+                         gateway_url=args.gateway_url)
+    if settings.database_url_text:  # reach (and migrate) it now: one clear line, no traceback
+        from services.postgres_store import open_database
+
+        open_database(settings.database_url_text).close()
     generated = settings.token is None
     token = settings.ensure_token()
     app = create_app(settings)
@@ -206,12 +213,16 @@ def main(argv: list[str] | None = None) -> int:
                "improvements": cli_learning.improvements,
                "reflect": cli_learning.reflect}[args.command]
     from services.improvement_sinks import SinkConfigError
+    from services.postgres_store import DatabaseUnavailable
 
     try:
         return command(args)
     except SinkConfigError as exc:  # only commands that deliver improvement requests
         print(f"nbcritic {args.command}: invalid settings: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DatabaseUnavailable as exc:  # NBCRITIC_DATABASE_URL names a server not there
+        print(f"nbcritic {args.command}: {exc}", file=sys.stderr)
+        return 1
     except ValidationError as exc:  # NBCRITIC_* variables or the TOML file
         problems = "; ".join(
             (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "")

@@ -22,11 +22,11 @@ def replica(data_dir: Path, database_url: str, gateway_url: str, log: Path,
             pool_size: int = 1) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
     port = free_port()
     env = {**os.environ, "NBCRITIC_DATABASE_URL": database_url,
-           "NBCRITIC_GATEWAY_URL": gateway_url, "NBCRITIC_GATEWAY_TOKEN": GATEWAY_TOKEN,
+           "NBCRITIC_GATEWAY_TOKEN": GATEWAY_TOKEN,
            "NBCRITIC_FSYNC_WRITES": "false"}
     args = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port",
             str(port), "--data-dir", str(data_dir), "--token", TOKEN, "--pool-size", str(pool_size),
-            "--log-level", "warning"]
+            "--gateway-url", gateway_url, "--log-level", "warning"]
     with open(log, "wb") as out:
         proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL, start_new_session=True)

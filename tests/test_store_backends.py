@@ -5,6 +5,7 @@ comes from Alembic migrations, which replicas starting together run one at a tim
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,14 @@ def test_an_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
         NotebookService(make_settings(tmp_path, database_url=url))
     assert "secret-pw" not in str(caught.value)
     assert "database_url" in str(caught.value)
+
+
+def test_serve_on_an_unreachable_database_says_so_and_exits(tmp_path: Path) -> None:
+    url = f"postgresql://nbcritic:secret-pw@127.0.0.1:{free_port()}/nbcritic?connect_timeout=3"
+    env = {**os.environ, "NBCRITIC_DATABASE_URL": url}
+    done = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--port", str(free_port()),
+                           "--data-dir", str(tmp_path), "--token", "t"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "PostgreSQL at 127.0.0.1:" in done.stderr and "database_url" in done.stderr
+    assert "Traceback" not in done.stderr and "secret-pw" not in done.stderr
