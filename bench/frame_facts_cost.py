@@ -93,11 +93,7 @@ def measure(repeat: int) -> list[dict[str, Any]]:
             "missing by group": lambda df=df, lv=levels: kf._missing_by(
                 df, {"f0": 1}, lv),
             "outcome indicators": lambda df=df, u=unique: kf._outcome_indicators(df, u),
-            "class separation": lambda df=df, u=unique: kf._class_separation(df, u),
             "tails": lambda df=df, r=ranges: kf._frame_tails(df, r),
-            # a model fitted on the frame (`fit(X, y)`): per-column AUC / r with the target
-            "model fit, two-valued y": lambda df=df: kf.fit_facts(df, df["flag"]),
-            "model fit, continuous y": lambda df=df: kf.fit_facts(df, df["f1"]),
         }
         rows.append({"shape": df.shape, "facts": facts, "describe": desc, "inspect": inspect,
                      "parts": {k: best_ms(fn, repeat) for k, fn in parts.items()}})

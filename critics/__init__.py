@@ -5,7 +5,7 @@ injects an Anthropic client into the optional Claude critic.
 """
 
 from .critic import AnalysisCritic
-from .evidence import Evidence, FitFacts, ObjectFacts, SampleFacts
+from .evidence import Evidence, ObjectFacts, SampleFacts
 from .findings import CriticError, Critique, Finding, Severity
 from .rule import Rule, rule
 
@@ -15,7 +15,6 @@ __all__ = [
     "Critique",
     "Evidence",
     "Finding",
-    "FitFacts",
     "ObjectFacts",
     "Rule",
     "SampleFacts",

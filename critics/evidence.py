@@ -117,27 +117,6 @@ class SampleFacts:
 
 
 @dataclass
-class FitFacts:
-    """How strongly each feature alone tracks the target of one model fit, read in the
-    kernel after the cell ran: `rf.fit(X, y)` gives {kind: "auc", top: {"[:, 4]": 0.997}}
-    (ROC AUC per column for a two-valued y; kind "r", Pearson r, for a y with >= 10
-    distinct values), the strongest columns first, on at most 2,000 evenly spaced rows."""
-
-    call: str  # the fitting call's name: "fit", "cross_val_score", "OLS", ...
-    line: int
-    x: str  # the expressions passed as features and target
-    y: str
-    kind: str = ""  # "auc" | "r"
-    n: int = 0  # rows used
-    n_columns: int = 0  # numeric feature columns measured
-    top: dict[str, float] = field(default_factory=dict)  # column -> AUC or r
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> FitFacts:
-        return _from_dict(cls, data)
-
-
-@dataclass
 class WarningRecord:
     category: str  # "RuntimeWarning", "ConvergenceWarning", …
     message: str
@@ -154,7 +133,6 @@ class Evidence:
     before: dict[str, ObjectFacts] = field(default_factory=dict)  # names the cell filters,
     # read before it ran (rows before/after filtering)
     samples: list[SampleFacts] = field(default_factory=list)
-    fits: list[FitFacts] = field(default_factory=list)  # (X, y) of the cell's model fits
     prior_code: str = ""  # the notebook's earlier code cells (imports, data loading)
     trace: Trace = field(default_factory=Trace)  # what ran in the kernel (critics/trace.py)
     introspection_error: str | None = None
@@ -241,7 +219,6 @@ class Evidence:
             "objects": {k: asdict(v) for k, v in self.objects.items()},
             "before": {k: asdict(v) for k, v in self.before.items()},
             "samples": [asdict(s) for s in self.samples],
-            "fits": [asdict(f) for f in self.fits],
             "trace": self.trace.to_dict(),
             "introspection_error": self.introspection_error,
             "introspection_ms": self.introspection_ms,
@@ -255,7 +232,6 @@ class Evidence:
             objects={k: ObjectFacts.from_dict(v) for k, v in data.get("objects", {}).items()},
             before={k: ObjectFacts.from_dict(v) for k, v in data.get("before", {}).items()},
             samples=[SampleFacts.from_dict(s) for s in data.get("samples", [])],
-            fits=[FitFacts.from_dict(f) for f in data.get("fits", [])],
             trace=Trace.from_dict(data.get("trace") or {}),
             introspection_error=data.get("introspection_error"),
             introspection_ms=data.get("introspection_ms", 0.0),

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from critics.code_model import CodeModel, called_name, root_name
-from critics.evidence import Evidence, FitFacts, ObjectFacts, SampleFacts
+from critics.code_model import CodeModel, root_name
+from critics.evidence import Evidence, ObjectFacts, SampleFacts
 from critics.stat_tests import sample_args, starred_groups, stat_test_of
 from critics.trace import Trace
 
@@ -26,18 +26,6 @@ from . import kernel_facts
 
 MAX_NAMES = 80
 MAX_SAMPLES = 24
-MAX_FITS = 4
-# (X, y) of a model fit: `est.fit(X, y)`, `cross_val_score(est, X, y)`, `sm.OLS(y, X)`,
-# `lstsq(A, b)`, `train_test_split(X, y)`: (position of X, keyword, position of y, keyword)
-_FIT_ARGS: dict[str, tuple[int, str, int, str]] = {
-    "fit": (0, "X", 1, "y"),
-    "cross_val_score": (1, "X", 2, "y"), "cross_validate": (1, "X", 2, "y"),
-    "cross_val_predict": (1, "X", 2, "y"),
-    "OLS": (1, "exog", 0, "endog"), "WLS": (1, "exog", 0, "endog"),
-    "GLM": (1, "exog", 0, "endog"), "Logit": (1, "exog", 0, "endog"),
-    "Probit": (1, "exog", 0, "endog"),
-    "lstsq": (0, "a", 1, "b"), "train_test_split": (0, "", 1, ""),
-}
 # Calls that drop rows: a name reassigned from one of these is read before the cell runs.
 FILTER_METHODS = {"dropna", "query", "drop_duplicates", "merge", "join", "drop", "filter",
                   "loc", "iloc", "head", "sample", "isin", "notna", "between"}
@@ -56,11 +44,10 @@ class ProbePlan:
     names: list[str] = field(default_factory=list)
     samples: list[dict[str, Any]] = field(default_factory=list)
     before: list[str] = field(default_factory=list)  # read before the cell runs
-    fits: list[dict[str, Any]] = field(default_factory=list)  # (X, y) of model fits
 
     @property
     def empty(self) -> bool:
-        return not (self.names or self.samples or self.fits)
+        return not (self.names or self.samples)
 
 
 def plan_probe(code: str, prior_code: str = "") -> ProbePlan:
@@ -84,30 +71,7 @@ def plan_probe(code: str, prior_code: str = "") -> ProbePlan:
         if grouped is not None and kernel_facts.is_safe_expression(expr := ast.unparse(grouped)):
             samples.append({"call": full, "line": call.line, "arg": 0, "expr": expr,
                             "groups": True})
-    return ProbePlan(names, samples[:MAX_SAMPLES], _filtered_in_place(model),
-                     _fit_pairs(model))
-
-
-def _fit_pairs(model: CodeModel) -> list[dict[str, Any]]:
-    """The (X, y) expressions of the cell's model fits, for `kernel_facts.fit_facts`."""
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
-    for call in model.calls:
-        spec = _FIT_ARGS.get(call.last)
-        if spec is None or (call.last == "fit" and call.method != "fit"):
-            continue
-        xi, xk, yi, yk = spec
-        x, y = call.arg(xi, xk or None), call.arg(yi, yk or None)
-        if isinstance(x, ast.Call) and called_name(x) == "add_constant" and x.args:
-            x = x.args[0]  # sm.Logit(y, sm.add_constant(X)): the constant tracks nothing
-        if x is None or y is None or isinstance(x, ast.Starred) or isinstance(y, ast.Starred):
-            continue
-        pair = (model.src(x), model.src(y))
-        if pair in seen or not all(map(kernel_facts.is_safe_expression, pair)):
-            continue
-        seen.add(pair)
-        out.append({"call": call.last, "line": call.line, "x": pair[0], "y": pair[1]})
-    return out[:MAX_FITS]
+    return ProbePlan(names, samples[:MAX_SAMPLES], _filtered_in_place(model))
 
 
 def _filtered_in_place(model: CodeModel) -> list[str]:
@@ -197,7 +161,6 @@ def build_evidence(code: str, outputs: list[dict[str, Any]], facts: dict[str, An
         before={k: ObjectFacts.from_dict(v)
                 for k, v in (before or {}).get("objects", {}).items()},
         samples=[SampleFacts.from_dict(s) for s in facts.get("samples", [])],
-        fits=[FitFacts.from_dict(f) for f in facts.get("fits", [])],
         trace=Trace.from_dict(trace) if "events" in trace else Trace(),
         introspection_error="; ".join(errors) or None,
         introspection_ms=introspection_ms,
@@ -208,7 +171,7 @@ def request_for(plan: ProbePlan, *, before: bool = False,
                 budget_ms: float = 25.0) -> dict[str, Any]:
     if before:
         return {"names": plan.before, "mode": "before", "budget_ms": budget_ms}
-    return {"names": plan.names, "samples": plan.samples, "fits": plan.fits,
+    return {"names": plan.names, "samples": plan.samples,
             "budget_ms": budget_ms}
 
 

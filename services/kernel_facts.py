@@ -6,9 +6,9 @@ a private module object: nothing is added to the user's namespace, nothing is pr
 history is written. The same `collect()` runs in-process for the IPython magics.
 
 `collect(ns, request)` returns a JSON string: {"objects": {...}, "samples": [...],
-"fits": [...], "elapsed_ms": float, "truncated": bool, "errors": [...]}. The keys of each
-object, sample and fit are the fields of `critics.evidence.ObjectFacts`, `SampleFacts` and
-`FitFacts`.
+"elapsed_ms": float, "truncated": bool, "errors": [...]}. The keys of each object and sample
+are the fields of `critics.evidence.ObjectFacts` and `SampleFacts`. (How each feature alone
+orders a model's target is measured by the analysis trace at the fit itself.)
 """
 
 from __future__ import annotations
@@ -135,13 +135,6 @@ def _frame_facts(df: Any, facts: dict[str, Any]) -> None:
         found = _outcome_indicators(part, facts["unique"])
         if found:
             facts["params"] = {"outcome_indicators": found}
-    with contextlib.suppress(Exception):
-        strongest: dict[str, dict[str, float]] = {}
-        separating = _class_separation(part, facts["unique"], strongest)
-        if separating:
-            facts.setdefault("params", {})["class_separation"] = separating
-        if strongest:
-            facts.setdefault("params", {})["separation_top"] = strongest
     if df.size <= TABLE_MAX_CELLS and all(
             getattr(t, "kind", "") in "iuf" for t in df.dtypes):
         with contextlib.suppress(Exception):
@@ -486,198 +479,6 @@ def _outcome_indicators(df: Any, unique: dict[str, int]) -> dict[str, dict[str, 
                  for i, c in enumerate(numeric) if hits[i] and c != b}
         if found:
             out[str(b)] = found
-    return out
-
-
-SEPARATION_ROWS = 2000
-SEPARATION_AUC = 0.98
-MAX_SEPARATION_COLUMNS = 60
-STRONG_SEPARATION_AUC = 0.85  # `strongest`: recorded when the best column reaches this
-SEPARATION_TOP = 6  # `strongest`: this many columns per two-valued column
-
-def _class_separation(df: Any, unique: dict[str, int],
-                      strongest: dict[str, dict[str, float]] | None = None
-                      ) -> dict[str, dict[str, float]]:
-    """Numeric columns that alone rank the two classes of a two-valued column almost perfectly:
-    {two-valued column: {column: ROC AUC}} for AUC >= 0.98 or <= 0.02, on at most
-    SEPARATION_ROWS evenly spaced rows (rows missing either value left out). A feature that
-    by itself tells the classes apart is the first thing to suspect of being recorded after
-    (or because of) the outcome.
-
-    `strongest`, when given, is filled with {two-valued column: {column: ROC AUC}} for the
-    SEPARATION_TOP columns that separate its classes best (either direction), only when the
-    best reaches STRONG_SEPARATION_AUC (or 1 - it): the runners-up show whether one column is
-    far ahead of the others, and the weakest recorded one bounds every column left out (the
-    `separation_top` fact; the rules pair it with a name that marks the column as measured
-    after the outcome, never on the numbers alone)."""
-    import numpy as np
-
-    n = len(df)
-    if n < 40:
-        return {}
-    binary = [c for c in df.columns if unique.get(str(c)) == 2][:INDICATOR_TARGETS]
-    numeric = [c for c in df.columns if getattr(df[c].dtype, "kind", "") in "iufb"
-               and unique.get(str(c), 0) >= 2][:MAX_SEPARATION_COLUMNS]
-    if not binary or not numeric:
-        return {}
-    rows = df if n <= SEPARATION_ROWS else df.iloc[:: -(-n // SEPARATION_ROWS)]
-    x = rows[numeric].to_numpy(dtype=float, na_value=np.nan)
-    order = np.argsort(x, axis=0, kind="stable")  # NaN sort last
-    out: dict[str, dict[str, float]] = {}
-    for b in binary:
-        col = rows[b]
-        levels = col.dropna().unique().tolist()[:2]
-        if len(levels) != 2:
-            continue
-        with contextlib.suppress(TypeError):
-            levels = sorted(levels)
-        pos = (col == levels[1]).to_numpy()
-        known = col.notna().to_numpy()
-        found: dict[str, float] = {}
-        every: dict[str, float] = {}
-        for j, c in enumerate(numeric):
-            if c == b:
-                continue
-            o = order[:, j]
-            o = o[known[o] & ~np.isnan(x[o, j])]
-            p, xs = pos[o], x[o, j]
-            n1 = int(p.sum())
-            n0 = p.size - n1
-            if n1 < 10 or n0 < 10:
-                continue
-            if (xs[1:] == xs[:-1]).any():  # ties: average their ranks
-                starts = np.r_[0, np.flatnonzero(xs[1:] != xs[:-1]) + 1]
-                ends = np.r_[starts[1:], xs.size]
-                ranks = np.repeat((starts + ends + 1) / 2.0, ends - starts)
-            else:
-                ranks = np.arange(1.0, xs.size + 1)
-            auc = (float(ranks[p].sum()) - n1 * (n1 + 1) / 2) / (n1 * n0)
-            every[str(c)] = round(auc, 4)
-            if auc >= SEPARATION_AUC or auc <= 1 - SEPARATION_AUC:
-                found[str(c)] = round(auc, 4)
-        if found:
-            out[str(b)] = found
-        if strongest is not None and every:
-            top = sorted(every.items(), key=lambda kv: -abs(kv[1] - 0.5))[:SEPARATION_TOP]
-            if abs(top[0][1] - 0.5) >= STRONG_SEPARATION_AUC - 0.5:
-                strongest[str(b)] = dict(top)
-    return out
-
-
-FIT_ROWS = 1000  # an AUC or r on 1,000 rows is within ~0.01 of the full data's
-FIT_COLUMNS = 200  # wide designs (gene panels, spectra) carry their leak far down the list
-FIT_TOP = 6
-FIT_MIN_ROWS = 30
-
-
-def fit_facts(x: Any, y: Any) -> dict[str, Any] | None:
-    """How strongly each feature alone tracks the target of one fit (`model.fit(X, y)`,
-    `cross_val_score(m, X, y)`, `sm.OLS(y, X)`): for a two-valued `y` the ROC AUC of each
-    numeric column of `x` (kind "auc"), for a `y` with >= 10 distinct values Pearson r
-    (kind "r"), on at most FIT_ROWS evenly spaced rows, the FIT_TOP strongest columns. The
-    frame facts' `class_separation` covers columns of named DataFrames; this covers any
-    (X, y) a model is fitted on, arrays included, and continuous targets."""
-    import numpy as np
-
-    yv = np.asarray(y)
-    if yv.ndim == 2 and yv.shape[1] == 1:
-        yv = yv[:, 0]
-    if yv.ndim != 1 or len(yv) < FIT_MIN_ROWS or getattr(x, "shape", (0,))[0] != len(yv):
-        return None
-    step = -(-len(yv) // FIT_ROWS)  # sample the rows before copying anything
-    yv = yv[::step]
-    if hasattr(x, "columns") and hasattr(x, "dtypes"):  # DataFrame: numeric columns by name
-        cols = [c for c, t in list(x.dtypes.items())[:FIT_COLUMNS]
-                if getattr(t, "kind", "") in "iufb"]
-        if not cols:
-            return None
-        names = [str(c) for c in cols]
-        xv = x.iloc[::step][cols].to_numpy(dtype=float, na_value=np.nan)
-    else:
-        xv = np.asarray(x)
-        if xv.ndim == 1:
-            xv = xv[:, None]
-        if xv.ndim != 2 or xv.dtype.kind not in "iufb":
-            return None
-        xv = xv[::step, :FIT_COLUMNS].astype(float)
-        names = [f"[:, {j}]" for j in range(xv.shape[1])]
-    try:
-        yf = yv.astype(float)
-    except (TypeError, ValueError):
-        return None
-    ok = ~np.isnan(yf)
-    levels = np.unique(yf[ok])
-    if len(levels) == 2:
-        kind = "auc"
-        strength = _column_aucs(xv[ok], yf[ok] == levels[1])
-    elif len(levels) >= 10:
-        kind = "r"
-        strength = _column_rs(xv[ok], yf[ok])
-    else:
-        return None
-    found = {names[j]: round(v, 4) for j, v in strength.items()}
-    top = sorted(found.items(), key=lambda kv: -abs(kv[1] - (0.5 if kind == "auc" else 0)))
-    return {"kind": kind, "n": int(ok.sum()), "n_columns": len(names),
-            "top": dict(top[:FIT_TOP])}
-
-
-def _column_aucs(x: Any, pos: Any) -> dict[int, float]:
-    """ROC AUC of each column of `x` for the boolean labels `pos` (rows missing the column
-    left out; a column needs 10 rows of each class). Columns without ties or gaps are
-    ranked all at once; the rest (counts, dummies) one by one, ties sharing their mean rank
-    (so the order within a tie, which the sort leaves open, does not matter)."""
-    import numpy as np
-
-    out: dict[int, float] = {}
-    xt = np.ascontiguousarray(x.T)  # one row per column: sorting along rows is 4x faster
-    k, n = xt.shape
-    order = np.argsort(xt, axis=1)  # NaN last
-    vs = np.take_along_axis(xt, order, axis=1)
-    plain = ~(np.isnan(vs).any(axis=1) | (vs[:, 1:] == vs[:, :-1]).any(axis=1))
-    n1 = int(pos.sum())
-    if plain.any() and n1 >= 10 and n - n1 >= 10:
-        ranks = np.empty((k, n))
-        np.put_along_axis(ranks, order, np.arange(1.0, n + 1)[None, :], axis=1)
-        aucs = (ranks[plain][:, pos].sum(axis=1) - n1 * (n1 + 1) / 2) / (n1 * (n - n1))
-        out.update(zip(np.flatnonzero(plain).tolist(), aucs.tolist(), strict=True))
-    for j in np.flatnonzero(~plain).tolist():
-        o = order[j][~np.isnan(vs[j])]
-        p, v = pos[o], xt[j, o]
-        k1 = int(p.sum())
-        k0 = p.size - k1
-        if k1 < 10 or k0 < 10:
-            continue
-        starts = np.r_[0, np.flatnonzero(v[1:] != v[:-1]) + 1]
-        ends = np.r_[starts[1:], v.size]
-        r = np.repeat((starts + ends + 1) / 2.0, ends - starts)
-        out[j] = (float(r[p].sum()) - k1 * (k1 + 1) / 2) / (k1 * k0)
-    return out
-
-
-def _column_rs(x: Any, y: Any) -> dict[int, float]:
-    """Pearson r of each column of `x` with `y` (rows missing the column left out; constant
-    columns skipped)."""
-    import numpy as np
-
-    out: dict[int, float] = {}
-    nan = np.isnan(x).any(axis=0)
-    if (~nan).any():  # the complete columns at once
-        a = x[:, ~nan] - x[:, ~nan].mean(axis=0)
-        b = y - y.mean()
-        den = np.sqrt((a * a).sum(axis=0) * float(b @ b))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            r = (b @ a) / den
-        out.update((int(j), float(v)) for j, v in zip(np.flatnonzero(~nan), r, strict=True)
-                   if np.isfinite(v))
-    for j in np.flatnonzero(nan).tolist():
-        keep = ~np.isnan(x[:, j])
-        if keep.sum() < FIT_MIN_ROWS:
-            continue
-        a, b = x[keep, j], y[keep]
-        a, b = a - a.mean(), b - b.mean()
-        den = math.sqrt(float(a @ a) * float(b @ b))
-        if den > 0:
-            out[j] = float(a @ b) / den
     return out
 
 
@@ -1370,23 +1171,7 @@ def collect(ns: dict[str, Any], request: dict[str, Any] | str) -> str:
             found.update(group_facts(ns, x, y, ex, ey))
         for k in (i, j):
             samples[k].update(found)
-    fits: list[dict[str, Any]] = []
-    for spec in request.get("fits", []):
-        if over():
-            truncated = True
-            break
-        xe, ye = spec.get("x", ""), spec.get("y", "")
-        if not (is_safe_expression(xe) and is_safe_expression(ye)):
-            continue
-        try:
-            scope = {"__builtins__": {}}
-            found = fit_facts(eval(compile(xe, "<nbcritic-fit>", "eval"), scope, ns),
-                              eval(compile(ye, "<nbcritic-fit>", "eval"), scope, ns))
-            if found:
-                fits.append({**spec, **found})
-        except Exception as exc:
-            errors.append(f"{xe[:30]}, {ye[:30]}: {type(exc).__name__}: {exc}")
     elapsed = (time.perf_counter() - started) * 1000
-    return json.dumps({"objects": objects, "samples": samples, "fits": fits,
+    return json.dumps({"objects": objects, "samples": samples,
                        "elapsed_ms": elapsed, "truncated": truncated,
                        "errors": errors[:20]}, default=str)

@@ -133,9 +133,11 @@ async def test_facts_come_from_the_kernel(critic_service: NotebookService) -> No
     assert samples["df[df.g == 0].x"].call == "scipy.stats.ttest_ind"
     assert samples["df[df.g == 0].x"].n + samples['df.loc[df.g == 1, "x"]'].n == 140
     assert samples["df[df.g == 0].x"].skew > 1  # lognormal
-    (fit,) = ev.fits  # the (X, y) of the model fit, re-read in the kernel
-    assert (fit.call, fit.x, fit.y, fit.kind, fit.n) == ("fit", "X", "df.x", "r", 140)
-    assert fit.top["[:, 1]"] == 1.0 and abs(fit.top["[:, 0]"]) < 0.5
+    # the model fit as the trace saw it, with how well each feature alone orders the target
+    (fit,) = [e for e in ev.trace.events if e["op"] == "fit"]
+    assert fit["est"] == "LinearRegression" and fit["assoc"]["kind"] == "rho"
+    assert fit["assoc"]["top"][0] == ["column 1", 1.0] and fit["assoc"]["rows"] == 140
+    assert abs(fit["assoc"]["top"][1][1]) < 0.5
     assert "import numpy" in ev.prior_code  # the earlier cell, for imports and context
     assert results[1].critique["timing_ms"]["introspection"] > 0
 

@@ -236,55 +236,6 @@ def test_nesting_of_a_large_frame_is_read_on_a_row_sample() -> None:
     assert found["pond"]["rows"] <= NEST_ROWS < n  # counted on the evenly spaced sample
 
 
-SEPARATED = """
-import numpy as np
-import pandas as pd
-rng = np.random.default_rng(11)
-n = 600
-pumps = pd.DataFrame({"hours": rng.uniform(100, 9000, n), "load": rng.uniform(0.2, 1.0, n),
-                      "shift": rng.integers(1, 4, n)})
-pumps["failed"] = (rng.random(n) < 0.3).astype(int)
-pumps["shutdown_vib"] = np.where(pumps.failed == 1, rng.uniform(7, 30, n),
-                                 rng.uniform(0.5, 8.5, n)).round(1)
-pumps.loc[::9, "shutdown_vib"] = np.nan
-pumps["status"] = np.where(pumps.failed == 1, "down", "up")
-"""
-
-
-def test_class_separation_is_the_roc_auc_of_each_near_perfect_column() -> None:
-    from sklearn.metrics import roc_auc_score
-
-    f = run_and_gather("n = len(pumps)", SEPARATED).objects["pumps"]
-    found = f.params["class_separation"]
-    ns: dict = {}
-    exec(SEPARATED, ns)
-    p = ns["pumps"].dropna(subset=["shutdown_vib"])
-    expected = roc_auc_score(p.failed, p.shutdown_vib)  # ties (rounded values) averaged
-    assert 0.98 <= expected < 1.0
-    assert found["failed"] == {"shutdown_vib": round(expected, 4)}  # rows with NaN left out
-    # a two-valued text column is a class column too (levels sorted: "up" is the positive one)
-    # (and the 0/1 `failed` column, its recoding, separates it perfectly)
-    assert found["status"] == {"failed": 0.0, "shutdown_vib": round(1 - expected, 4)}
-    assert "hours" not in found["failed"] and "shift" not in found["failed"]
-
-
-def test_class_separation_keeps_only_near_perfect_columns_either_way() -> None:
-    import numpy as np
-    import pandas as pd
-
-    from services.kernel_facts import _class_separation
-
-    n = 300_000  # larger than the row sample: the AUC is read on evenly spaced rows
-    rng = np.random.default_rng(4)
-    big = pd.DataFrame({"y": rng.integers(0, 2, n)})
-    big["after"] = big.y * 10 + rng.normal(size=n)  # AUC 1.0
-    big["inverse"] = -big.after  # AUC 0.0: separates as well, the other way round
-    big["good"] = big.y * 1.8 + rng.normal(size=n)  # AUC about 0.9: a real predictor
-    unique = {"y": 2, "after": n, "inverse": n, "good": n}
-    assert _class_separation(big, unique) == {"y": {"after": 1.0, "inverse": 0.0}}
-    assert _class_separation(big.head(30), unique) == {}  # too few rows to say
-
-
 TAILS = """
 import numpy as np
 import pandas as pd
@@ -388,40 +339,6 @@ lots.loc[lots.index[100], "moisture"] = np.nan  # one Brazil lot
     assert f.missing_by == {"moisture": {"origin": {"Sumatra": 12, "Brazil": 1},
                                          "grade": {"A": 7, "B": 6}}}
     assert f.levels["origin"]["Sumatra"] == 40  # the denominators a rule compares against
-
-
-def test_separation_top_records_the_strongest_few_columns_once_one_reaches_0_85() -> None:
-    import numpy as np
-    import pandas as pd
-
-    from services.kernel_facts import SEPARATION_TOP, _class_separation
-
-    rng = np.random.default_rng(9)
-    n = 5000
-    df = pd.DataFrame({"y": rng.integers(0, 2, n)})
-    df["strong"] = df.y * 2.2 + rng.normal(size=n)  # AUC about 0.94: below class_separation
-    for k in range(SEPARATION_TOP + 2):
-        df[f"weak{k}"] = df.y * 0.1 * k + rng.normal(size=n)
-    unique = {c: (2 if c == "y" else n) for c in df.columns}
-    top: dict = {}
-    assert _class_separation(df, unique, top) == {}  # nothing near-perfect
-    found = top["y"]
-    assert len(found) == SEPARATION_TOP  # bounded
-    best = max(found, key=lambda c: abs(found[c] - 0.5))
-    assert best == "strong" and 0.9 < found["strong"] < 0.98
-    # the columns left out separate no better than the weakest recorded one
-    weakest = min(abs(a - 0.5) for a in found.values())
-    assert "weak0" not in found and weakest >= 0
-    # a frame whose best column stays below 0.85 records nothing
-    top2: dict = {}
-    _class_separation(df.drop(columns="strong"), unique, top2)
-    assert top2 == {}
-
-
-def test_separation_top_is_a_frame_fact() -> None:
-    f = run_and_gather("n = len(pumps)", SEPARATED).objects["pumps"]
-    top = f.params["separation_top"]["failed"]
-    assert "shutdown_vib" in top and len(top) <= 6
 
 
 def test_fitted_models_carry_the_shape_of_their_residuals() -> None:
