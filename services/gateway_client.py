@@ -155,6 +155,7 @@ class GatewayKernelClient:
         self._ws: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
+        self.reconnects = 0  # times the socket was reopened after it dropped
 
     async def start_channels(self) -> None:
         self._ws = await self._connect()
@@ -235,6 +236,7 @@ class GatewayKernelClient:
                             attempt + 1, exc)
                 continue
             log.warning("kernel %s: channels reconnected", self.manager.kernel_id)
+            self.reconnects += 1
             return True
         return False
 

@@ -260,3 +260,75 @@ def test_a_binary_frame_is_the_message_and_its_buffers() -> None:
     assert decoded["channel"] == "iopub" and decoded["header"]["msg_id"] == "m"
     assert [bytes(b) for b in decoded["buffers"]] == [b"\x00\x01", b"abc"]
     assert decode_frame('{"channel": "shell"}') == {"channel": "shell"}
+
+
+class TcpRelay:
+    """A loopback TCP relay in front of the gateway whose connections a test can cut: the
+    network between the service and the gateway failing while the kernel lives on."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.writers += [writer, up_writer]
+        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer),
+                             return_exceptions=True)
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        writer.transport.abort()
+
+
+async def _until(check: Any, what: str, timeout: float = 20) -> None:
+    async with asyncio.timeout(timeout):
+        while not await check():
+            await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("attempts", [3, 0])
+async def test_a_dropped_websocket_is_reopened_or_the_kernel_is_dead(
+        tmp_path: Path, kernel_gateway_url: str, attempts: int) -> None:
+    relay = TcpRelay(int(kernel_gateway_url.rsplit(":", 1)[1]))
+    config = _settings(tmp_path, await relay.start(), gateway_reconnect_attempts=attempts)
+    provider = GatewayKernels(config)
+    session = await provider.start()
+    try:
+        await _run(session, "kept = 7")
+        relay.cut()
+        if attempts:  # reopened: the same kernel, its namespace intact
+            async def reopened() -> bool:
+                return bool(session.kc.reconnects)
+            await _until(reopened, "the channels are reopened")
+            _, seen = await _run(session, "kept")
+            assert _result_text(seen) == ["7"]
+            assert await session.is_alive()
+        else:  # no reconnect allowed: the kernel counts as dead and gets replaced
+            async def dead() -> bool:
+                return not await session.is_alive()
+            await _until(dead, "the kernel counts as dead")
+    finally:
+        await provider.stop(session, now=True)
+        await provider.close()
+        await relay.close()
