@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,analysis,bench,scale
 
-.PHONY: install run test lint docs bench clean
+.PHONY: install run test lint typecheck docs bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	python3 -m venv $(VENV)
@@ -18,9 +18,11 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/nbcritic serve $(ARGS)
 
-## the linter, the documentation site (strict: a broken link fails) and the whole test suite
+## the linter, the type checker, the documentation site (strict: a broken link fails) and the
+## whole test suite
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory docs
 	$(PY) -m pytest $(PYTEST_ARGS)
 
@@ -30,6 +32,10 @@ docs: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+## mypy on app/ and services/ ([tool.mypy] in pyproject.toml, with its list of modules not yet checked)
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 bench: $(STAMP)
 	$(PY) bench/execute_latency.py

@@ -18,4 +18,6 @@ SKIPPED = ("rfc3987_syntax",)
 
 def skip_unused_imports() -> None:
     for name in SKIPPED:
-        sys.modules.setdefault(name, None)  # type: ignore[assignment]
+        # None in sys.modules makes `import name` fail (the import system's documented
+        # block); typeshed types the values as modules only
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]

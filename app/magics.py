@@ -25,7 +25,7 @@ import logging
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, line_magic, magics_class
@@ -63,6 +63,9 @@ from .magics_local import (
 )
 from .magics_remote import RemoteError, RemoteRunner, RemoteSession
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +182,8 @@ def _critique_options(func: Any) -> Any:
 class CriticMagics(Magics):
     """The magics' state: settings, critic, generator, overrides, the last run, remote
     session and the automatic-review hooks."""
+
+    shell: InteractiveShell  # never None here: IPython passes its shell when loading these
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
@@ -478,7 +483,7 @@ class CriticMagics(Magics):
     def _show_settings(self, rest: list[str]) -> None:
         s = self.settings
         mode = f"remote ({self.remote.url})" if self.remote else "local (this kernel)"
-        rows = [
+        rows: list[list[Any]] = [
             ["mode", mode], ["auto review", "on" if self.auto else "off"],
             ["generator", generator_name(self.generator)],
             ["min_confidence", s.critic_min_confidence],
@@ -551,11 +556,12 @@ class CriticMagics(Magics):
         if run is None or run.critique is None:
             raise UsageError("%critic accept: no critique to accept yet")
         reason = " ".join(rest)
-        record = {"by": current_user(), "at": now_iso(), "reason": reason,
+        by = current_user()
+        record = {"by": by, "at": now_iso(), "reason": reason,
                   "findings": [f.get("rule_id") for f in run.critique.get("findings") or []]}
         if run.mode == "remote" and self.remote is not None and run.cell_id:
             try:  # the service records it on its cell (kept while the code is unchanged)
-                self.remote.accept(run.cell_id, record["by"], reason)
+                self.remote.accept(run.cell_id, by, reason)
             except RemoteError as exc:
                 raise UsageError(str(exc)) from None
         # the code the person saw: the cell as written, and the run's last attempt (as

@@ -183,7 +183,8 @@ def _describe_failure(response: httpx.Response, method: str, path: str) -> str:
 
 def parse_sse(lines: Iterator[str]) -> Iterator[SSEvent]:
     """Server-Sent Events framing: `id:`, `event:`, `data:` lines up to a blank line."""
-    event_id, event_type, data = 0, "message", []
+    event_id, event_type = 0, "message"
+    data: list[str] = []
     for raw in lines:
         line = raw.rstrip("\r")
         if not line:

@@ -37,7 +37,7 @@ import pytest
 try:
     import pytest_asyncio
 except ImportError:  # pragma: no cover - the fixtures then fail with a clear message
-    pytest_asyncio = None  # type: ignore[assignment]
+    pytest_asyncio = None  # type: ignore[assignment]  # absent: checked where fixtures need it
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode

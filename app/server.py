@@ -63,7 +63,7 @@ def with_header_timeout(base: type[asyncio.Protocol], seconds: float) -> type[as
     were held as long as the client liked). Idle keep-alive connections have uvicorn's own
     timeout."""
 
-    class HeaderTimeout(base):  # type: ignore[valid-type, misc]
+    class HeaderTimeout(base):  # type: ignore[valid-type, misc]  # a base chosen at run time
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             self.loop.call_later(seconds, self._headers_overdue)
@@ -76,8 +76,11 @@ def with_header_timeout(base: type[asyncio.Protocol], seconds: float) -> type[as
 
 
 def serve(app: FastAPI, settings: Settings, log_level: str) -> None:
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=log_level,
-                            timeout_graceful_shutdown=settings.shutdown_timeout)
+    # uvicorn annotates timeout_graceful_shutdown as int but waits with asyncio.wait_for,
+    # which takes float seconds: a fractional setting is passed as it is
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level=log_level,
+        timeout_graceful_shutdown=settings.shutdown_timeout)  # type: ignore[arg-type]
     logging.getLogger("uvicorn.access").addFilter(RedactToken())  # after Config set logging up
     config.load()
     config.http_protocol_class = with_header_timeout(config.http_protocol_class,

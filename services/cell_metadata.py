@@ -198,7 +198,9 @@ def apply_result(nb: NotebookNode, result: dict[str, Any]) -> bool:
     plan = result.get("plan")
     if plan is not None:  # its expressible success criteria become the cell's own checks
         meta["plan"] = plan
-        declared = meta.get("checks") if isinstance(meta.get("checks"), list) else []
+        declared = meta.get("checks")
+        if not isinstance(declared, list):
+            declared = []
         names = {c.get("name") for c in declared if isinstance(c, dict)}
         added = [c for c in plan.get("checks") or [] if c.get("name") not in names]
         if added:

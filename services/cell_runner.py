@@ -58,7 +58,8 @@ class CellRunner:
             max_feedback_chars=spec.max_feedback_chars)
 
     async def run(self) -> RunOutcome:
-        code, generation, lessons = self.spec.code, None, []
+        code, generation = self.spec.code, None
+        lessons: list[str] = []
         if not code.strip():
             first = await self._first_generation()
             if first is None:

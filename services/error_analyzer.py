@@ -336,7 +336,9 @@ def _render_finding(i: int, f: dict[str, Any], code_lines: list[str]) -> str:
     lines = [f"{i}. [{f.get('rule_id', '')}] {title} ({severity}, confidence {confidence})"]
     if f.get("explanation"):
         lines.append(f"   why: {_short(str(f['explanation']), 700)}")
-    evidence = f.get("evidence") if isinstance(f.get("evidence"), dict) else {}
+    evidence = f.get("evidence")
+    if not isinstance(evidence, dict):
+        evidence = {}
     ev_lines = _evidence_lines(f)
     for n in ev_lines[:MAX_EVIDENCE_LINES]:
         source = code_lines[n - 1].strip() if 1 <= n <= len(code_lines) else ""

@@ -64,9 +64,9 @@ class KernelLimits:
         }.get(reason, reason)
 
 
-_SIGNAL_REASONS = {signal.SIGXCPU: "cpu_limit", signal.SIGXFSZ: "file_size_limit"}
+_SIGNAL_REASONS: dict[int, str] = {signal.SIGXCPU: "cpu_limit", signal.SIGXFSZ: "file_size_limit"}
 # How a process dies when an allocation fails below C code that cannot report it.
-_ALLOCATION_DEATHS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
+_ALLOCATION_DEATHS: set[int] = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
 
 
 def death_reason(returncode: int | None, limits: KernelLimits) -> str | None:

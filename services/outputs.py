@@ -16,7 +16,7 @@ import contextlib
 import json
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from nbformat import NotebookNode, from_dict
 
@@ -285,7 +285,7 @@ class OutputCollector:
             self.dropped_bytes += removed
 
 
-def _same_stream(last: NotebookNode | None, out: NotebookNode) -> bool:
+def _same_stream(last: NotebookNode | None, out: NotebookNode) -> TypeGuard[NotebookNode]:
     return (
         last is not None
         and out.output_type == "stream"

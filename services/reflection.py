@@ -310,7 +310,7 @@ class _CellRun:
                                   "cause": data.get("cause")})
             for key, value in _dict(data.get("tokens")).items():
                 if isinstance(value, int | float):
-                    self.started_tokens[key] += value
+                    self.started_tokens[key] += int(value)  # token counts are whole
         elif event.type == "error" and self.attempts:  # the kernel's error output
             self.attempts[-1]["status"] = "error"
             self.attempts[-1]["error"] = {k: data.get(k) for k in ("ename", "evalue")}

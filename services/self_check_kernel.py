@@ -36,15 +36,14 @@ def evaluate(ns: dict[str, Any], checks: list[dict[str, Any]] | str,
     check author's doing). Checks left when `budget_ms` is spent are reported as not
     evaluated (failed), so a slow first check cannot hide the others silently. On a failed
     comparison the operands are evaluated once more to show their values."""
-    if isinstance(checks, str):
-        checks = json.loads(checks)
+    specs: list[dict[str, Any]] = json.loads(checks) if isinstance(checks, str) else checks
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
     # A check must not publish anything: its prints and warnings are swallowed.
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
             warnings.catch_warnings(record=True):
-        for spec in checks:
+        for spec in specs:
             name = str(spec.get("name", "?"))
             if (time.perf_counter() - t0) * 1000 > budget_ms:
                 results.append({**_result(name, False, error=(
