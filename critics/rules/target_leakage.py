@@ -139,4 +139,36 @@ def _determines_finding(fit: dict[str, Any], assoc: dict[str, Any], top: list[An
                    "the time of prediction, and report the model without it.")
 
 
-RULES = [feature_computed_from_outcome, feature_determines_target]
+@rule("target_leakage.feature_dominates_target",
+      title="One feature alone separates the classes far better than every other")
+def feature_dominates_target(ev: Evidence) -> Iterator[Finding]:
+    """Reads the association the kernel measured at each fit of a two-valued target: the
+    strongest feature reaches a high ROC AUC and leads the next one by a wide margin. Weaker
+    evidence than `feature_determines_target` (medium): real predictors sometimes lead too."""
+    cfg = section("target_leakage")
+    bar, gap = float(cfg["dominates_auc"]), float(cfg["dominates_gap"])
+    reported: set[str] = set()
+    for fit in ev.trace.of(*_FITS):
+        assoc = fit.get("assoc") or {}
+        top = assoc.get("top") or []
+        if assoc.get("kind") != "auc" or int(assoc.get("features") or 0) < 2 or not top:
+            continue
+        best, second = top[0], (top[1][1] if len(top) > 1 else 0.5)
+        if best[0] in reported or best[1] < bar or best[1] - second < gap or \
+                best[1] >= float(cfg["determines_auc"]):
+            continue
+        reported.add(best[0])
+        yield Finding(
+            explanation=(f"Feature {best[0]!r} alone separates the classes with ROC AUC "
+                         f"{best[1]:.2f} in the model on line {fit.get('line')}, far ahead of "
+                         f"the next feature ({second:.2f}). Check that it is known before the "
+                         "outcome: a feature recorded after it (a treatment given because of "
+                         "it, a count that grows with it) looks exactly like this."),
+            severity="medium", confidence=0.5,
+            evidence={"lines": [x for x in [fit.get("line")] if isinstance(x, int)],
+                      "values": {"feature": best[0], "auc": best[1], "next": second}},
+            suggestion="Confirm when the feature is recorded; if after the outcome, drop it "
+                       "and report the model without it.")
+
+
+RULES = [feature_computed_from_outcome, feature_determines_target, feature_dominates_target]
