@@ -137,3 +137,30 @@ def test_a_one_feature_calibration_line_is_quiet() -> None:
     print(line.coef_, line.intercept_)
     """)
     assert DETERMINES not in found
+
+
+# --- feature_dominates_target (medium) ---------------------------------------------------------
+DOMINATES = "target_leakage.feature_dominates_target"
+
+
+def test_a_treatment_given_mostly_because_of_the_outcome_dominates() -> None:
+    assert DOMINATES in rules("""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    sick = (rng.random(n) < .3).astype(int)
+    treated = np.where(sick == 1, rng.random(n) < .85, rng.random(n) < .05).astype(int)
+    courses = treated * rng.integers(1, 4, n)
+    X = pd.DataFrame({"age": clinic.age + 3 * sick, "income": clinic.income,
+                      "courses": courses})
+    print(cross_val_score(LogisticRegression(max_iter=500), X, sick, cv=5).mean())
+    """)
+
+
+def test_two_comparable_predictors_are_quiet() -> None:
+    found = rules("""
+    import statsmodels.formula.api as smf
+    df = clinic.assign(z=rng.normal(size=n))
+    df["sick"] = (df.z + (df.age - 45) / 12 + rng.normal(0, .6, n) > 0).astype(int)
+    print(smf.logit("sick ~ z + age + np.log(income)", data=df).fit(disp=0).prsquared)
+    """)
+    assert DOMINATES not in found
