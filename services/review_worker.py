@@ -29,12 +29,14 @@ class ReviewWorker:
         self.workers = workers
         self._pool: ThreadPoolExecutor | None = None  # threads start on first use
         self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.waiting = 0  # reviews waiting for a free worker (for tests and /health)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(*args, **kwargs)` in a worker thread, once one is free."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._loop is not loop:  # a semaphore serves one loop
+            self._slots, self._loop = asyncio.Semaphore(self.workers), loop
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="nbcritic-review")
         self.waiting += 1
@@ -42,7 +44,7 @@ class ReviewWorker:
             await self._slots.acquire()
         finally:
             self.waiting -= 1
-        slots, loop = self._slots, asyncio.get_running_loop()
+        slots = self._slots
         try:
             future = self._pool.submit(functools.partial(fn, *args, **kwargs))
         except BaseException:

@@ -126,3 +126,23 @@ async def test_a_cancelled_caller_keeps_its_slot_until_the_thread_ends() -> None
 def test_at_least_one_worker() -> None:
     with pytest.raises(ValueError, match="critic_workers"):
         ReviewWorker(workers=0)
+
+
+def test_one_worker_serves_successive_event_loops() -> None:
+    worker = ReviewWorker(workers=1)
+    go = threading.Event()
+
+    async def contended() -> list[str]:
+        first = asyncio.create_task(worker.run(lambda: go.wait(WAIT) and "first"))
+        second = asyncio.create_task(worker.run(lambda: "second"))
+        await asyncio.sleep(0.05)
+        go.set()
+        return [await first, await second]
+
+    try:
+        assert asyncio.run(contended()) == ["first", "second"]
+        go.clear()
+        assert asyncio.run(contended()) == ["first", "second"]  # a new loop, same worker
+    finally:
+        go.set()
+        worker.close()
