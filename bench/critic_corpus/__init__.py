@@ -49,6 +49,8 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33",
     "holdout34", "holdout35", "holdout36", "holdout37", "holdout38", "holdout39",
     "holdout40", "holdout41", "holdout42", "holdout43", "holdout44", "holdout45", "holdout46",
+    "holdout47",
+    "holdout48",
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent
