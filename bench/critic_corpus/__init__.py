@@ -51,6 +51,8 @@ REGISTERED_SPLITS: tuple[str, ...] = (
     "holdout40", "holdout41", "holdout42", "holdout43", "holdout44", "holdout45", "holdout46",
     "holdout47",
     "holdout48",
+    "holdout49",
+    "holdout50",
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent
