@@ -15,11 +15,15 @@ rows of the second.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 Event = dict[str, Any]
+# a column named in a model term: an identifier that is not a function or module name
+# (`np.log1p(visits)` -> visits, `C(region)[T.b]` -> region, `I(x ** 2)` -> x)
+_TERM_COLUMN = re.compile(r"[A-Za-z_]\w*(?![\w.(])")
 _PRODUCED_BY = ("out", "outputs")
 _MODEL_KINDS = {"model", "search"}
 
@@ -98,6 +102,18 @@ class Trace:
                                                               "fit_predict", "resample"):
                 found = e
         return found
+
+    def fit_columns(self, fit: Event) -> tuple[str | None, list[str], int]:
+        """(target, feature columns, rows fitted) of one traced fit."""
+        if fit.get("op") == "model_fit":
+            endog = _TERM_COLUMN.findall(str(fit.get("endog") or ""))
+            terms = (re.sub(r"\[.*\]$", "", str(x)) for x in fit.get("exog", []))
+            features = [w for term in terms for w in _TERM_COLUMN.findall(term)]
+            return (endog[-1] if endog else None), list(dict.fromkeys(features)), \
+                int(fit.get("n") or 0)
+        x = self.data.get(fit.get("X") or "", {})
+        y = self.data.get(fit.get("y") or "", {})
+        return y.get("name"), list(x.get("cols", [])), int(x.get("n") or 0)
 
     def evaluations(self) -> Iterator[tuple[Event, str]]:
         """(event, rows evaluated) for each held-out evaluation of a fitted model: predict or

@@ -11,7 +11,6 @@ feature computed from the model's own target over the held-out rows too
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -166,7 +165,7 @@ def target_aggregate_as_feature(ev: Evidence) -> Iterator[Finding]:
     cross-validation, carries the held-out answers into the features."""
     sources, rows = _column_lineage(ev)
     for fit in ev.trace.of("fit", "cross_validate", "model_fit"):
-        target, features, n = _fit_columns(ev, fit)
+        target, features, n = ev.trace.fit_columns(fit)
         for feat in features:
             if not target or feat == target or target not in sources.get(feat, ()):
                 continue
@@ -198,17 +197,6 @@ def _column_lineage(ev: Evidence) -> tuple[dict[str, set[str]], dict[str, int]]:
             found |= sources.get(f, set())
         sources[col], rows[col] = found, int(e.get("n") or 0)
     return sources, rows
-
-
-def _fit_columns(ev: Evidence, fit: dict[str, Any]) -> tuple[str | None, list[str], int]:
-    """(target, feature columns, rows fitted) of one traced fit."""
-    if fit["op"] == "model_fit":
-        exog = [re.sub(r"^C\((\w+).*", r"\1", x) for x in fit.get("exog", [])]
-        endog = re.findall(r"[A-Za-z_]\w*", str(fit.get("endog") or ""))
-        return (endog[-1] if endog else None), exog, int(fit.get("n") or 0)
-    x = ev.trace.data.get(fit.get("X") or "", {})
-    y = ev.trace.data.get(fit.get("y") or "", {})
-    return y.get("name"), list(x.get("cols", [])), int(x.get("n") or 0)
 
 
 RULES = [fit_saw_heldout_rows, target_aggregate_as_feature, copies_across_split]

@@ -15,7 +15,6 @@ Thresholds: critics/trace_rules.toml [target_leakage].
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -36,7 +35,7 @@ def feature_computed_from_outcome(ev: Evidence) -> Iterator[Finding]:
     roots, meta = _lineage(ev)
     seen: set[tuple[str, str]] = set()
     for fit in ev.trace.of(*_FITS):
-        target, features, n = _fit_columns(ev, fit)
+        target, features, n = ev.trace.fit_columns(fit)
         if not target or not features:
             continue
         troots = roots.get(target, {target: {0}})
@@ -74,18 +73,6 @@ def _covers(feature: Roots, target: Roots) -> bool:
     """The feature read every source of the target at the target's newest time."""
     return bool(target) and all(min(lags) in feature.get(root, set())
                                 for root, lags in target.items() if lags)
-
-
-def _fit_columns(ev: Evidence, fit: dict[str, Any]) -> tuple[str | None, list[str], int]:
-    """(target, feature columns, rows fitted) of one traced fit."""
-    if fit["op"] == "model_fit":
-        endog = re.findall(r"[A-Za-z_]\w*", str(fit.get("endog") or ""))
-        feats = [w for x in fit.get("exog", []) for w in re.findall(r"[A-Za-z_]\w*", x)]
-        return (endog[-1] if endog else None), list(dict.fromkeys(feats)), \
-            int(fit.get("n") or 0)
-    x = ev.trace.data.get(fit.get("X") or "", {})
-    y = ev.trace.data.get(fit.get("y") or "", {})
-    return y.get("name"), list(x.get("cols", [])), int(x.get("n") or 0)
 
 
 def _lineage_finding(fit: dict[str, Any], target: str, feat: str,
