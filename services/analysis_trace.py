@@ -1144,6 +1144,7 @@ def _patch_lineage(rec: Recorder, pd: Any) -> None:
     traced_setitem.__nbcritic_orig__ = setitem  # type: ignore[attr-defined]
     pd.DataFrame.__setitem__ = traced_setitem
     _patch_series_lineage(rec, pd.Series)
+    _patch_windows(rec, pd)
 
 
 _LAGGING = {"shift": "shift", "diff": "diff", "pct_change": "diff"}
@@ -1180,19 +1181,60 @@ def _patch_series_lineage(rec: Recorder, series: Any) -> None:
         _install(series, method, fn, combined)
 
 
+_WINDOW_STATS = ("mean", "sum", "median", "std", "var", "min", "max", "count", "quantile")
+
+
+def _patch_windows(rec: Recorder, pd: Any) -> None:
+    """Lags through windows and group shifts: `s.rolling(3).mean()` holds s now and two rows
+    earlier, `center=True` also one row later; `df.groupby(g)[c].shift(1)` is one row earlier
+    within each group."""
+    rolling = pd.core.window.rolling.Rolling
+    for method in _WINDOW_STATS:
+        fn = rolling.__dict__.get(method)
+        if fn is None or getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def windowed(self: Any, *args: Any, _fn: Any = fn, **kw: Any) -> Any:
+            result = _fn(self, *args, **kw)
+            if rec.on and not rec.depth and not rec.stopped and isinstance(self.window, int):
+                w, back = self.window, (self.window // 2 if self.center else 0)
+                _lag(rec, self.obj, result, 0, "window", range(-back, w - back))
+            return result
+        _install(rolling, method, fn, windowed)
+    grouped = pd.core.groupby.generic.SeriesGroupBy
+    for method, how in _LAGGING.items():
+        fn = getattr(grouped, method)
+        if getattr(fn, "__nbcritic_orig__", None) is not None:
+            continue
+
+        def group_lagged(self: Any, *args: Any, _fn: Any = fn, _how: str = how,
+                         **kw: Any) -> Any:
+            result = _fn(self, *args, **kw)
+            if rec.on and not rec.depth and not rec.stopped:
+                k = _first(args, kw, 0, "periods")
+                _lag(rec, self.obj, result, k if isinstance(k, int) else 1, _how)
+            return result
+        _install(grouped, method, fn, group_lagged)
+
+
 def _install(cls: Any, method: str, orig: Any, wrapper: Any) -> None:
     wrapper.__nbcritic_orig__ = orig
     functools.update_wrapper(wrapper, orig)
     setattr(cls, method, wrapper)
 
 
-def _lag(rec: Recorder, source: Any, result: Any, k: int, how: str) -> None:
+def _lag(rec: Recorder, source: Any, result: Any, k: int, how: str,
+         window: range = range(0)) -> None:
+    """`result` holds `source`'s values k rows earlier (shift), now and k rows earlier
+    (diff), or over a window of row offsets (negative: later rows)."""
     found = rec.lineage_of(source)
     if found is None:
         return
     lags, n, agg = found
     if how == "shift":
         moved = {c: [x + k for x in xs] for c, xs in lags.items()}
+    elif how == "window":
+        moved = {c: sorted({x + j for x in xs for j in window}) for c, xs in lags.items()}
     else:
         moved = {c: sorted(set(xs) | {x + k for x in xs}) for c, xs in lags.items()}
     rec.derive(result, moved, n, agg)

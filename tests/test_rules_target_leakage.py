@@ -164,3 +164,39 @@ def test_two_comparable_predictors_are_quiet() -> None:
     print(smf.logit("sick ~ z + age + np.log(income)", data=df).fit(disp=0).prsquared)
     """)
     assert DOMINATES not in found
+
+
+# --- lags through windows and group shifts ------------------------------------------------------
+def test_a_centred_window_reads_the_outcome_day_itself() -> None:
+    assert LINEAGE in rules("""
+    from sklearn.linear_model import LogisticRegression
+    days = pd.DataFrame({"rain": rng.gamma(.8, 6, 600), "temp": rng.normal(15, 5, 600)})
+    days["flood"] = (days.rain > 12).astype(int)
+    days["rain_3d"] = days["rain"].rolling(3, center=True).mean()
+    d = days.dropna()
+    print(LogisticRegression().fit(d[["temp", "rain_3d"]], d["flood"]).coef_)
+    """)
+
+
+def test_a_trailing_window_of_earlier_days_is_quiet() -> None:
+    found = rules("""
+    from sklearn.linear_model import LogisticRegression
+    days = pd.DataFrame({"rain": rng.gamma(.8, 6, 600), "temp": rng.normal(15, 5, 600)})
+    days["flood"] = (days.rain > 12).astype(int)
+    days["rain_3d"] = days["rain"].rolling(3).mean().shift(1)
+    d = days.dropna()
+    print(LogisticRegression().fit(d[["temp", "rain_3d"]], d["flood"]).coef_)
+    """)
+    assert LINEAGE not in found
+
+
+def test_last_periods_value_within_each_store_is_quiet() -> None:
+    found = rules("""
+    import statsmodels.formula.api as smf
+    sales = pd.DataFrame({"store": np.repeat(np.arange(30), 20), "price": rng.normal(5, 1, 600)})
+    sales["units"] = 100 - 6 * sales.price + rng.normal(0, 5, 600)
+    sales["log_units"] = np.log(sales["units"])
+    sales["units_prev"] = sales.groupby("store")["units"].shift(1)
+    print(smf.ols("log_units ~ price + units_prev", data=sales.dropna()).fit().rsquared)
+    """)
+    assert LINEAGE not in found
