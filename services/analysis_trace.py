@@ -568,8 +568,10 @@ def _association(x: Any, y: Any, names: list[str] | None) -> dict[str, Any] | No
         kind, target = "rho", _avg_ranks(yv.astype(float))
     else:
         return None
-    found = []
+    found, one_class = [], []
     for name, col in _feature_columns(x, names, step, len(yv)):
+        if kind == "auc" and _set_for_one_class(col[known], target[known]):
+            one_class.append(name)
         ok = known & ~np.isnan(col)
         if ok.sum() < 20:
             continue
@@ -577,7 +579,27 @@ def _association(x: Any, y: Any, names: list[str] | None) -> dict[str, Any] | No
         if strength is not None:
             found.append([name, round(strength, 4)])
     found.sort(key=lambda p: -p[1])
-    return {"kind": kind, "top": found[:3], "features": len(found), "rows": int(known.sum())}
+    out = {"kind": kind, "top": found[:3], "features": len(found), "rows": int(known.sum())}
+    if one_class:
+        out["one_class"] = one_class[:5]
+    return out
+
+
+def _set_for_one_class(col: Any, target: Any) -> bool:
+    """The column holds one value (missing counts as a value) for almost every row of one
+    class, a value most rows of the other class do not have: a field that exists only once
+    the outcome happened (a cancellation date, a refund, a rework count)."""
+    np = sys.modules["numpy"]
+    filled = np.where(np.isnan(col), -np.inf, col)
+    for rows in (target, ~target):
+        mine, other = filled[rows], filled[~rows]
+        if len(mine) < 10 or len(other) < 10:
+            continue
+        values, counts = np.unique(mine, return_counts=True)
+        top = values[counts.argmax()]
+        if counts.max() >= 0.95 * len(mine) and (other == top).mean() <= 0.5:
+            return True
+    return False
 
 
 def _not_missing(values: Any) -> Any:

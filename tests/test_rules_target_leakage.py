@@ -200,3 +200,39 @@ def test_last_periods_value_within_each_store_is_quiet() -> None:
     print(smf.ols("log_units ~ price + units_prev", data=sales.dropna()).fit().rsquared)
     """)
     assert LINEAGE not in found
+
+
+# --- feature_set_for_one_class -------------------------------------------------------------------
+ONE_CLASS = "target_leakage.feature_set_for_one_class"
+
+
+def test_a_sentinel_filled_date_that_exists_only_for_churners() -> None:
+    assert ONE_CLASS in rules("""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+    subs = clinic.assign(churned=(rng.random(n) < .3).astype(int))
+    logged = (subs.churned == 1) & (rng.random(n) < .7)
+    subs["days_since_cancel"] = np.where(logged, rng.integers(1, 90, n), -1)
+    X = subs[["age", "income", "days_since_cancel"]]
+    a, b, c, d = train_test_split(X, subs.churned, random_state=0)
+    print(RandomForestClassifier(n_estimators=30, random_state=0).fit(a, c).score(b, d))
+    """)
+
+
+def test_a_refund_amount_zero_unless_the_customer_left_in_a_formula() -> None:
+    assert ONE_CLASS in rules("""
+    import statsmodels.formula.api as smf
+    df = clinic.assign(left=(rng.random(n) < .25).astype(int))
+    df["refund"] = np.where((df.left == 1) & (rng.random(n) < .6), rng.gamma(2, 20, n), 0.0)
+    print(smf.logit("left ~ age + refund", data=df).fit(disp=0).prsquared)
+    """)
+
+
+def test_a_sparse_count_common_to_both_classes_is_quiet() -> None:
+    found = rules("""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    df = clinic.assign(sick=(rng.random(n) < .3).astype(int), calls=rng.poisson(.4, n))
+    print(cross_val_score(LogisticRegression(), df[["age", "calls"]], df.sick, cv=5).mean())
+    """)
+    assert ONE_CLASS not in found

@@ -158,4 +158,31 @@ def feature_dominates_target(ev: Evidence) -> Iterator[Finding]:
                        "and report the model without it.")
 
 
-RULES = [feature_computed_from_outcome, feature_determines_target, feature_dominates_target]
+@rule("target_leakage.feature_set_for_one_class",
+      title="A feature has one value for (almost) every row of one class")
+def feature_set_for_one_class(ev: Evidence) -> Iterator[Finding]:
+    """Reads the association the kernel measured at each fit of a two-valued target: a
+    feature that is one value (0, a sentinel, missing) for >= 95 % of one class and for at most
+    half of the other is a record that exists once the outcome happened."""
+    reported: set[str] = set()
+    for fit in ev.trace.of(*_FITS):
+        assoc = fit.get("assoc") or {}
+        for name in assoc.get("one_class") or []:
+            if name in reported or int(assoc.get("features") or 0) < 2:
+                continue
+            reported.add(name)
+            yield Finding(
+                explanation=(f"Feature {name!r} has one value for almost every row of one class "
+                             f"of the target in the model on line {fit.get('line')}, a value most "
+                             "rows of the other class do not have: it looks like a field recorded "
+                             "only once the outcome happened (a cancellation date, a refund, a "
+                             "follow-up count), so the model reads the answer from it."),
+                severity="high", confidence=0.6,
+                evidence={"lines": [x for x in [fit.get("line")] if isinstance(x, int)],
+                          "values": {"feature": name}},
+                suggestion="Check when this field is filled in; if only after the outcome, drop "
+                           "it and report the model without it.")
+
+
+RULES = [feature_computed_from_outcome, feature_determines_target, feature_dominates_target,
+         feature_set_for_one_class]
