@@ -89,6 +89,9 @@ class Recorder:
         self.stats: dict[int, tuple[Any, Any, str]] = {}
         # outputs of statistics applied by hand: id(result) -> (result, its event)
         self.by_hand: dict[int, tuple[Any, dict[str, Any]]] = {}
+        # a pandas datum's row labels (first and last few): equal values on other rows (two
+        # studies' label columns in the same order) are other data
+        self.labels: dict[str, tuple[Any, ...] | None] = {}
         self.modules_seen = 0
         self._next = 0
 
@@ -128,6 +131,7 @@ class Recorder:
         live = {d for e in self.history for d in _refs(e)}
         if len(self.data) > 400:
             self.data = {k: v for k, v in self.data.items() if k in live}
+            self.labels = {k: v for k, v in self.labels.items() if k in self.data}
             self.by_obj = {k: v for k, v in self.by_obj.items() if v[1] in self.data}
             self.by_content = {k: v for k, v in self.by_content.items() if v in self.data}
 
@@ -186,14 +190,15 @@ class Recorder:
             full = self.row_hashes(source)
             if full is not None:
                 sig = _content_key(full, None if source is obj else cols)
-                if sig in self.by_content:  # same rows (and, for a selection, columns)
-                    did = self.by_content[sig]
+                did = self.by_content.get(sig)  # same rows (and, for a selection, columns)
+                if did is not None and not _other_rows(self.labels.get(did), source):
                     self.by_obj[id(obj)] = (obj, did)
                     self.keep.append(obj)
                     return did
         self._next += 1
         did = f"d{self._next}"
         self.data[did] = _Datum(did, kind, n, cols, name, full, _sketch(full, self.k), origin)
+        self.labels[did] = _row_labels(self.source_rows(obj))
         if full is not None and origin is None:
             self.by_content.setdefault(_content_key(
                 full, None if self.source_rows(obj) is obj else cols), did)
@@ -389,6 +394,24 @@ def _row_hashes(obj: Any, max_elements: int) -> Any:
         return h
     except Exception:
         return None
+
+
+def _row_labels(obj: Any) -> tuple[Any, ...] | None:
+    """A short fingerprint of a pandas object's row labels; None for other containers."""
+    index = getattr(obj, "index", None)
+    pd = sys.modules.get("pandas")
+    if pd is None or not isinstance(index, pd.Index):
+        return None
+    try:
+        return (len(index), *index[:3].tolist(), *index[-3:].tolist())
+    except Exception:
+        return None
+
+
+def _other_rows(known: tuple[Any, ...] | None, obj: Any) -> bool:
+    """Both have row labels and they differ: equal content, other rows."""
+    mine = _row_labels(obj)
+    return known is not None and mine is not None and mine != known
 
 
 def _sketch(full: Any, k: int) -> Any:
@@ -1382,7 +1405,7 @@ def begin(fresh: bool = False) -> None:
     if RECORDER is not None:
         RECORDER.sweep()
         if fresh:
-            RECORDER.events, RECORDER.data = [], {}
+            RECORDER.events, RECORDER.data, RECORDER.labels = [], {}, {}
             RECORDER.history.clear()
             RECORDER.by_obj.clear()
             RECORDER.by_content.clear()

@@ -154,3 +154,4 @@ def test_query_still_resolves_the_callers_names() -> None:
     assert ev.trace.of("filter")  # recorded, and each query saw its own caller's names
     first, second, third = (int(x) for x in ev.stdout.split())
     assert first > 0 and 0 < second < first and third > 0
+

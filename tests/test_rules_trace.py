@@ -695,3 +695,25 @@ def test_refit_on_all_rows_after_testing_is_quiet() -> None:
     final = LogisticRegression(**search.best_params_).fit(X, y)  # deployed on all rows
     """)
     assert "circular_validation.fit_on_test_rows" not in found
+
+
+def test_equal_labels_on_other_rows_are_other_data() -> None:
+    # two studies' outcome columns hold the same values in the same order: other rows all the
+    # same, so scoring one is not scoring the other (a label column read twice stays one datum)
+    ev = run_and_gather(textwrap.dedent("""
+    from sklearn.metrics import roc_auc_score
+    a, b = df.iloc[:40], df.iloc[40:80].copy()
+    b["y"] = a["y"].to_numpy()
+    print(roc_auc_score(a["y"], a["x"]), roc_auc_score(a["y"], a["z"]))
+    print(roc_auc_score(b["y"], b["x"]))
+    """), LABELS)
+    metrics = ev.trace.of("metric")
+    assert metrics[0]["y"] == metrics[1]["y"] != metrics[2]["y"]
+
+
+LABELS = """
+import numpy as np, pandas as pd
+rng = np.random.default_rng(2)
+df = pd.DataFrame({"x": rng.normal(size=80), "z": rng.normal(size=80),
+                   "y": np.tile([0, 1], 40)})
+"""
