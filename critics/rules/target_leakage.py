@@ -98,10 +98,8 @@ def feature_determines_target(ev: Evidence) -> Iterator[Finding]:
     cfg = section("target_leakage")
     runner_up = float(cfg["runner_up_below"])
     reported: set[str] = set()
-    for fit in ev.trace.of(*_FITS):
-        assoc = fit.get("assoc") or {}
-        top = assoc.get("top") or []
-        if int(assoc.get("features") or 0) < 2 or not top or top[0][0] in reported:
+    for fit, assoc, top in _measured_fits(ev):
+        if top[0][0] in reported:
             continue
         second = top[1][1] if len(top) > 1 else 0.0
         if top[0][1] < float(cfg["determines_" + str(assoc.get("kind"))]) or \
@@ -109,6 +107,16 @@ def feature_determines_target(ev: Evidence) -> Iterator[Finding]:
             continue
         reported.add(top[0][0])
         yield _determines_finding(fit, assoc, top[0])
+
+
+def _measured_fits(ev: Evidence) -> Iterator[tuple[dict[str, Any], dict[str, Any], list[Any]]]:
+    """(fit, association, strongest features) of each fit the kernel measured with at least
+    two features (one feature alone is the whole model: nothing to single out)."""
+    for fit in ev.trace.of(*_FITS):
+        assoc = fit.get("assoc") or {}
+        top = assoc.get("top") or []
+        if int(assoc.get("features") or 0) >= 2 and top:
+            yield fit, assoc, top
 
 
 def _determines_finding(fit: dict[str, Any], assoc: dict[str, Any], top: list[Any]) -> Finding:
@@ -135,10 +143,8 @@ def feature_dominates_target(ev: Evidence) -> Iterator[Finding]:
     cfg = section("target_leakage")
     bar, gap = float(cfg["dominates_auc"]), float(cfg["dominates_gap"])
     reported: set[str] = set()
-    for fit in ev.trace.of(*_FITS):
-        assoc = fit.get("assoc") or {}
-        top = assoc.get("top") or []
-        if assoc.get("kind") != "auc" or int(assoc.get("features") or 0) < 2 or not top:
+    for fit, assoc, top in _measured_fits(ev):
+        if assoc.get("kind") != "auc":
             continue
         best, second = top[0], (top[1][1] if len(top) > 1 else 0.5)
         if best[0] in reported or best[1] < bar or best[1] - second < gap or \
@@ -165,10 +171,9 @@ def feature_set_for_one_class(ev: Evidence) -> Iterator[Finding]:
     feature that is one value (0, a sentinel, missing) for >= 95 % of one class and for at most
     half of the other is a record that exists once the outcome happened."""
     reported: set[str] = set()
-    for fit in ev.trace.of(*_FITS):
-        assoc = fit.get("assoc") or {}
+    for fit, assoc, _ in _measured_fits(ev):
         for name in assoc.get("one_class") or []:
-            if name in reported or int(assoc.get("features") or 0) < 2:
+            if name in reported:
                 continue
             reported.add(name)
             yield Finding(
